@@ -1,0 +1,38 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const tempDir = () => mkdtempSync(path.join(tmpdir(), 'cb-config-'));
+
+describe('loadConfig', () => {
+  it('applies the defaults and keeps a generated session secret in DATA_DIR', () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(5000);
+    expect(config.bcryptCost).toBe(12);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.sessionSecret).toHaveLength(64);
+    expect(readFileSync(path.join(dir, 'session-secret'), 'utf8').trim()).toBe(
+      config.sessionSecret,
+    );
+    expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(config.sessionSecret);
+  });
+
+  it('stops on a bad value with a one-line reason', () => {
+    expect(() => loadConfig({ PORT: 'abc', DATA_DIR: tempDir() })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: '70000', DATA_DIR: tempDir() })).toThrow(/^Invalid PORT: /);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x', DATA_DIR: tempDir() })).toThrow(
+      'Invalid DATABASE_URL: must start with postgres:// or postgresql://',
+    );
+  });
+
+  it('requires SESSION_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(
+      'Invalid SESSION_SECRET: required when NODE_ENV=production',
+    );
+    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
+    expect(config.sessionSecret).toBe('x'.repeat(40));
+  });
+});

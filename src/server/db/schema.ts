@@ -1,0 +1,180 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  json,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+/** Money: numeric(10,2) in SQL, a decimal string in TypeScript (never a float). */
+const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: varchar('email', { length: 254 }).notNull().unique(),
+    password: text('password').notNull(),
+    firstName: varchar('first_name', { length: 100 }),
+    lastName: varchar('last_name', { length: 100 }),
+    profileImageUrl: text('profile_image_url'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    index('users_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const admins = pgTable(
+  'admins',
+  {
+    id: id(),
+    email: varchar('email', { length: 254 }).notNull().unique(),
+    password: text('password').notNull(),
+    firstName: varchar('first_name', { length: 100 }),
+    lastName: varchar('last_name', { length: 100 }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('admins_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: varchar('type', { length: 32 }).notNull(),
+    accountName: varchar('account_name', { length: 200 }).notNull(),
+    identifier: varchar('identifier', { length: 200 }),
+    accountNumber: varchar('account_number', { length: 64 }),
+    bankName: varchar('bank_name', { length: 200 }),
+    routingNumber: varchar('routing_number', { length: 64 }),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    /** Soft delete: hidden from the user, kept for the transactions that name it. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('payment_methods_user_idx').on(t.userId)],
+);
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: id(),
+    /** No cascade: money records outlive a deleted account. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    cardType: varchar('card_type', { length: 120 }).notNull(),
+    cardValue: money('card_value').notNull(),
+    cardCondition: varchar('card_condition', { length: 32 }).notNull(),
+    cardFormat: varchar('card_format', { length: 32 }).notNull(),
+    imageUrls: text('image_urls').array().notNull(),
+    notes: text('notes'),
+    status: varchar('status', { length: 32 }).notNull().default('pending'),
+    paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id),
+    paymentStatus: varchar('payment_status', { length: 32 }).notNull().default('pending'),
+    paymentAmount: money('payment_amount'),
+    adminNotes: text('admin_notes'),
+    validationStatus: varchar('validation_status', { length: 32 }).notNull().default('pending'),
+    /** The brand rate at submission, honoured even after rates change (PRODUCT.md). */
+    payoutRate: numeric('payout_rate', { precision: 5, scale: 4 }).notNull(),
+    expectedPayout: money('expected_payout').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('transactions_user_created_idx').on(t.userId, t.createdAt),
+    index('transactions_created_idx').on(t.createdAt),
+    index('transactions_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    senderType: varchar('sender_type', { length: 16 }).notNull(),
+    message: text('message').notNull(),
+    attachmentUrl: text('attachment_url'),
+    attachmentType: varchar('attachment_type', { length: 16 }),
+    isRead: boolean('is_read').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('chat_messages_user_created_idx').on(t.userId, t.createdAt),
+    index('chat_messages_created_idx').on(t.createdAt),
+  ],
+);
+
+export const feedback = pgTable('feedback', {
+  id: id(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  transactionId: uuid('transaction_id').references(() => transactions.id, { onDelete: 'set null' }),
+  rating: integer('rating').notNull(),
+  comment: text('comment'),
+  type: varchar('type', { length: 32 }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const validationLogs = pgTable(
+  'validation_logs',
+  {
+    id: id(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    validationType: varchar('validation_type', { length: 64 }).notNull(),
+    status: varchar('status', { length: 32 }).notNull(),
+    details: text('details'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('validation_logs_transaction_idx').on(t.transactionId)],
+);
+
+export const supportTickets = pgTable(
+  'support_tickets',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: varchar('email', { length: 254 }).notNull(),
+    subject: varchar('subject', { length: 200 }).notNull(),
+    message: text('message').notNull(),
+    status: varchar('status', { length: 32 }).notNull().default('open'),
+    attachmentUrl: text('attachment_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('support_tickets_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: varchar('sid', { length: 128 }).primaryKey(),
+    sess: json('sess').notNull(),
+    expire: timestamp('expire', { precision: 6, withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_expire_idx').on(t.expire)],
+);

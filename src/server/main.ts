@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ensureFirstStaffAccount } from './bootstrap';
+import { ConfigError, loadConfig } from './config';
+import { DatabaseLockedError, openDatabase } from './db/client';
+import { deleteExpiredSessions } from './plugins/session';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function main() {
+  const config = { ...loadConfig(), clientDir: path.resolve(here, '..', 'client') };
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'db'),
+  });
+  await database.migrate();
+
+  const staff = await ensureFirstStaffAccount(database, config.bcryptCost);
+  if (staff) {
+    console.log(
+      [
+        '',
+        'First start: a staff account was created for the admin portal (/admin/login).',
+        `  email:    ${staff.email}`,
+        `  password: ${staff.password}`,
+        'This is shown only once. Change it with: npm run admin:create -- --email E --password P',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  const app = await buildApp(config, database);
+  const sweep = setInterval(
+    () => {
+      deleteExpiredSessions(database.db).catch((err) =>
+        app.log.warn({ err }, 'session sweep failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
+  sweep.unref();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, shutting down`);
+    clearInterval(sweep);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import bcrypt from 'bcrypt';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { admins, users } from '../../db/schema';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const hashPassword = (password: string, cost: number) => bcrypt.hash(password, cost);
+
+/** A hash to compare against when no account matches, so both paths take the same time. */
+let dummyHash: Promise<string> | undefined;
+export async function checkPassword(password: string, hash: string | undefined, cost: number) {
+  dummyHash ??= bcrypt.hash('cardbridge-timing-equaliser', cost);
+  const ok = await bcrypt.compare(password, hash ?? (await dummyHash));
+  return ok && hash !== undefined;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normalizeEmail(email)));
+  return row;
+}
+
+export async function findAdminByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select()
+    .from(admins)
+    .where(eq(sql`lower(${admins.email})`, normalizeEmail(email)));
+  return row;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export interface StaffInput {
+  email: string;
+  password: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/** Creates a staff account, or resets the password (and names, when given) of an existing one. */
+export async function upsertAdmin(db: Db, input: StaffInput, cost: number) {
+  const email = normalizeEmail(input.email);
+  const password = await hashPassword(input.password, cost);
+  const existing = await findAdminByEmail(db, email);
+  if (existing) {
+    const [row] = await db
+      .update(admins)
+      .set({
+        password,
+        firstName: input.firstName ?? existing.firstName,
+        lastName: input.lastName ?? existing.lastName,
+        updatedAt: new Date(),
+      })
+      .where(eq(admins.id, existing.id))
+      .returning();
+    return { admin: row!, created: false };
+  }
+  const [row] = await db
+    .insert(admins)
+    .values({
+      email,
+      password,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+    })
+    .returning();
+  return { admin: row!, created: true };
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(admins);
+  return row?.n ?? 0;
+}

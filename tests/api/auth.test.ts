@@ -1,0 +1,324 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions, users } from '../../src/server/db/schema';
+import { as, createTestApp, sessionCookie, signInStaff, signUp, type TestApp, uniqueEmail } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+
+const sessionCount = async () => {
+  const [row] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(sessions);
+  return row!.n;
+};
+
+const me = (cookie?: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/user', headers: cookie ? { cookie } : {} });
+
+describe('POST /api/signup', () => {
+  it('creates the account, signs it in and answers the current user', async () => {
+    const email = uniqueEmail();
+    const response = await post('/api/signup', {
+      email,
+      password: 'longenough',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      profileImageUrl: null,
+      isAdmin: false,
+    });
+    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body).not.toHaveProperty('password');
+
+    const setCookie = String(response.headers['set-cookie']);
+    expect(setCookie).toMatch(/^cb\.sid=/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Lax');
+    expect(setCookie).not.toContain('Secure');
+
+    const current = await me(sessionCookie(response));
+    expect(current.statusCode).toBe(200);
+    expect(current.json()).toEqual(body);
+  });
+
+  it('stores a bcrypt hash at the configured cost (12 by default)', async () => {
+    const strict = await createTestApp({ bcryptCost: 12 });
+    try {
+      const email = uniqueEmail();
+      await signUp(strict.app, { email, password: 'longenough' });
+      const [row] = await strict.database.db.select().from(users).where(eq(users.email, email));
+      expect(row!.password).toMatch(/^\$2b\$12\$/);
+      expect(row!.password).not.toContain('longenough');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('answers each validation message of the spec with 400', async () => {
+    const response = await post('/api/signup', {
+      email: 'not-an-email',
+      password: 'short',
+      firstName: '',
+      lastName: '   ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'Invalid email address',
+      errors: {
+        email: 'Invalid email address',
+        password: 'Password must be at least 8 characters',
+        firstName: 'First name is required',
+        lastName: 'Last name is required',
+      },
+    });
+  });
+
+  it('refuses missing fields and a body that is not an object', async () => {
+    const missing = await post('/api/signup', {});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors).toEqual({
+      email: 'Invalid email address',
+      password: 'Password must be at least 8 characters',
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+    });
+    const garbage = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().message).toEqual(expect.any(String));
+  });
+
+  it('refuses a password longer than 72 bytes', async () => {
+    const response = await post('/api/signup', {
+      email: uniqueEmail(),
+      password: 'a'.repeat(73),
+      firstName: 'A',
+      lastName: 'B',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.password).toBe('Password must be at most 72 bytes');
+  });
+
+  it('answers 409 for an email already taken, whatever its case', async () => {
+    const email = uniqueEmail();
+    await signUp(t.app, { email });
+    const response = await post('/api/signup', {
+      email: email.toUpperCase(),
+      password: 'longenough',
+      firstName: 'A',
+      lastName: 'B',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe('An account with this email already exists');
+  });
+});
+
+describe('POST /api/signin', () => {
+  it('signs in with the email in any case and renews the session id', async () => {
+    const email = uniqueEmail();
+    const first = await signUp(t.app, { email, password: 'right password' });
+    const response = await post(
+      '/api/signin',
+      { email: ` ${email.toUpperCase()} `, password: 'right password' },
+      { cookie: first.cookie },
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json().email).toBe(email);
+    const renewed = sessionCookie(response)!;
+    expect(renewed).toBeDefined();
+    expect(renewed).not.toBe(first.cookie);
+    expect((await me(renewed)).statusCode).toBe(200);
+    // The session id the client had before signing in is dead on the server.
+    expect((await me(first.cookie)).statusCode).toBe(401);
+  });
+
+  it('answers 401 with one message for a wrong password and for an unknown email', async () => {
+    const { user } = await signUp(t.app, { password: 'right password' });
+    for (const payload of [
+      { email: user.email, password: 'wrong password' },
+      { email: uniqueEmail('nobody'), password: 'right password' },
+    ]) {
+      const response = await post('/api/signin', payload);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: 'Invalid email or password' });
+      expect(sessionCookie(response)).toBeUndefined();
+    }
+  });
+
+  it('answers the spec messages for invalid input', async () => {
+    const response = await post('/api/signin', { email: 'x', password: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual({
+      email: 'Invalid email address',
+      password: 'Password is required',
+    });
+  });
+
+  it('answers 429 after repeated failures from one address, and only to that address', async () => {
+    const { user } = await signUp(t.app, { password: 'right password' });
+    const attempt = (password: string, remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/signin',
+        payload: { email: user.email, password },
+        remoteAddress,
+      });
+    for (let i = 0; i < 10; i++) {
+      expect((await attempt('wrong password', '203.0.113.9')).statusCode).toBe(401);
+    }
+    const blocked = await attempt('right password', '203.0.113.9');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/^Too many failed sign-in attempts/);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await attempt('right password', '203.0.113.10')).statusCode).toBe(200);
+  });
+});
+
+describe('staff and customer sign-in are separate', () => {
+  it('a customer cannot sign in at /api/admin/signin, nor staff at /api/signin', async () => {
+    const customer = await signUp(t.app, { password: 'customer pass' });
+    const asStaff = await post('/api/admin/signin', {
+      email: customer.user.email,
+      password: 'customer pass',
+    });
+    expect(asStaff.statusCode).toBe(401);
+    expect(asStaff.json().message).toBe('Invalid email or password');
+
+    const staffEmail = uniqueEmail('staff');
+    const staff = await signInStaff(t, staffEmail, 'staff pass 123');
+    expect(staff.user).toMatchObject({ email: staffEmail, isAdmin: true, firstName: 'Sam' });
+    const asCustomer = await post('/api/signin', { email: staffEmail, password: 'staff pass 123' });
+    expect(asCustomer.statusCode).toBe(401);
+
+    const current = await me(staff.cookie);
+    expect(current.json()).toMatchObject({ email: staffEmail, isAdmin: true });
+  });
+
+  it('validates the admin sign-in body with the spec messages', async () => {
+    const response = await post('/api/admin/signin', { email: 'nope', password: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual({
+      email: 'Invalid email address',
+      password: 'Password is required',
+    });
+  });
+
+  it('treats a customer row flagged isAdmin as staff', async () => {
+    const customer = await signUp(t.app);
+    await t.database.db.update(users).set({ isAdmin: true }).where(eq(users.id, customer.user.id));
+    expect((await me(customer.cookie)).json().isAdmin).toBe(true);
+  });
+});
+
+describe('sessions', () => {
+  it('writes no session row for anonymous requests', async () => {
+    const before = await sessionCount();
+    const anonymous = await me();
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ message: 'Unauthorized' });
+    expect(anonymous.headers['set-cookie']).toBeUndefined();
+    await t.app.inject({ method: 'GET', url: '/api/login' });
+    await post('/api/signin', { email: uniqueEmail('nobody'), password: 'x' });
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it('does not rewrite the session on every poll', async () => {
+    const { cookie } = await signUp(t.app);
+    const sid = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
+    const [before] = await t.database.db.select().from(sessions).where(eq(sessions.sid, sid));
+    for (let i = 0; i < 3; i++) {
+      const poll = await me(cookie);
+      expect(poll.statusCode).toBe(200);
+      expect(poll.headers['set-cookie']).toBeUndefined();
+    }
+    const [after] = await t.database.db.select().from(sessions).where(eq(sessions.sid, sid));
+    expect(after!.expire.getTime()).toBe(before!.expire.getTime());
+  });
+
+  it('ends a session that has been idle past its expiry', async () => {
+    const { cookie } = await signUp(t.app);
+    const sid = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
+    await t.database.db
+      .update(sessions)
+      .set({ expire: new Date(Date.now() - 1000) })
+      .where(eq(sessions.sid, sid));
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('POST /api/logout deletes the session row and the old cookie stops working', async () => {
+    const { cookie } = await signUp(t.app);
+    const before = await sessionCount();
+    const response = await as(t.app, { cookie, user: {} as never }, { method: 'POST', url: '/api/logout' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect(String(response.headers['set-cookie'])).toMatch(/cb\.sid=;/);
+    expect(await sessionCount()).toBe(before - 1);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('GET /api/logout signs out and redirects to /', async () => {
+    const { cookie } = await signUp(t.app);
+    const response = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie } });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/');
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('GET /api/login redirects to the sign-in dialog', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/login' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/?auth=signin');
+  });
+});
+
+describe('cross-origin requests and headers', () => {
+  it('refuses state-changing requests from another origin with 403', async () => {
+    const { user, cookie } = await signUp(t.app, { password: 'right password' });
+    const payload = { email: user.email, password: 'right password' };
+    const evilOrigin = await post('/api/signin', payload, { origin: 'https://evil.example' });
+    expect(evilOrigin.statusCode).toBe(403);
+    expect(evilOrigin.json()).toEqual({ message: 'Cross-origin request refused' });
+    const crossSite = await post('/api/logout', {}, { cookie, 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.statusCode).toBe(403);
+    expect((await me(cookie)).statusCode).toBe(200);
+
+    const sameOrigin = await post('/api/signin', payload, {
+      origin: 'http://localhost:80',
+      host: 'localhost:80',
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(sameOrigin.statusCode).toBe(200);
+  });
+
+  it('sends the security headers on every response', async () => {
+    for (const url of ['/api/auth/user', '/api/nowhere']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.headers['content-security-policy']).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/nowhere' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().message).toBe('Not found: GET /api/nowhere');
+  });
+});
