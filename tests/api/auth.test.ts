@@ -1,7 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/db/schema';
-import { as, createTestApp, sessionCookie, signInStaff, signUp, type TestApp, uniqueEmail } from './helpers';
+import {
+  as,
+  createTestApp,
+  sessionCookie,
+  signInStaff,
+  signUp,
+  type TestApp,
+  uniqueEmail,
+} from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -263,7 +271,11 @@ describe('sessions', () => {
   it('POST /api/logout deletes the session row and the old cookie stops working', async () => {
     const { cookie } = await signUp(t.app);
     const before = await sessionCount();
-    const response = await as(t.app, { cookie, user: {} as never }, { method: 'POST', url: '/api/logout' });
+    const response = await as(
+      t.app,
+      { cookie, user: {} as never },
+      { method: 'POST', url: '/api/logout' },
+    );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true });
     expect(String(response.headers['set-cookie'])).toMatch(/cb\.sid=;/);
@@ -310,7 +322,9 @@ describe('cross-origin requests and headers', () => {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
-      expect(response.headers['content-security-policy']).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(response.headers['content-security-policy']).not.toContain(
+        "script-src 'self' 'unsafe-inline'",
+      );
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['x-frame-options']).toBe('DENY');
     }

@@ -22,7 +22,9 @@ export interface TestApp {
  */
 export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-api-'));
-  const fresh = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : null;
+  const fresh = process.env.DATABASE_URL
+    ? await createPostgresDatabase(process.env.DATABASE_URL)
+    : null;
   const database = await openDatabase({ databaseUrl: fresh?.url });
   await database.migrate();
   const config: AppConfig = {
@@ -108,7 +110,11 @@ export async function signInStaff(
   email = uniqueEmail('staff'),
   password = 'staff password 1',
 ): Promise<SignedIn> {
-  await upsertAdmin(testApp.database.db, { email, password, firstName: 'Sam', lastName: 'Staff' }, 4);
+  await upsertAdmin(
+    testApp.database.db,
+    { email, password, firstName: 'Sam', lastName: 'Staff' },
+    4,
+  );
   const response = await testApp.app.inject({
     method: 'POST',
     url: '/api/admin/signin',

@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { newPasswordSchema } from '../../shared/auth-schemas';
 import { ConfigError, loadConfig } from '../config';
 import { DatabaseLockedError, openDatabase } from '../db/client';
 import { upsertAdmin } from '../modules/auth/accounts';
-import { z } from 'zod';
 
 const USAGE =
   'Usage: npm run admin:create -- --email E --password P [--first-name F] [--last-name L]';

@@ -1,8 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySession, { type SessionStore } from '@fastify/session';
-import type { Session } from 'fastify';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, Session } from 'fastify';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 

@@ -1,0 +1,57 @@
+import { PRODUCT_NAME } from '@shared/brand';
+import { useLocation } from 'wouter';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { SignInForm, SignUpForm } from './auth-forms';
+
+export type AuthTab = 'signin' | 'signup';
+
+export function AuthDialog({
+  open,
+  tab,
+  onOpenChange,
+  onTabChange,
+}: {
+  open: boolean;
+  tab: AuthTab;
+  onOpenChange: (open: boolean) => void;
+  onTabChange: (tab: AuthTab) => void;
+}) {
+  const [, navigate] = useLocation();
+  const done = () => {
+    onOpenChange(false);
+    navigate('/');
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md" data-testid="auth-dialog">
+        <DialogHeader>
+          <DialogTitle>{tab === 'signin' ? 'Welcome back' : `Join ${PRODUCT_NAME}`}</DialogTitle>
+          <DialogDescription>
+            {tab === 'signin'
+              ? 'Sign in to sell gift cards and follow your payouts.'
+              : 'Create a free account and get paid for unused gift cards.'}
+          </DialogDescription>
+        </DialogHeader>
+        <Tabs value={tab} onValueChange={(v) => onTabChange(v as AuthTab)}>
+          <TabsList className="grid w-full grid-cols-2">
+            <TabsTrigger value="signin">Sign In</TabsTrigger>
+            <TabsTrigger value="signup">Sign Up</TabsTrigger>
+          </TabsList>
+          <TabsContent value="signin">
+            <SignInForm onSuccess={done} />
+          </TabsContent>
+          <TabsContent value="signup">
+            <SignUpForm onSuccess={done} />
+          </TabsContent>
+        </Tabs>
+      </DialogContent>
+    </Dialog>
+  );
+}

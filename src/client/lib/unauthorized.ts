@@ -1,0 +1,20 @@
+import { toast } from '@/components/ui/use-toast';
+
+/** Spec section 9: the redirect after an auth failure waits 500 ms. */
+export const AUTH_REDIRECT_DELAY_MS = 500;
+
+let redirecting = false;
+
+/** Spec section 8: toast 'Unauthorized', then go to /api/login after 500 ms. */
+export function handleUnauthorized() {
+  if (redirecting) return;
+  redirecting = true;
+  toast({
+    title: 'Unauthorized',
+    description: 'You are logged out. Logging in again...',
+    variant: 'destructive',
+  });
+  setTimeout(() => {
+    window.location.href = '/api/login';
+  }, AUTH_REDIRECT_DELAY_MS);
+}

@@ -1,0 +1,80 @@
+/**
+ * Brand rates of spec section 9 (fraction of face value), as decimal strings: money and rates
+ * are never floats. The order is the rate table's: highest rate first, then as listed.
+ */
+const RATE_TABLE: ReadonlyArray<readonly [rate: string, brands: readonly string[]]> = [
+  ['0.91', ['Amazon', 'Visa']],
+  ['0.90', ['iTunes', 'Mastercard']],
+  ['0.89', ['Walmart', 'Google Play', 'Microsoft', 'Onevanilla']],
+  [
+    '0.88',
+    [
+      'Target',
+      'Starbucks',
+      'Xbox',
+      'PlayStation',
+      'Nintendo',
+      'Lululemon',
+      'Airbnb',
+      'Ebay',
+      'Disney',
+    ],
+  ],
+  [
+    '0.87',
+    [
+      'Best Buy',
+      'Nike',
+      'Adidas',
+      'Steam',
+      'Nordstrom',
+      'Verizon',
+      'Razer Gold',
+      'Hotels.com',
+      'GameStop',
+      'Delta Airline',
+      'Saks 5th Ave',
+    ],
+  ],
+  [
+    '0.86',
+    [
+      'Home Depot',
+      "Lowe's",
+      'Sephora',
+      'Ulta',
+      'Macy',
+      'Footlocker',
+      'Dicks Sporting',
+      'Uber',
+      'Doordash',
+      'InstaCart',
+      'Ticketmaster',
+      'One4All',
+    ],
+  ],
+  ['0.85', ['Kohls', 'Gap', 'Old Navy', 'H&M', 'CVS', 'Belk']],
+];
+
+export const OTHER_BRAND = 'Other';
+/** The rate for unlisted brands and Other. */
+export const DEFAULT_RATE = '0.85';
+
+/** The 47 entries of the brand list, ending with Other. */
+export const BRANDS: readonly string[] = [
+  ...RATE_TABLE.flatMap(([, brands]) => brands),
+  OTHER_BRAND,
+];
+
+const RATES = new Map(
+  RATE_TABLE.flatMap(([rate, brands]) => brands.map((b) => [b, rate] as const)),
+);
+
+export function brandRate(cardType: string): string {
+  return RATES.get(cardType) ?? DEFAULT_RATE;
+}
+
+/** The rate as a whole percent, e.g. '0.91' -> 91. */
+export function ratePercent(rate: string): number {
+  return Math.round(Number(rate) * 100);
+}

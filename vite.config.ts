@@ -1,0 +1,29 @@
+import path from 'node:path';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiPort = Number(process.env.API_PORT ?? 5001);
+
+export default defineConfig({
+  root: 'src/client',
+  publicDir: path.resolve(import.meta.dirname, 'public'),
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src/client'),
+      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
+    },
+  },
+  build: {
+    outDir: path.resolve(import.meta.dirname, 'dist/client'),
+    emptyOutDir: true,
+  },
+  server: {
+    port: Number(process.env.PORT ?? 5000),
+    proxy: {
+      '/api': `http://127.0.0.1:${apiPort}`,
+      '/objects': `http://127.0.0.1:${apiPort}`,
+    },
+  },
+});
