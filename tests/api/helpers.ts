@@ -74,7 +74,7 @@ async function createPostgresDatabase(baseUrl: string) {
 
 export function sessionCookie(response: LightMyRequestResponse): string | undefined {
   const cookie = response.cookies.find((c) => c.name === 'cb.sid');
-  return cookie && cookie.value ? `cb.sid=${cookie.value}` : undefined;
+  return cookie?.value ? `cb.sid=${cookie.value}` : undefined;
 }
 
 let counter = 0;

@@ -16,8 +16,9 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => (await apiRequest('POST', '/api/logout')).json(),
     onSuccess: () => {
-      queryClient.clear();
-      queryClient.setQueryData(currentUserQuery().queryKey, null);
+      const userKey = currentUserQuery().queryKey;
+      queryClient.setQueryData(userKey, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userKey[0] });
       navigate('/');
     },
   });

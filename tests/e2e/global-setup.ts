@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    staff: { email: string; password: string };
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built server on a fresh embedded database, as a newcomer's first start would, and
+ * reads the staff account it prints once.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-e2e-'));
+  const port = await freePort();
+  const server: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const staff = await new Promise<{ email: string; password: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const email = output.match(/email:\s+(\S+)/)?.[1];
+      const password = output.match(/password:\s+(\S+)/)?.[1];
+      if (email && password) {
+        clearTimeout(timer);
+        resolve({ email, password });
+      }
+    };
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${baseURL}/api/auth/user`)).status === 401) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  project.provide('baseURL', baseURL);
+  project.provide('staff', staff);
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
