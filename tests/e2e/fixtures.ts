@@ -33,6 +33,7 @@ interface Fixtures {
 
 export const test = base.extend<Fixtures>({
   browser: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern.
     async ({}, use) => {
       const browser = await chromium.launch({
         executablePath: '/usr/bin/chromium',

@@ -61,7 +61,7 @@ expect.extend({
   toContainText: matcher(
     (e) => `to contain text ${e}`,
     async (l, expected: string) => {
-      const text = await l.innerText({ timeout: 1000 });
+      const text = (await l.textContent({ timeout: 1000 })) ?? '';
       return { pass: text.includes(expected), actual: text };
     },
   ),
