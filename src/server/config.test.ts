@@ -20,6 +20,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(config.sessionSecret);
   });
 
+  it('treats an empty variable as unset', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: '', PORT: '' });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.port).toBe(5000);
+  });
+
   it('stops on a bad value with a one-line reason', () => {
     expect(() => loadConfig({ PORT: 'abc', DATA_DIR: tempDir() })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '70000', DATA_DIR: tempDir() })).toThrow(/^Invalid PORT: /);

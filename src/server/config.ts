@@ -40,7 +40,10 @@ export class ConfigError extends Error {}
 
 /** Reads the environment once; a bad value throws a ConfigError with a one-line reason. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable counts as unset (`DATABASE_URL= npm start` means the embedded database).
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`Invalid ${issue.path.join('.')}: ${issue.message}`);
