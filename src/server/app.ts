@@ -1,17 +1,26 @@
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { MAX_UPLOAD_BYTES } from '../shared/card-rules';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import authRoutes from './modules/auth/routes';
+import cardRoutes from './modules/cards/routes';
+import fileRoutes from './modules/files/routes';
+import paymentMethodRoutes from './modules/payment-methods/routes';
 import { registerClient } from './plugins/client';
 import { registerErrorHandling } from './plugins/errors';
 import { registerSecurity } from './plugins/security';
 import { registerSessions } from './plugins/session';
+import { LocalDiskStorage } from './storage/local-disk-storage';
+import type { ObjectStorage } from './storage/object-storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: AppConfig;
+    storage: ObjectStorage;
   }
 }
 
@@ -36,12 +45,19 @@ export async function buildApp(config: AppConfig, database: Database): Promise<F
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', database.db);
   app.decorate('config', config);
+  app.decorate('storage', new LocalDiskStorage(path.join(config.dataDir, 'objects')));
 
   registerErrorHandling(app);
   registerSecurity(app);
   await registerSessions(app, database.db, config.sessionSecret);
 
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },
+  });
   await app.register(authRoutes);
+  await app.register(fileRoutes);
+  await app.register(paymentMethodRoutes);
+  await app.register(cardRoutes);
 
   await registerClient(app, config.clientDir);
   return app;

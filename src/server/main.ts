@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ensureFirstStaffAccount } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
+import { deleteOrphanUploads } from './modules/files/uploads';
 import { deleteExpiredSessions } from './plugins/session';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,11 +32,14 @@ async function main() {
   }
 
   const app = await buildApp(config, database);
+  // Hourly housekeeping: expired sessions, and card images no transaction ever used.
+  const housekeeping = async () => {
+    await deleteExpiredSessions(database.db);
+    await deleteOrphanUploads(database.db, app.storage);
+  };
   const sweep = setInterval(
     () => {
-      deleteExpiredSessions(database.db).catch((err) =>
-        app.log.warn({ err }, 'session sweep failed'),
-      );
+      housekeeping().catch((err) => app.log.warn({ err }, 'housekeeping failed'));
     },
     60 * 60 * 1000,
   );

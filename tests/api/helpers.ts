@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -129,5 +129,74 @@ export function as(app: FastifyInstance, who: SignedIn | undefined, options: Inj
   return app.inject({
     ...options,
     headers: { ...(options.headers ?? {}), ...(who ? { cookie: who.cookie } : {}) },
+  });
+}
+
+/** A multipart/form-data body with one file part, as a browser's FormData would send it. */
+export function multipart(
+  body: Buffer,
+  filename = 'card.jpg',
+  contentType = 'image/jpeg',
+  field = 'file',
+) {
+  const boundary = `----cardbridge${randomUUID()}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
+    body,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const fixture = (name: string) =>
+  readFileSync(path.join(import.meta.dirname, '..', 'fixtures', name));
+
+export async function uploadCardImage(
+  app: FastifyInstance,
+  who: SignedIn,
+  name = 'card-front.jpg',
+) {
+  const response = await as(app, who, {
+    method: 'POST',
+    url: '/api/upload-card-image',
+    ...multipart(fixture(name), name, name.endsWith('.png') ? 'image/png' : 'image/jpeg'),
+  });
+  if (response.statusCode !== 200) throw new Error(`upload failed: ${response.body}`);
+  return response.json().objectPath as string;
+}
+
+export async function addPaymentMethod(app: FastifyInstance, who: SignedIn, body: object = {}) {
+  const response = await as(app, who, {
+    method: 'POST',
+    url: '/api/payment-methods',
+    payload: {
+      type: 'paypal',
+      accountName: 'Casey Customer',
+      identifier: 'casey@example.com',
+      ...body,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`payment method failed: ${response.body}`);
+  return response.json() as { id: string; isDefault: boolean };
+}
+
+/** A customer's card submission with one fresh image and their first payment method. */
+export async function submitCard(app: FastifyInstance, who: SignedIn, body: object = {}) {
+  const method = await addPaymentMethod(app, who);
+  const image = await uploadCardImage(app, who);
+  return as(app, who, {
+    method: 'POST',
+    url: '/api/transactions',
+    payload: {
+      cardType: 'Amazon',
+      cardValue: '100',
+      cardCondition: 'brand_new',
+      cardFormat: 'egift',
+      paymentMethodId: method.id,
+      imageUrls: [image],
+      ...body,
+    },
   });
 }

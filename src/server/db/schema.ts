@@ -70,7 +70,13 @@ export const paymentMethods = pgTable(
     /** Soft delete: hidden from the user, kept for the transactions that name it. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [index('payment_methods_user_idx').on(t.userId)],
+  (t) => [
+    index('payment_methods_user_idx').on(t.userId),
+    // One default per user among the methods they can still see.
+    uniqueIndex('payment_methods_one_default_idx')
+      .on(t.userId)
+      .where(sql`${t.isDefault} and ${t.deletedAt} is null`),
+  ],
 );
 
 export const transactions = pgTable(
@@ -177,4 +183,30 @@ export const sessions = pgTable(
     expire: timestamp('expire', { precision: 6, withTimezone: true }).notNull(),
   },
   (t) => [index('sessions_expire_idx').on(t.expire)],
+);
+
+/**
+ * Every uploaded file: who uploaded it, what its bytes are, and (for card images) the one
+ * transaction that uses it. Files are served only through this table's rules.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: id(),
+    /** The storage key, e.g. cards/<uuid>.jpg; served at /objects/<key>. */
+    key: varchar('key', { length: 200 }).notNull().unique(),
+    kind: varchar('kind', { length: 16 }).notNull(),
+    ownerUserId: uuid('owner_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    ownerAdminId: uuid('owner_admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    contentType: varchar('content_type', { length: 100 }).notNull(),
+    size: integer('size').notNull(),
+    sha256: varchar('sha256', { length: 64 }).notNull(),
+    transactionId: uuid('transaction_id').references(() => transactions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('uploads_owner_user_idx').on(t.ownerUserId),
+    index('uploads_sha256_idx').on(t.sha256),
+    index('uploads_transaction_idx').on(t.transactionId),
+  ],
 );

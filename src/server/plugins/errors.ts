@@ -7,6 +7,8 @@ export class HttpError extends Error {
     public readonly statusCode: number,
     message: string,
     public readonly errors?: Record<string, string>,
+    /** Extra body fields, e.g. `error` on upload endpoints (PRODUCT.md). */
+    public readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -33,13 +35,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(400).send({ message, errors });
     }
     if (error instanceof HttpError) {
-      return reply
-        .code(error.statusCode)
-        .send(
-          error.errors
-            ? { message: error.message, errors: error.errors }
-            : { message: error.message },
-        );
+      return reply.code(error.statusCode).send({
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+        ...error.extra,
+      });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

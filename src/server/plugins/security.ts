@@ -44,7 +44,10 @@ export function registerSecurity(app: FastifyInstance) {
   });
 
   app.addHook('onSend', async (request, reply) => {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    // A route may set a stricter policy of its own (served files do).
+    if (!reply.hasHeader('Content-Security-Policy')) {
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    }
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'same-origin');

@@ -23,6 +23,11 @@ export async function findUserByEmail(db: Db, email: string) {
   return row;
 }
 
+export async function findUserById(db: Db, id: string) {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
 export async function findAdminByEmail(db: Db, email: string) {
   const [row] = await db
     .select()

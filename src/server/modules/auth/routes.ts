@@ -131,7 +131,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/auth/user',
-    { preHandler: requireSignedIn, schema: { response: { 200: currentUserSchema } } },
+    { onRequest: requireSignedIn, schema: { response: { 200: currentUserSchema } } },
     async (request) => {
       const account = await currentAccount(request);
       if (!account) throw new HttpError(401, UNAUTHORIZED);

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createTransactionSchema, quote } from '../../../shared/card-rules';
+import {
+  RECENT_TRANSACTIONS_LIMIT,
+  statsSchema,
+  transactionSchema,
+} from '../../../shared/transactions';
+import { displayName } from '../../../shared/user-display';
+import { transactions } from '../../db/schema';
+import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
+import { badRequest, HttpError, notFound } from '../../plugins/errors';
+import { findUserById } from '../auth/accounts';
+import { claimCardImages } from '../files/uploads';
+import { findUsablePaymentMethod } from '../payment-methods/queries';
+import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
+import { renderReceipt } from './receipt';
+
+const IMAGES_NOT_YOURS =
+  'Each image must be one you uploaded for this card and not used by another card';
+
+export default async function cardRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/transactions',
+    {
+      onRequest: requireCustomer,
+      schema: { body: createTransactionSchema, response: { 201: transactionSchema } },
+    },
+    async (request, reply) => {
+      const userId = accountOf(request).id;
+      const input = request.body;
+      const method = await findUsablePaymentMethod(app.db, userId, input.paymentMethodId);
+      if (!method) throw badRequest('Payment method not found', 'paymentMethodId');
+
+      // The rate and payout are the server's, stored on the row: the quote at submission holds.
+      const { rate, expectedPayout } = quote(input.cardType, input.cardValue);
+      const id = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(transactions)
+          .values({
+            userId,
+            cardType: input.cardType,
+            cardValue: input.cardValue,
+            cardCondition: input.cardCondition,
+            cardFormat: input.cardFormat,
+            imageUrls: input.imageUrls,
+            notes: input.notes || null,
+            paymentMethodId: method.id,
+            payoutRate: rate,
+            expectedPayout,
+          })
+          .returning({ id: transactions.id });
+        if (!(await claimCardImages(tx, userId, row!.id, input.imageUrls))) {
+          throw badRequest(IMAGES_NOT_YOURS, 'imageUrls');
+        }
+        return row!.id;
+      });
+      const created = await findTransaction(app.db, id, userId);
+      return reply.code(201).send(toTransaction(created!));
+    },
+  );
+
+  r.get(
+    '/api/transactions',
+    { onRequest: requireSignedIn, schema: { response: { 200: z.array(transactionSchema) } } },
+    async (request) => (await listTransactions(app.db, accountOf(request).id)).map(toTransaction),
+  );
+
+  r.get(
+    '/api/transactions/recent',
+    { onRequest: requireSignedIn, schema: { response: { 200: z.array(transactionSchema) } } },
+    async (request) =>
+      (await listTransactions(app.db, accountOf(request).id, RECENT_TRANSACTIONS_LIMIT)).map(
+        toTransaction,
+      ),
+  );
+
+  r.get(
+    '/api/stats',
+    { onRequest: requireSignedIn, schema: { response: { 200: statsSchema } } },
+    async (request) => transactionStats(app.db, accountOf(request).id),
+  );
+
+  r.get(
+    '/api/transactions/:id/receipt',
+    { onRequest: requireSignedIn, schema: { params: z.object({ id: z.string() }) } },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id } = request.params;
+      if (!z.uuid().safeParse(id).success) throw notFound('Transaction not found');
+      const row = await findTransaction(app.db, id, account.isAdmin ? undefined : account.id);
+      if (!row) throw notFound('Transaction not found');
+      if (row.status !== 'completed') {
+        throw new HttpError(409, 'A receipt is available once the transaction is completed');
+      }
+      const customer = await findUserById(app.db, row.userId);
+      const pdf = await renderReceipt({
+        ...row,
+        customerName: customer ? displayName(customer) : '',
+        customerEmail: customer?.email ?? '',
+      });
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header(
+          'Content-Disposition',
+          `attachment; filename="cardbridge-receipt-${id.slice(0, 8)}.pdf"`,
+        )
+        .header('Cache-Control', 'private, no-store')
+        .send(Buffer.from(pdf));
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { uploads } from '../../db/schema';
+import { accountOf, currentAccount, requireCustomer, UNAUTHORIZED } from '../../plugins/auth';
+import { HttpError, notFound } from '../../plugins/errors';
+import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
+import { storeUpload } from './uploads';
+
+export default async function fileRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/upload-card-image',
+    {
+      onRequest: requireCustomer,
+      schema: { response: { 200: z.object({ objectPath: z.string() }) } },
+    },
+    async (request) => {
+      const { objectPath } = await storeUpload(request, accountOf(request), 'card');
+      return { objectPath };
+    },
+  );
+
+  r.get('/objects/*', async (request, reply) => {
+    const account = await currentAccount(request);
+    if (!account) throw new HttpError(401, UNAUTHORIZED);
+    const key = (request.params as { '*': string })['*'];
+    if (!OBJECT_KEY_PATTERN.test(key)) throw notFound();
+    const [upload] = await app.db.select().from(uploads).where(eq(uploads.key, key));
+    // Only the uploader and staff; anyone else learns nothing, not even that it exists.
+    if (!upload || !(account.isAdmin || upload.ownerUserId === account.id)) throw notFound();
+    const body = await app.storage.get(key);
+    if (!body) throw notFound();
+
+    const name = key.split('/')[1]!;
+    const inline = upload.contentType.startsWith('image/');
+    return reply
+      .header('Content-Type', upload.contentType)
+      .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${name}"`)
+      .header('Cache-Control', 'private, no-store')
+      .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox")
+      .send(body);
+  });
+}

@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import type { CreatePaymentMethodInput, PaymentMethod } from '../../../shared/payment-methods';
+import type { Db } from '../../db/client';
+import { paymentMethods } from '../../db/schema';
+
+type Row = typeof paymentMethods.$inferSelect;
+
+export const toPaymentMethod = (row: Row): PaymentMethod => ({
+  id: row.id,
+  type: row.type,
+  accountName: row.accountName,
+  identifier: row.identifier,
+  accountNumber: row.accountNumber,
+  bankName: row.bankName,
+  routingNumber: row.routingNumber,
+  isDefault: row.isDefault,
+  createdAt: row.createdAt.toISOString(),
+});
+
+const visibleTo = (userId: string) =>
+  and(eq(paymentMethods.userId, userId), isNull(paymentMethods.deletedAt));
+
+/** The customer's methods they can still use: the default first, then newest first. */
+export function listPaymentMethods(db: Db, userId: string) {
+  return db
+    .select()
+    .from(paymentMethods)
+    .where(visibleTo(userId))
+    .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+}
+
+export async function findUsablePaymentMethod(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(paymentMethods)
+    .where(and(visibleTo(userId), eq(paymentMethods.id, id)));
+  return row;
+}
+
+type CreateData = Omit<Required<CreatePaymentMethodInput>, 'isDefault'> & { isDefault: boolean };
+
+/** The first method becomes the default; a new default takes the flag from the old one. */
+export function createPaymentMethod(db: Db, userId: string, input: CreateData) {
+  return db.transaction(async (tx) => {
+    const existing = await tx
+      .select({ id: paymentMethods.id })
+      .from(paymentMethods)
+      .where(visibleTo(userId))
+      .limit(1);
+    const isDefault = input.isDefault || existing.length === 0;
+    if (isDefault) {
+      await tx
+        .update(paymentMethods)
+        .set({ isDefault: false })
+        .where(and(visibleTo(userId), eq(paymentMethods.isDefault, true)));
+    }
+    const [row] = await tx
+      .insert(paymentMethods)
+      .values({ ...input, userId, isDefault })
+      .returning();
+    return row!;
+  });
+}
+
+/**
+ * Hides a method from its owner but keeps the row for the transactions that name it. When it
+ * was the default, the oldest remaining method becomes the default. False when not theirs.
+ */
+export function deletePaymentMethod(db: Db, userId: string, id: string) {
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .update(paymentMethods)
+      .set({ deletedAt: new Date(), isDefault: false })
+      .where(and(visibleTo(userId), eq(paymentMethods.id, id)))
+      .returning({ wasDefault: paymentMethods.id });
+    if (!deleted) return false;
+    const [next] = await tx
+      .select({ id: paymentMethods.id, isDefault: paymentMethods.isDefault })
+      .from(paymentMethods)
+      .where(visibleTo(userId))
+      .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt))
+      .limit(1);
+    if (next && !next.isDefault) {
+      await tx
+        .update(paymentMethods)
+        .set({ isDefault: true })
+        .where(eq(paymentMethods.id, next.id));
+    }
+    return true;
+  });
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createPaymentMethodSchema } from '../../../shared/payment-methods';
+import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
+import { notFound } from '../../plugins/errors';
+import {
+  createPaymentMethod,
+  deletePaymentMethod,
+  listPaymentMethods,
+  toPaymentMethod,
+} from './queries';
+
+export const paymentMethodSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  accountName: z.string(),
+  identifier: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  bankName: z.string().nullable(),
+  routingNumber: z.string().nullable(),
+  isDefault: z.boolean(),
+  createdAt: z.string(),
+});
+
+export default async function paymentMethodRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/payment-methods',
+    { onRequest: requireSignedIn, schema: { response: { 200: z.array(paymentMethodSchema) } } },
+    async (request) =>
+      (await listPaymentMethods(app.db, accountOf(request).id)).map(toPaymentMethod),
+  );
+
+  r.post(
+    '/api/payment-methods',
+    {
+      onRequest: requireCustomer,
+      schema: { body: createPaymentMethodSchema, response: { 201: paymentMethodSchema } },
+    },
+    async (request, reply) => {
+      const row = await createPaymentMethod(app.db, accountOf(request).id, request.body);
+      return reply.code(201).send(toPaymentMethod(row));
+    },
+  );
+
+  r.delete(
+    '/api/payment-methods/:id',
+    {
+      onRequest: requireCustomer,
+      schema: {
+        params: z.object({ id: z.string() }),
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const isUuid = z.uuid().safeParse(id).success;
+      if (!isUuid || !(await deletePaymentMethod(app.db, accountOf(request).id, id))) {
+        throw notFound('Payment method not found');
+      }
+      return { success: true as const };
+    },
+  );
+}

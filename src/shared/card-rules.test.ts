@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cardValueProblem,
+  createTransactionSchema,
+  humanize,
+  minimumValue,
+  quote,
+} from './card-rules';
+
+const valid = {
+  cardType: 'Amazon',
+  cardValue: '100',
+  cardCondition: 'brand_new',
+  cardFormat: 'egift',
+  paymentMethodId: '7f0c7a3e-2d1b-4c6a-9f55-1f4f3b2e9a10',
+  imageUrls: ['/objects/cards/a.jpg'],
+};
+
+describe('card rules', () => {
+  it('has the minimums of the spec', () => {
+    for (const brand of ['iTunes', 'Amazon', 'Xbox', 'Walmart'])
+      expect(minimumValue(brand)).toBe(25);
+    for (const brand of ['Visa', 'Steam', 'My Local Shop']) expect(minimumValue(brand)).toBe(50);
+  });
+
+  it('explains what is wrong with a value', () => {
+    expect(cardValueProblem('Amazon', '')).toBe('Card value is required');
+    expect(cardValueProblem('Amazon', 'abc')).toBe('Card value is required');
+    expect(cardValueProblem('Amazon', '-5')).toBe('Card value is required');
+    expect(cardValueProblem('Amazon', '24.99')).toBe('Minimum value for this card type is $25');
+    expect(cardValueProblem('Amazon', '25')).toBeNull();
+    expect(cardValueProblem('Steam', '49.99')).toBe('Minimum value for this card type is $50');
+    expect(cardValueProblem('Steam', '50.001')).toBe(
+      'Card value can have at most 2 decimal places',
+    );
+    expect(cardValueProblem('Steam', '123456789')).toBe('Card value is too large');
+  });
+
+  it('quotes the brand rate, and 0.85 for custom types', () => {
+    expect(quote('Amazon', '100')).toEqual({ rate: '0.91', expectedPayout: '91.00' });
+    expect(quote('Corner Bakery', '60')).toEqual({ rate: '0.85', expectedPayout: '51.00' });
+  });
+
+  it('shows underscores as spaces', () => {
+    expect(humanize('partially_used')).toBe('partially used');
+  });
+
+  it('validates the upload payload with the spec messages', () => {
+    expect(createTransactionSchema.safeParse(valid).success).toBe(true);
+    const messages = (input: object) =>
+      createTransactionSchema.safeParse({ ...valid, ...input }).error?.issues.map((i) => i.message);
+    expect(messages({ cardType: ' ' })).toEqual(['Card type is required']);
+    expect(messages({ cardType: 'Other' })).toEqual(['Please specify the gift card type']);
+    expect(messages({ cardValue: undefined })).toEqual(['Card value is required']);
+    expect(messages({ cardValue: 20 })).toEqual(['Minimum value for this card type is $25']);
+    expect(messages({ cardCondition: 'mint' })).toEqual(['Card condition is required']);
+    expect(messages({ cardFormat: undefined })).toEqual(['Card format is required']);
+    expect(messages({ paymentMethodId: '' })).toEqual(['Payment method is required']);
+    expect(messages({ imageUrls: [] })).toEqual(['Please upload at least one gift card image']);
+  });
+});

@@ -1,0 +1,156 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentMethods } from '../../src/server/db/schema';
+import {
+  addPaymentMethod,
+  as,
+  createTestApp,
+  type SignedIn,
+  signInStaff,
+  signUp,
+  submitCard,
+  type TestApp,
+} from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const list = async (who: SignedIn) =>
+  (await as(t.app, who, { method: 'GET', url: '/api/payment-methods' })).json();
+const create = (who: SignedIn | undefined, payload: object) =>
+  as(t.app, who, { method: 'POST', url: '/api/payment-methods', payload });
+const remove = (who: SignedIn, id: string) =>
+  as(t.app, who, { method: 'DELETE', url: `/api/payment-methods/${id}` });
+
+describe('POST /api/payment-methods', () => {
+  it('creates a method for the session user, ignoring a userId in the body', async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const response = await create(alice, {
+      type: 'cash_app',
+      accountName: 'Alice A',
+      identifier: '$alicea',
+      userId: bob.user.id,
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      type: 'cash_app',
+      accountName: 'Alice A',
+      identifier: '$alicea',
+      accountNumber: null,
+      isDefault: true,
+    });
+    const [row] = await t.database.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.id, response.json().id));
+    expect(row!.userId).toBe(alice.user.id);
+    expect(await list(bob)).toEqual([]);
+  });
+
+  it('answers the spec messages with 400 and writes nothing', async () => {
+    const who = await signUp(t.app);
+    const bank = await create(who, { type: 'bank_transfer', accountName: '' });
+    expect(bank.statusCode).toBe(400);
+    expect(bank.json().errors).toEqual({
+      accountName: 'Account name is required',
+      accountNumber: 'Account number is required for bank transfers',
+      bankName: 'Bank name is required for bank transfers',
+      routingNumber: 'Routing number is required for bank transfers',
+    });
+    const other = await create(who, { type: 'usdt_trc20', accountName: 'W' });
+    expect(other.json().errors).toEqual({ identifier: 'Account identifier is required' });
+    const badType = await create(who, { type: 'venmo', accountName: 'W', identifier: 'x' });
+    expect(badType.json().errors.type).toBe('Payment method type is required');
+    expect(await list(who)).toEqual([]);
+  });
+
+  it('keeps one default: the first method, or the one marked default', async () => {
+    const who = await signUp(t.app);
+    const first = await addPaymentMethod(t.app, who);
+    const second = await addPaymentMethod(t.app, who, { accountName: 'Second' });
+    expect(first.isDefault).toBe(true);
+    expect(second.isDefault).toBe(false);
+    const third = await addPaymentMethod(t.app, who, {
+      type: 'bank_transfer',
+      accountName: 'Third',
+      accountNumber: '123456789',
+      bankName: 'First Bank',
+      routingNumber: '021000021',
+      isDefault: true,
+    });
+    expect(third.isDefault).toBe(true);
+    const methods = await list(who);
+    expect(methods.map((m: { id: string }) => m.id)[0]).toBe(third.id);
+    expect(methods.filter((m: { isDefault: boolean }) => m.isDefault)).toHaveLength(1);
+    expect(methods[0]).toMatchObject({
+      bankName: 'First Bank',
+      routingNumber: '021000021',
+      identifier: null,
+    });
+  });
+
+  it('refuses staff with 403 and anonymous callers with 401', async () => {
+    const staff = await signInStaff(t);
+    const response = await create(staff, {
+      type: 'paypal',
+      accountName: 'S',
+      identifier: 's@example.com',
+    });
+    expect(response.statusCode).toBe(403);
+    expect((await create(undefined, { type: 'paypal' })).statusCode).toBe(401);
+    expect(
+      (await as(t.app, undefined, { method: 'GET', url: '/api/payment-methods' })).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('DELETE /api/payment-methods/{id}', () => {
+  it('hides the method, moves the default, and keeps it for the transactions that name it', async () => {
+    const who = await signUp(t.app);
+    const created = await submitCard(t.app, who);
+    expect(created.statusCode).toBe(201);
+    const usedId = created.json().paymentMethodId;
+    const other = await addPaymentMethod(t.app, who, { accountName: 'Backup' });
+
+    const response = await remove(who, usedId);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    const methods = await list(who);
+    expect(methods).toHaveLength(1);
+    expect(methods[0]).toMatchObject({ id: other.id, isDefault: true });
+
+    const [row] = await t.database.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.id, usedId));
+    expect(row!.deletedAt).not.toBeNull();
+    const history = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(history[0]).toMatchObject({
+      paymentMethodId: usedId,
+      paymentMethodAccountName: 'Casey Customer',
+    });
+
+    expect((await remove(who, usedId)).statusCode).toBe(404);
+  });
+
+  it("answers 404 for another customer's method and leaves it alone", async () => {
+    const owner = await signUp(t.app);
+    const intruder = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, owner);
+    const response = await remove(intruder, method.id);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Payment method not found' });
+    expect(await list(owner)).toHaveLength(1);
+    expect((await remove(intruder, 'not-a-uuid')).statusCode).toBe(404);
+  });
+
+  it('refuses staff', async () => {
+    const owner = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, owner);
+    expect((await remove(await signInStaff(t), method.id)).statusCode).toBe(403);
+  });
+});
