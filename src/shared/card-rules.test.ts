@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   cardValueProblem,
   createTransactionSchema,
+  effectiveCardType,
   humanize,
   minimumValue,
   quote,
+  uploadFormSchema,
 } from './card-rules';
 
 const valid = {
@@ -57,5 +59,39 @@ describe('card rules', () => {
     expect(messages({ cardFormat: undefined })).toEqual(['Card format is required']);
     expect(messages({ paymentMethodId: '' })).toEqual(['Payment method is required']);
     expect(messages({ imageUrls: [] })).toEqual(['Please upload at least one gift card image']);
+  });
+});
+
+describe('uploadFormSchema', () => {
+  const form = {
+    cardType: 'Amazon',
+    customCardType: '',
+    cardValue: '100',
+    cardCondition: 'brand_new',
+    cardFormat: 'physical',
+    paymentMethodId: 'x',
+    notes: '',
+  };
+  const messages = (input: object) =>
+    uploadFormSchema.safeParse({ ...form, ...input }).error?.issues.map((i) => i.message);
+
+  it('asks for the custom type when Other is chosen and applies the $50 minimum to it', () => {
+    expect(messages({ cardType: 'Other', customCardType: '  ' })).toEqual([
+      'Please specify the gift card type',
+    ]);
+    expect(messages({ cardType: 'Other', customCardType: 'Bakery', cardValue: '30' })).toEqual([
+      'Minimum value for this card type is $50',
+    ]);
+    expect(effectiveCardType({ cardType: 'Other', customCardType: ' Bakery ' })).toBe('Bakery');
+    expect(effectiveCardType({ cardType: 'Visa', customCardType: 'ignored' })).toBe('Visa');
+  });
+
+  it('has the spec messages for missing choices', () => {
+    expect(messages({ cardType: '', cardValue: '' })).toEqual(['Card type is required', 'Card value is required']);
+    expect(messages({ cardCondition: undefined, cardFormat: undefined, paymentMethodId: '' })).toEqual([
+      'Card condition is required',
+      'Card format is required',
+      'Payment method is required',
+    ]);
   });
 });

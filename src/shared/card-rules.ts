@@ -87,3 +87,28 @@ export const createTransactionSchema = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
   });
 export type CreateTransactionInput = z.input<typeof createTransactionSchema>;
+
+/** The upload form (spec section 5): the brand list's Other asks for the custom type. */
+export const uploadFormSchema = z
+  .object({
+    cardType: z.string().min(1, 'Card type is required'),
+    customCardType: z.string().max(120, 'Card type is too long'),
+    cardValue: z.string(),
+    cardCondition: z.enum(CARD_CONDITIONS, { error: 'Card condition is required' }),
+    cardFormat: z.enum(CARD_FORMATS, { error: 'Card format is required' }),
+    paymentMethodId: z.string().min(1, 'Payment method is required'),
+    notes: z.string().max(2000, 'Notes are too long'),
+  })
+  .superRefine((input, ctx) => {
+    const isOther = input.cardType === OTHER_BRAND;
+    if (isOther && input.customCardType.trim() === '') {
+      ctx.addIssue({ code: 'custom', path: ['customCardType'], message: 'Please specify the gift card type' });
+    }
+    const problem = cardValueProblem(isOther ? input.customCardType.trim() : input.cardType, input.cardValue);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
+  });
+export type UploadFormValues = z.input<typeof uploadFormSchema>;
+
+/** The card type the API receives: the custom text when Other was chosen. */
+export const effectiveCardType = (values: Pick<UploadFormValues, 'cardType' | 'customCardType'>) =>
+  values.cardType === OTHER_BRAND ? values.customCardType.trim() : values.cardType;

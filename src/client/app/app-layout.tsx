@@ -23,7 +23,7 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { UserAvatar } from '@/components/user-avatar';
-import { useAuth, useLogout } from '@/features/auth/use-auth';
+import { useAuth, useLogout } from '@/lib/auth';
 import { ThemeToggle } from './theme-toggle';
 
 const NAV = [

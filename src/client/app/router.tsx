@@ -2,7 +2,6 @@ import { Loader2Icon } from 'lucide-react';
 import { Redirect, Route, Switch } from 'wouter';
 import { AdminPage } from '@/features/admin/admin-page';
 import { AdminLoginPage } from '@/features/auth/admin-login-page';
-import { useAuth } from '@/features/auth/use-auth';
 import { ChatPage } from '@/features/chat/chat-page';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { HistoryPage } from '@/features/history/history-page';
@@ -14,6 +13,7 @@ import { PaymentMethodsPage } from '@/features/payment-methods/payment-methods-p
 import { ProfilePage } from '@/features/profile/profile-page';
 import { SupportPage } from '@/features/support/support-page';
 import { UploadPage } from '@/features/upload/upload-page';
+import { useAuth } from '@/lib/auth';
 import { AppLayout } from './app-layout';
 
 export function Router() {

@@ -13,8 +13,8 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
+import { currentUserQuery } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
-import { currentUserQuery } from './queries';
 
 /** Signs in or up through `url`, then refreshes the current user (spec section 4). */
 export function useAuthMutation<T>(

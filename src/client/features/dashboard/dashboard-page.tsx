@@ -1,7 +1,231 @@
+import { formatMoney } from '@shared/money';
+import type { Transaction } from '@shared/transactions';
+import { useQuery } from '@tanstack/react-query';
+import {
+  ArrowRightIcon,
+  CheckCircle2Icon,
+  ClockIcon,
+  DollarSignIcon,
+  GiftIcon,
+  HistoryIcon,
+  LayersIcon,
+  UploadIcon,
+  WalletIcon,
+} from 'lucide-react';
+import type * as React from 'react';
+import { Link } from 'wouter';
 import { PageHeader } from '@/components/page-header';
+import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAuth } from '@/lib/auth';
+import { formatDate } from '@/lib/dates';
+import { recentTransactionsQuery, statsQuery } from '@/lib/queries';
 
 export function DashboardPage() {
+  const { user } = useAuth();
+  const stats = useQuery(statsQuery());
+  const recent = useQuery(recentTransactionsQuery());
+  const s = stats.data;
+
   return (
-    <PageHeader title="Dashboard" description="Your gift card sales at a glance." backHref={null} />
+    <div className="grid gap-8">
+      <PageHeader
+        title={user?.firstName ? `Welcome back, ${user.firstName}` : 'Dashboard'}
+        description="Your gift card sales at a glance."
+        backHref={null}
+      />
+
+      <section aria-label="Stats" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <StatCard
+          label="Total Submitted"
+          value={s?.totalSubmitted}
+          icon={<LayersIcon />}
+          testId="stat-total"
+        />
+        <StatCard
+          label="Pending Review"
+          value={s?.pending}
+          icon={<ClockIcon />}
+          testId="stat-pending"
+        />
+        <StatCard
+          label="Completed"
+          value={s?.completed}
+          icon={<CheckCircle2Icon />}
+          testId="stat-completed"
+        />
+        <StatCard
+          label="Total Earned"
+          value={s ? formatMoney(s.totalEarned) : undefined}
+          icon={<DollarSignIcon />}
+          testId="stat-earned"
+          highlight
+        />
+      </section>
+
+      <section aria-labelledby="quick-actions">
+        <h2 id="quick-actions" className="mb-3 text-lg font-semibold">
+          Quick Actions
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <QuickAction
+            href="/upload"
+            icon={<UploadIcon />}
+            title="Upload Card"
+            text="Sell a gift card now"
+          />
+          <QuickAction
+            href="/history"
+            icon={<HistoryIcon />}
+            title="View History"
+            text="Follow every card"
+          />
+          <QuickAction
+            href="/profile"
+            icon={<WalletIcon />}
+            title="Payment Methods"
+            text="Where you get paid"
+          />
+        </div>
+      </section>
+
+      <Card>
+        <CardHeader className="flex-row items-center justify-between">
+          <CardTitle>Recent Transactions</CardTitle>
+          <Button variant="ghost" size="sm" asChild>
+            <Link href="/history">
+              View All <ArrowRightIcon />
+            </Link>
+          </Button>
+        </CardHeader>
+        <CardContent>
+          {recent.isLoading ? (
+            <div className="grid gap-3">
+              <Skeleton className="h-16" />
+              <Skeleton className="h-16" />
+            </div>
+          ) : recent.data?.length ? (
+            <ul className="grid gap-3" data-testid="recent-transactions">
+              {recent.data.map((t) => (
+                <RecentItem key={t.id} transaction={t} />
+              ))}
+            </ul>
+          ) : (
+            <div className="py-10 text-center" data-testid="empty-transactions">
+              <GiftIcon className="mx-auto size-10 text-muted-foreground" />
+              <p className="mt-3 font-medium">No transactions yet</p>
+              <p className="mt-1 text-sm text-muted-foreground">
+                Upload your first gift card and see what it is worth.
+              </p>
+              <Button asChild className="mt-4">
+                <Link href="/upload">
+                  <UploadIcon /> Upload Gift Card
+                </Link>
+              </Button>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function StatCard({
+  label,
+  value,
+  icon,
+  testId,
+  highlight,
+}: {
+  label: string;
+  value: number | string | undefined;
+  icon: React.ReactNode;
+  testId: string;
+  highlight?: boolean;
+}) {
+  return (
+    <Card className={highlight ? 'border-primary/30 bg-primary/5' : undefined}>
+      <CardContent className="flex items-start justify-between gap-2 p-4 sm:p-5">
+        <div className="min-w-0">
+          <p className="text-sm text-muted-foreground">{label}</p>
+          {value === undefined ? (
+            <Skeleton className="mt-2 h-7 w-16" />
+          ) : (
+            <p className="mt-1 truncate text-2xl font-bold tabular-nums" data-testid={testId}>
+              {value}
+            </p>
+          )}
+        </div>
+        <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex [&_svg]:size-4.5">
+          {icon}
+        </span>
+      </CardContent>
+    </Card>
+  );
+}
+
+function QuickAction({
+  href,
+  icon,
+  title,
+  text,
+}: {
+  href: string;
+  icon: React.ReactNode;
+  title: string;
+  text: string;
+}) {
+  return (
+    <Link
+      href={href}
+      className="group flex items-center gap-4 rounded-xl border bg-card p-4 shadow-sm transition-colors hover:border-primary/40 hover:bg-accent/40"
+    >
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground [&_svg]:size-5">
+        {icon}
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block font-semibold">{title}</span>
+        <span className="block text-sm text-muted-foreground">{text}</span>
+      </span>
+      <ArrowRightIcon className="size-4 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
+    </Link>
+  );
+}
+
+function RecentItem({ transaction: t }: { transaction: Transaction }) {
+  const paid = t.paymentAmount !== null;
+  return (
+    <li className="rounded-lg border p-4" data-testid="recent-transaction">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-semibold">{t.cardType}</p>
+          <p className="text-sm text-muted-foreground">{formatDate(t.createdAt)}</p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={t.status} />
+          <PaymentStatusBadge status={t.paymentStatus} />
+        </div>
+      </div>
+      <div className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+        <span>
+          <span className="text-muted-foreground">Card value </span>
+          <span className="font-medium tabular-nums">{formatMoney(t.cardValue)}</span>
+        </span>
+        <span>
+          <span className="text-muted-foreground">{paid ? 'Payout ' : 'Expected payout '}</span>
+          <span className="font-semibold tabular-nums text-primary">
+            {formatMoney(paid ? t.paymentAmount : t.expectedPayout)}
+          </span>
+        </span>
+      </div>
+      {t.adminNotes && (
+        <p className="mt-3 rounded-md bg-muted/60 px-3 py-2 text-sm" data-testid="admin-notes">
+          <span className="font-medium">Notes: </span>
+          {t.adminNotes}
+        </p>
+      )}
+    </li>
   );
 }

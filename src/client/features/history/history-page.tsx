@@ -1,11 +1,209 @@
+import { formatMoney } from '@shared/money';
+import { TRANSACTION_STATUSES } from '@shared/statuses';
+import type { Transaction } from '@shared/transactions';
+import { useQuery } from '@tanstack/react-query';
+import { DownloadIcon, EyeIcon, SearchIcon } from 'lucide-react';
+import * as React from 'react';
+import { Link } from 'wouter';
 import { PageHeader } from '@/components/page-header';
+import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { formatDate, formatTime } from '@/lib/dates';
+import { transactionsQuery } from '@/lib/queries';
+import { receiptUrl, TransactionDetailsDialog } from './transaction-details-dialog';
+
+const FILTERS = ['all', ...TRANSACTION_STATUSES] as const;
+const FILTER_LABELS: Record<(typeof FILTERS)[number], string> = {
+  all: 'All statuses',
+  pending: 'Pending',
+  processing: 'Processing',
+  completed: 'Completed',
+  rejected: 'Rejected',
+};
 
 export function HistoryPage() {
+  const { data, isLoading } = useQuery(transactionsQuery());
+  const [search, setSearch] = React.useState('');
+  const [status, setStatus] = React.useState<(typeof FILTERS)[number]>('all');
+  const [openId, setOpenId] = React.useState<string | null>(null);
+
+  const rows = React.useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    return (data ?? []).filter(
+      (t) =>
+        (status === 'all' || t.status === status) &&
+        (!needle ||
+          t.cardType.toLowerCase().includes(needle) ||
+          t.id.toLowerCase().includes(needle)),
+    );
+  }, [data, search, status]);
+  // The dialog follows the polled row, so a status change shows while it is open.
+  const open = data?.find((t) => t.id === openId) ?? null;
+
   return (
-    <PageHeader
-      title="Transaction History"
-      description="Every card you have submitted and its status."
-      backHref="/"
-    />
+    <div>
+      <PageHeader
+        title="Transaction History"
+        description="Every card you have submitted and its status."
+      />
+      <Card>
+        <CardContent className="grid gap-4 p-4 sm:p-6">
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <div className="relative flex-1">
+              <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+              <Input
+                type="search"
+                placeholder="Search by card type or ID"
+                aria-label="Search by card type or ID"
+                className="pl-9"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </div>
+            <div className="sm:w-48">
+              <NativeSelect
+                aria-label="Filter by status"
+                value={status}
+                onChange={(e) => setStatus(e.target.value as typeof status)}
+              >
+                {FILTERS.map((f) => (
+                  <option key={f} value={f}>
+                    {FILTER_LABELS[f]}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+          </div>
+          {isLoading ? (
+            <Skeleton className="h-40" />
+          ) : rows.length === 0 ? (
+            <div
+              className="py-10 text-center text-sm text-muted-foreground"
+              data-testid="history-empty"
+            >
+              {data?.length ? (
+                'No transactions match your search.'
+              ) : (
+                <>
+                  You have not sold a card yet.{' '}
+                  <Link
+                    href="/upload"
+                    className="font-medium text-primary underline-offset-2 hover:underline"
+                  >
+                    Upload your first gift card
+                  </Link>
+                </>
+              )}
+            </div>
+          ) : (
+            <>
+              <ul className="grid gap-3 sm:hidden">
+                {rows.map((t) => (
+                  <HistoryCard key={t.id} transaction={t} onView={() => setOpenId(t.id)} />
+                ))}
+              </ul>
+              <Table data-testid="history-table" className="max-sm:hidden">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Date</TableHead>
+                    <TableHead>Card Type</TableHead>
+                    <TableHead className="text-right">Value</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Payment Status</TableHead>
+                    <TableHead className="text-right">Actions</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rows.map((t) => (
+                    <HistoryRow key={t.id} transaction={t} onView={() => setOpenId(t.id)} />
+                  ))}
+                </TableBody>
+              </Table>
+            </>
+          )}
+        </CardContent>
+      </Card>
+      <TransactionDetailsDialog transaction={open} onOpenChange={(o) => !o && setOpenId(null)} />
+    </div>
+  );
+}
+
+function RowActions({ transaction: t, onView }: { transaction: Transaction; onView: () => void }) {
+  return (
+    <div className="flex justify-end gap-1">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={onView}
+        aria-label={`View details of ${t.cardType}`}
+      >
+        <EyeIcon /> View
+      </Button>
+      {t.status === 'completed' && (
+        <Button variant="ghost" size="sm" asChild>
+          <a href={receiptUrl(t.id)} download aria-label={`Download receipt for ${t.cardType}`}>
+            <DownloadIcon /> Receipt
+          </a>
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Under 640px each transaction is a card, so no column hides off-screen. */
+function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onView: () => void }) {
+  return (
+    <li className="rounded-lg border p-4" data-testid="history-card">
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <p className="font-semibold">{t.cardType}</p>
+          <p className="text-sm text-muted-foreground">
+            {formatDate(t.createdAt)} · {formatTime(t.createdAt)}
+          </p>
+        </div>
+        <p className="font-semibold tabular-nums">{formatMoney(t.cardValue)}</p>
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <StatusBadge status={t.status} />
+        <PaymentStatusBadge status={t.paymentStatus} />
+      </div>
+      <div className="mt-2 -mb-1">
+        <RowActions transaction={t} onView={onView} />
+      </div>
+    </li>
+  );
+}
+
+function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onView: () => void }) {
+  return (
+    <TableRow data-testid="history-row">
+      <TableCell>
+        <span className="block">{formatDate(t.createdAt)}</span>
+        <span className="block text-xs text-muted-foreground">{formatTime(t.createdAt)}</span>
+      </TableCell>
+      <TableCell className="font-medium">{t.cardType}</TableCell>
+      <TableCell className="text-right tabular-nums">{formatMoney(t.cardValue)}</TableCell>
+      <TableCell>
+        <StatusBadge status={t.status} />
+      </TableCell>
+      <TableCell>
+        <PaymentStatusBadge status={t.paymentStatus} />
+      </TableCell>
+      <TableCell className="text-right">
+        <RowActions transaction={t} onView={onView} />
+      </TableCell>
+    </TableRow>
   );
 }

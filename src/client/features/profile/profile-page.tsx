@@ -1,13 +1,14 @@
 import { displayName } from '@shared/user-display';
-import { CalendarIcon, MailIcon, UserIcon, WalletIcon } from 'lucide-react';
-import type * as React from 'react';
-import { Link } from 'wouter';
+import { CalendarIcon, MailIcon, PlusIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
+import * as React from 'react';
 import { PageHeader } from '@/components/page-header';
+import { PaymentMethodForm } from '@/components/payment-methods/payment-method-form';
+import { PaymentMethodList } from '@/components/payment-methods/payment-method-list';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
-import { useAuth } from '@/features/auth/use-auth';
+import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/dates';
 
 export function ProfilePage() {
@@ -66,17 +67,7 @@ export function ProfilePage() {
           </Card>
         </TabsContent>
         <TabsContent value="payments">
-          <Card>
-            <CardHeader>
-              <CardTitle>Payment Methods</CardTitle>
-              <CardDescription>Where your payouts are sent.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <Button asChild>
-                <Link href="/payment-methods">Manage payment methods</Link>
-              </Button>
-            </CardContent>
-          </Card>
+          <ProfilePayments />
         </TabsContent>
       </Tabs>
     </div>
@@ -103,5 +94,40 @@ function InfoItem({
         {value}
       </dd>
     </div>
+  );
+}
+
+/** The payments tab: an add form that toggles open and closed, and the list (spec section 4). */
+function ProfilePayments() {
+  const { isAdmin } = useAuth();
+  const [formOpen, setFormOpen] = React.useState(false);
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
+        <div>
+          <CardTitle>Payment Methods</CardTitle>
+          <CardDescription>Where your payouts are sent.</CardDescription>
+        </div>
+        {!isAdmin && (
+          <Button
+            variant={formOpen ? 'outline' : 'default'}
+            onClick={() => setFormOpen((o) => !o)}
+            data-testid="toggle-payment-form"
+          >
+            {formOpen ? <XIcon /> : <PlusIcon />} {formOpen ? 'Close' : 'Add Payment Method'}
+          </Button>
+        )}
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        {formOpen && (
+          <div className="rounded-lg border bg-muted/30 p-4">
+            <PaymentMethodForm onDone={() => setFormOpen(false)} />
+          </div>
+        )}
+        <PaymentMethodList
+          empty={<p className="text-sm text-muted-foreground">No payment methods yet.</p>}
+        />
+      </CardContent>
+    </Card>
   );
 }

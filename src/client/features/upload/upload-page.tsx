@@ -1,11 +1,439 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { BRANDS, OTHER_BRAND, ratePercent } from '@shared/brands';
+import {
+  CARD_CONDITION_LABELS,
+  CARD_CONDITIONS,
+  CARD_FORMAT_LABELS,
+  CARD_FORMATS,
+  cardValueProblem,
+  effectiveCardType,
+  minimumValue,
+  quote,
+  type UploadFormValues,
+  uploadFormSchema,
+} from '@shared/card-rules';
+import { formatMoney } from '@shared/money';
+import { paymentMethodLabel } from '@shared/payment-methods';
+import type { Transaction } from '@shared/transactions';
+import { useMutation } from '@tanstack/react-query';
+import { AlertTriangleIcon, CheckCircle2Icon, Loader2Icon, ShieldCheckIcon } from 'lucide-react';
+import * as React from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { PageHeader } from '@/components/page-header';
+import { paymentMethodDetail } from '@/components/payment-methods/payment-method-list';
+import { usePaymentMethods } from '@/components/payment-methods/use-payment-methods';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { refreshAfterSubmission } from '@/lib/queries';
+import { uploadFile } from '@/lib/upload';
+import { useCustomerOnly } from '@/lib/use-customer-only';
+import { ImagePicker, type PickedFile } from './image-picker';
+
+const EMPTY: UploadFormValues = {
+  cardType: '',
+  customCardType: '',
+  cardValue: '',
+  cardCondition: undefined as never,
+  cardFormat: undefined as never,
+  paymentMethodId: '',
+  notes: '',
+};
+
+type Phase = 'form' | 'uploading' | 'success';
 
 export function UploadPage() {
+  const allowed = useCustomerOnly('Admins cannot upload gift cards');
+  const [phase, setPhase] = React.useState<Phase>('form');
+  const [formKey, setFormKey] = React.useState(0);
+  if (!allowed) return null;
   return (
-    <PageHeader
-      title="Upload Gift Card"
-      description="Enter your card details and photos to get paid."
-      backHref="/"
-    />
+    <div>
+      <PageHeader
+        title="Upload Gift Card"
+        description="Enter your card details and photos to get paid."
+      />
+      {phase === 'success' ? (
+        <UploadSuccess
+          onAnother={() => {
+            setFormKey((k) => k + 1);
+            setPhase('form');
+          }}
+        />
+      ) : (
+        <UploadForm key={formKey} uploading={phase === 'uploading'} onPhase={setPhase} />
+      )}
+    </div>
+  );
+}
+
+function UploadForm({
+  uploading,
+  onPhase,
+}: {
+  uploading: boolean;
+  onPhase: (phase: Phase) => void;
+}) {
+  const methods = usePaymentMethods();
+  const hasMethods = (methods.data?.length ?? 0) > 0;
+  const [files, setFiles] = React.useState<PickedFile[]>([]);
+  const form = useForm<UploadFormValues>({
+    resolver: zodResolver(uploadFormSchema),
+    defaultValues: EMPTY,
+  });
+  const { errors } = form.formState;
+
+  // Preselect the default payment method once the list arrives.
+  React.useEffect(() => {
+    const preferred = methods.data?.find((m) => m.isDefault) ?? methods.data?.[0];
+    if (preferred && !form.getValues('paymentMethodId'))
+      form.setValue('paymentMethodId', preferred.id);
+  }, [methods.data, form]);
+
+  const submit = useMutation({
+    mutationFn: async (values: UploadFormValues) => {
+      const imageUrls: string[] = [];
+      for (const picked of files) {
+        if (!picked.objectPath) {
+          const { objectPath } = await uploadFile<{ objectPath: string }>(
+            '/api/upload-card-image',
+            picked.file,
+            (progress) =>
+              setFiles((all) => all.map((f) => (f.id === picked.id ? { ...f, progress } : f))),
+          ).catch((error: Error) => {
+            throw Object.assign(error, { fileUpload: true });
+          });
+          setFiles((all) => all.map((f) => (f.id === picked.id ? { ...f, objectPath } : f)));
+          imageUrls.push(objectPath);
+        } else {
+          imageUrls.push(picked.objectPath);
+        }
+      }
+      const res = await apiRequest('POST', '/api/transactions', {
+        cardType: effectiveCardType(values),
+        cardValue: values.cardValue.trim(),
+        cardCondition: values.cardCondition,
+        cardFormat: values.cardFormat,
+        paymentMethodId: values.paymentMethodId,
+        notes: values.notes.trim() || null,
+        imageUrls,
+      });
+      return (await res.json()) as Transaction;
+    },
+    onMutate: () => onPhase('uploading'),
+    onSuccess: async () => {
+      await refreshAfterSubmission();
+      toast({
+        title: 'Gift card submitted',
+        description: 'Your gift card has been submitted for review.',
+      });
+      onPhase('success');
+    },
+    onError: (error: Error & { fileUpload?: boolean }) => {
+      onPhase('form');
+      toast({
+        title: 'Upload failed',
+        description: error.fileUpload
+          ? error.message
+          : (serverMessage(error) ?? 'Failed to upload gift card. Please try again.'),
+        variant: 'destructive',
+      });
+    },
+  });
+
+  const onSubmit = form.handleSubmit((values) => {
+    if (files.length === 0) {
+      toast({
+        title: 'Missing Image',
+        description: 'Please upload at least one gift card image',
+        variant: 'destructive',
+      });
+      return;
+    }
+    submit.mutate(values);
+  });
+
+  const cardType = form.watch('cardType');
+  const customCardType = form.watch('customCardType');
+  const cardValue = form.watch('cardValue');
+  const typeForQuote = effectiveCardType({ cardType, customCardType });
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="grid gap-6">
+        {!methods.isLoading && !hasMethods && (
+          <div
+            role="alert"
+            data-testid="no-payment-method-banner"
+            className="flex gap-3 rounded-lg border border-yellow-300 bg-yellow-50 p-4 text-yellow-900 dark:border-yellow-400/30 dark:bg-yellow-400/10 dark:text-yellow-200"
+          >
+            <AlertTriangleIcon className="mt-0.5 size-5 shrink-0" />
+            <div className="text-sm">
+              <p className="font-semibold">Add a payment method first</p>
+              <p className="mt-0.5">
+                We need to know where to send your money.{' '}
+                <Link
+                  href="/payment-methods"
+                  className="font-semibold underline underline-offset-2"
+                >
+                  Add a payment method
+                </Link>
+              </p>
+            </div>
+          </div>
+        )}
+        <Card>
+          <CardHeader>
+            <CardTitle>Card details</CardTitle>
+            <CardDescription>Everything we need to verify the card.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <form id="upload-form" className="grid gap-5" noValidate onSubmit={onSubmit}>
+              <fieldset disabled={uploading} className="grid gap-5">
+                <div className="grid gap-5 sm:grid-cols-2">
+                  <Field id="cardType" label="Gift Card Brand" error={errors.cardType?.message}>
+                    <NativeSelect
+                      id="cardType"
+                      aria-invalid={!!errors.cardType}
+                      {...form.register('cardType')}
+                    >
+                      <option value="">Select a brand</option>
+                      {BRANDS.map((brand) => (
+                        <option key={brand} value={brand}>
+                          {brand}
+                        </option>
+                      ))}
+                    </NativeSelect>
+                  </Field>
+                  {cardType === OTHER_BRAND && (
+                    <Field
+                      id="customCardType"
+                      label="Gift Card Type"
+                      error={errors.customCardType?.message}
+                    >
+                      <Input
+                        id="customCardType"
+                        placeholder="e.g. Panera Bread"
+                        aria-invalid={!!errors.customCardType}
+                        {...form.register('customCardType')}
+                      />
+                    </Field>
+                  )}
+                  <Field
+                    id="cardValue"
+                    label="Card Value (USD)"
+                    error={errors.cardValue?.message}
+                    hint={
+                      typeForQuote
+                        ? `Minimum $${minimumValue(typeForQuote)} for this card`
+                        : undefined
+                    }
+                  >
+                    <div className="relative">
+                      <span className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-muted-foreground">
+                        $
+                      </span>
+                      <Input
+                        id="cardValue"
+                        inputMode="decimal"
+                        placeholder="100.00"
+                        className="pl-7"
+                        aria-invalid={!!errors.cardValue}
+                        {...form.register('cardValue')}
+                      />
+                    </div>
+                  </Field>
+                </div>
+                <ChoiceField
+                  name="cardCondition"
+                  label="Card Condition"
+                  options={CARD_CONDITIONS.map((v) => [v, CARD_CONDITION_LABELS[v]])}
+                  control={form.control}
+                  error={errors.cardCondition?.message}
+                />
+                <ChoiceField
+                  name="cardFormat"
+                  label="Card Format"
+                  options={CARD_FORMATS.map((v) => [v, CARD_FORMAT_LABELS[v]])}
+                  control={form.control}
+                  error={errors.cardFormat?.message}
+                />
+                <Field
+                  id="paymentMethodId"
+                  label="Payment Method"
+                  error={errors.paymentMethodId?.message}
+                  hint={
+                    !hasMethods && !methods.isLoading
+                      ? 'You must add a payment method before uploading'
+                      : undefined
+                  }
+                >
+                  <NativeSelect
+                    id="paymentMethodId"
+                    aria-invalid={!!errors.paymentMethodId}
+                    {...form.register('paymentMethodId')}
+                  >
+                    {hasMethods ? (
+                      methods.data!.map((m) => (
+                        <option key={m.id} value={m.id}>
+                          {paymentMethodLabel(m.type)} · {m.accountName} · {paymentMethodDetail(m)}
+                          {m.isDefault ? ' (default)' : ''}
+                        </option>
+                      ))
+                    ) : (
+                      <option value="">No payment methods available</option>
+                    )}
+                  </NativeSelect>
+                </Field>
+                <Field id="notes" label="Notes (optional)" error={errors.notes?.message}>
+                  <Textarea
+                    id="notes"
+                    placeholder="Anything our reviewers should know, such as a PIN or where you bought it"
+                    {...form.register('notes')}
+                  />
+                </Field>
+                <div className="grid gap-2">
+                  <span className="text-sm font-medium">Gift Card Images</span>
+                  <ImagePicker files={files} onChange={setFiles} disabled={uploading} />
+                </div>
+              </fieldset>
+            </form>
+          </CardContent>
+        </Card>
+      </div>
+      <aside className="lg:sticky lg:top-20 lg:self-start">
+        <PayoutQuote cardType={typeForQuote} cardValue={cardValue} />
+        <Button
+          type="submit"
+          form="upload-form"
+          size="lg"
+          className="mt-4 w-full"
+          disabled={uploading || !hasMethods}
+          data-testid="submit-card"
+        >
+          {uploading ? (
+            <>
+              <Loader2Icon className="animate-spin" /> Uploading...
+            </>
+          ) : (
+            'Submit Gift Card'
+          )}
+        </Button>
+        <p className="mt-3 flex items-start gap-2 text-xs text-muted-foreground">
+          <ShieldCheckIcon className="mt-px size-4 shrink-0" />
+          Your photos are stored privately and seen only by the staff who review your card.
+        </p>
+      </aside>
+    </div>
+  );
+}
+
+function ChoiceField({
+  name,
+  label,
+  options,
+  control,
+  error,
+}: {
+  name: 'cardCondition' | 'cardFormat';
+  label: string;
+  options: [string, string][];
+  control: ReturnType<typeof useForm<UploadFormValues>>['control'];
+  error?: string;
+}) {
+  return (
+    <div className="grid gap-2" role="group" aria-labelledby={`${name}-label`}>
+      <span id={`${name}-label`} className="text-sm font-medium">
+        {label}
+      </span>
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <RadioGroup
+            value={field.value ?? ''}
+            onValueChange={field.onChange}
+            className="grid-cols-2"
+            aria-label={label}
+          >
+            {options.map(([value, text]) => (
+              <RadioTile key={value} value={value}>
+                {text}
+              </RadioTile>
+            ))}
+          </RadioGroup>
+        )}
+      />
+      {error && (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The live quote: value × brand rate, to 2 decimals, with the rate as a whole percent. */
+function PayoutQuote({ cardType, cardValue }: { cardType: string; cardValue: string }) {
+  const valid = cardType !== '' && cardValueProblem(cardType, cardValue) === null;
+  const q = valid ? quote(cardType, cardValue.trim()) : null;
+  return (
+    <Card className="border-primary/30 bg-primary/5" data-testid="payout-quote">
+      <CardContent className="p-5">
+        <p className="text-sm font-medium text-muted-foreground">Expected payout</p>
+        {q ? (
+          <>
+            <p
+              className="mt-1 text-3xl font-bold tabular-nums text-primary"
+              data-testid="expected-payout"
+            >
+              {formatMoney(q.expectedPayout)}
+            </p>
+            <p className="mt-1 text-sm" data-testid="payout-rate">
+              {ratePercent(q.rate)}% rate for {cardType}
+            </p>
+          </>
+        ) : (
+          <p className="mt-2 text-sm text-muted-foreground">
+            Choose the brand and enter the card value to see what you will be paid.
+          </p>
+        )}
+        <p className="mt-3 border-t pt-3 text-xs text-muted-foreground">
+          The rate shown when you submit is the rate we honour.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function UploadSuccess({ onAnother }: { onAnother: () => void }) {
+  return (
+    <Card className="mx-auto max-w-xl text-center" data-testid="upload-success">
+      <CardContent className="grid justify-items-center gap-3 p-8">
+        <span className="flex size-14 items-center justify-center rounded-full bg-green-100 text-green-700 dark:bg-green-400/15 dark:text-green-300">
+          <CheckCircle2Icon className="size-8" />
+        </span>
+        <h2 className="text-2xl font-bold">Gift card submitted!</h2>
+        <p className="text-muted-foreground">
+          Your gift card has been submitted for review. Transactions are completed within 2 hours;
+          those started after 9pm Central Time may take longer.
+        </p>
+        <div className="mt-3 flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
+          <Button onClick={onAnother} data-testid="sell-another">
+            Sell Another Card
+          </Button>
+          <Button variant="outline" asChild>
+            <Link href="/">Go to Dashboard</Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
   );
 }

@@ -1,8 +1,16 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import type { CurrentUser } from '@shared/auth-schemas';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import { apiRequest } from '@/lib/api';
+import { apiRequest, getQueryFn } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
-import { currentUserQuery } from './queries';
+
+/** The current user; null when signed out. Not retried on failure (spec section 4). */
+export const currentUserQuery = () =>
+  queryOptions<CurrentUser | null>({
+    queryKey: ['/api/auth/user'],
+    queryFn: getQueryFn<CurrentUser | null>({ on401: 'returnNull' }),
+    retry: false,
+  });
 
 export function useAuth() {
   const { data, isLoading } = useQuery(currentUserQuery());

@@ -1,0 +1,125 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type CreatePaymentMethodInput,
+  createPaymentMethodSchema,
+  PAYMENT_METHOD_INFO,
+  PAYMENT_METHOD_TYPES,
+  type PaymentMethodType,
+} from '@shared/payment-methods';
+import { Controller, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { useAddPaymentMethod } from './use-payment-methods';
+
+type FormValues = {
+  type: PaymentMethodType;
+  accountName: string;
+  identifier: string;
+  accountNumber: string;
+  bankName: string;
+  routingNumber: string;
+  isDefault: boolean;
+};
+
+/** The add form; its fields and labels follow the chosen type (spec section 5). */
+export function PaymentMethodForm({
+  onDone,
+  onCancel,
+}: {
+  onDone?: () => void;
+  onCancel?: () => void;
+}) {
+  const form = useForm<FormValues, unknown, CreatePaymentMethodInput>({
+    resolver: zodResolver(createPaymentMethodSchema) as never,
+    defaultValues: {
+      type: 'cash_app',
+      accountName: '',
+      identifier: '',
+      accountNumber: '',
+      bankName: '',
+      routingNumber: '',
+      isDefault: false,
+    },
+  });
+  const add = useAddPaymentMethod(() => {
+    form.reset();
+    onDone?.();
+  });
+  const type = form.watch('type');
+  const info = PAYMENT_METHOD_INFO[type];
+  const { errors } = form.formState;
+  const text = (
+    name: keyof Omit<FormValues, 'isDefault' | 'type'>,
+    label: string,
+    placeholder = '',
+  ) => (
+    <Field id={`pm-${name}`} label={label} error={errors[name]?.message}>
+      <Input
+        id={`pm-${name}`}
+        placeholder={placeholder}
+        aria-invalid={!!errors[name]}
+        {...form.register(name)}
+      />
+    </Field>
+  );
+
+  return (
+    <form
+      className="grid gap-4"
+      noValidate
+      onSubmit={form.handleSubmit((values) => add.mutate(values))}
+    >
+      <Field id="pm-type" label="Payment Type" error={errors.type?.message}>
+        <NativeSelect id="pm-type" {...form.register('type')}>
+          {PAYMENT_METHOD_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {PAYMENT_METHOD_INFO[t].label}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
+      {text('accountName', 'Account Name', 'Name on the account')}
+      {type === 'bank_transfer' ? (
+        <>
+          {text('bankName', 'Bank Name', 'e.g. Chase')}
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text('accountNumber', 'Account Number', '4 to 17 digits')}
+            {text('routingNumber', 'Routing Number', '9 digits')}
+          </div>
+        </>
+      ) : (
+        text('identifier', info.identifierLabel, info.identifierPlaceholder)
+      )}
+      <div className="flex items-center gap-2">
+        <Controller
+          control={form.control}
+          name="isDefault"
+          render={({ field }) => (
+            <Checkbox
+              id="pm-default"
+              checked={field.value}
+              onCheckedChange={(v) => field.onChange(v === true)}
+            />
+          )}
+        />
+        <Label htmlFor="pm-default" className="font-normal">
+          Use as my default payment method
+        </Label>
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        {onCancel && (
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+        <Button type="submit" disabled={add.isPending}>
+          {add.isPending ? 'Saving...' : 'Add Payment Method'}
+        </Button>
+      </div>
+    </form>
+  );
+}

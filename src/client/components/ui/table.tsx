@@ -1,0 +1,40 @@
+import type * as React from 'react';
+import { cn } from '@/lib/utils';
+
+export function Table({ className, ...props }: React.ComponentProps<'table'>) {
+  return (
+    <div className="w-full overflow-x-auto">
+      <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
+    </div>
+  );
+}
+
+export function TableHeader(props: React.ComponentProps<'thead'>) {
+  return <thead className="[&_tr]:border-b" {...props} />;
+}
+
+export function TableBody(props: React.ComponentProps<'tbody'>) {
+  return <tbody className="[&_tr:last-child]:border-0" {...props} />;
+}
+
+export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
+  return (
+    <tr className={cn('border-b transition-colors hover:bg-muted/40', className)} {...props} />
+  );
+}
+
+export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
+  return (
+    <th
+      className={cn(
+        'h-10 whitespace-nowrap px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
+  return <td className={cn('whitespace-nowrap px-3 py-3 align-middle', className)} {...props} />;
+}

@@ -1,0 +1,26 @@
+import type { PaymentMethod } from '@shared/payment-methods';
+import type { Stats, Transaction } from '@shared/transactions';
+import { queryOptions } from '@tanstack/react-query';
+import { queryClient } from './query-client';
+
+/** One query-options factory per query: keys, polling and invalidation have one source. */
+export const statsQuery = () =>
+  queryOptions<Stats>({ queryKey: ['/api/stats'], refetchInterval: 10_000 });
+
+export const recentTransactionsQuery = () =>
+  queryOptions<Transaction[]>({ queryKey: ['/api/transactions/recent'], refetchInterval: 5_000 });
+
+export const transactionsQuery = () =>
+  queryOptions<Transaction[]>({ queryKey: ['/api/transactions'], refetchInterval: 5_000 });
+
+export const paymentMethodsQuery = () =>
+  queryOptions<PaymentMethod[]>({ queryKey: ['/api/payment-methods'] });
+
+/** After a submission: transactions, /api/stats and /api/transactions/recent (spec section 7). */
+export function refreshAfterSubmission() {
+  return Promise.all(
+    [transactionsQuery(), statsQuery(), recentTransactionsQuery()].map((q) =>
+      queryClient.invalidateQueries({ queryKey: q.queryKey }),
+    ),
+  );
+}
