@@ -87,8 +87,13 @@ describe('uploadFormSchema', () => {
   });
 
   it('has the spec messages for missing choices', () => {
-    expect(messages({ cardType: '', cardValue: '' })).toEqual(['Card type is required', 'Card value is required']);
-    expect(messages({ cardCondition: undefined, cardFormat: undefined, paymentMethodId: '' })).toEqual([
+    expect(messages({ cardType: '', cardValue: '' })).toEqual([
+      'Card type is required',
+      'Card value is required',
+    ]);
+    expect(
+      messages({ cardCondition: undefined, cardFormat: undefined, paymentMethodId: '' }),
+    ).toEqual([
       'Card condition is required',
       'Card format is required',
       'Payment method is required',

@@ -102,9 +102,16 @@ export const uploadFormSchema = z
   .superRefine((input, ctx) => {
     const isOther = input.cardType === OTHER_BRAND;
     if (isOther && input.customCardType.trim() === '') {
-      ctx.addIssue({ code: 'custom', path: ['customCardType'], message: 'Please specify the gift card type' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customCardType'],
+        message: 'Please specify the gift card type',
+      });
     }
-    const problem = cardValueProblem(isOther ? input.customCardType.trim() : input.cardType, input.cardValue);
+    const problem = cardValueProblem(
+      isOther ? input.customCardType.trim() : input.cardType,
+      input.cardValue,
+    );
     if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
   });
 export type UploadFormValues = z.input<typeof uploadFormSchema>;

@@ -349,10 +349,8 @@ function ChoiceField({
   error?: string;
 }) {
   return (
-    <div className="grid gap-2" role="group" aria-labelledby={`${name}-label`}>
-      <span id={`${name}-label`} className="text-sm font-medium">
-        {label}
-      </span>
+    <fieldset className="grid gap-2">
+      <legend className="mb-2 text-sm font-medium">{label}</legend>
       <Controller
         control={control}
         name={name}
@@ -376,7 +374,7 @@ function ChoiceField({
           {error}
         </p>
       )}
-    </div>
+    </fieldset>
   );
 }
 
