@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { MAX_UPLOAD_BYTES } from '../shared/card-rules';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import adminRoutes from './modules/admin/routes';
 import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import fileRoutes from './modules/files/routes';
@@ -58,6 +59,7 @@ export async function buildApp(config: AppConfig, database: Database): Promise<F
   await app.register(fileRoutes);
   await app.register(paymentMethodRoutes);
   await app.register(cardRoutes);
+  await app.register(adminRoutes);
 
   await registerClient(app, config.clientDir);
   return app;

@@ -4,6 +4,7 @@ import {
   index,
   integer,
   json,
+  jsonb,
   numeric,
   pgTable,
   text,
@@ -107,8 +108,9 @@ export const transactions = pgTable(
   },
   (t) => [
     index('transactions_user_created_idx').on(t.userId, t.createdAt),
-    index('transactions_created_idx').on(t.createdAt),
-    index('transactions_status_created_idx').on(t.status, t.createdAt),
+    // Keyset paging of the staff queue: newest first, ties broken by id.
+    index('transactions_created_idx').on(t.createdAt, t.id),
+    index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
   ],
 );
 
@@ -209,4 +211,26 @@ export const uploads = pgTable(
     index('uploads_sha256_idx').on(t.sha256),
     index('uploads_transaction_idx').on(t.transactionId),
   ],
+);
+
+/**
+ * What staff did: who, when, to what, and each field before and after. Written in the same
+ * database transaction as the change; a trigger refuses any UPDATE or DELETE of its rows.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    /** 'transaction', 'chat', 'support_ticket'. */
+    entityType: varchar('entity_type', { length: 32 }).notNull(),
+    /** The changed row; null for actions on many rows (clearing all chats). */
+    entityId: uuid('entity_id'),
+    actorKind: varchar('actor_kind', { length: 16 }).notNull(),
+    actorId: uuid('actor_id').notNull(),
+    actorEmail: varchar('actor_email', { length: 254 }).notNull(),
+    action: varchar('action', { length: 32 }).notNull(),
+    changes: jsonb('changes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt)],
 );

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminListQuerySchema,
+  adminStatsSchema,
+  adminTransactionDetailSchema,
+  adminTransactionSchema,
+  adminUserSchema,
+  NEXT_CURSOR_HEADER,
+  updateTransactionSchema,
+} from '../../../shared/admin';
+import { accountOf, requireStaff } from '../../plugins/auth';
+import { notFound } from '../../plugins/errors';
+import { encodeCursor } from './cursor';
+import {
+  adminStats,
+  findAdminTransaction,
+  listAdminTransactions,
+  listAdminUsers,
+  transactionAudit,
+  updateTransactionAsStaff,
+} from './queries';
+
+const idParams = z.object({ id: z.string() });
+const isUuid = (id: string) => z.uuid().safeParse(id).success;
+
+export default async function adminRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // Every route here is for staff only: 401 signed out, 403 for customers.
+  app.addHook('onRequest', requireStaff);
+
+  r.get('/api/admin/stats', { schema: { response: { 200: adminStatsSchema } } }, async () =>
+    adminStats(app.db),
+  );
+
+  r.get(
+    '/api/admin/transactions',
+    {
+      schema: {
+        querystring: adminListQuerySchema,
+        response: { 200: z.array(adminTransactionSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { items, nextCursor } = await listAdminTransactions(app.db, request.query);
+      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
+      return items;
+    },
+  );
+
+  r.get(
+    '/api/admin/transactions/:id',
+    { schema: { params: idParams, response: { 200: adminTransactionDetailSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      const transaction = isUuid(id) ? await findAdminTransaction(app.db, id) : null;
+      if (!transaction) throw notFound('Transaction not found');
+      return { ...transaction, audit: await transactionAudit(app.db, id) };
+    },
+  );
+
+  r.patch(
+    '/api/admin/transactions/:id',
+    {
+      schema: {
+        params: idParams,
+        body: updateTransactionSchema,
+        response: { 200: adminTransactionSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      const { expectedUpdatedAt, ...changes } = request.body;
+      await updateTransactionAsStaff(app.db, accountOf(request), id, changes, expectedUpdatedAt);
+      return (await findAdminTransaction(app.db, id))!;
+    },
+  );
+
+  r.get(
+    '/api/admin/users',
+    {
+      schema: {
+        querystring: adminListQuerySchema.pick({ cursor: true, limit: true }),
+        response: { 200: z.array(adminUserSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { limit } = request.query;
+      const rows = await listAdminUsers(app.db, request.query);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      if (rows.length > limit && last)
+        reply.header(NEXT_CURSOR_HEADER, encodeCursor(last.cursorCreatedAt, last.id));
+      return page.map(({ cursorCreatedAt: _c, ...u }) => ({
+        ...u,
+        createdAt: u.createdAt.toISOString(),
+      }));
+    },
+  );
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
+import { transactionSchema } from './transactions';
+
+export const ADMIN_PAGE_SIZE = 25;
+/** The response header carrying the cursor of the next page, when there is one. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** A transaction as staff see it: with its customer and where to pay (spec section 3). */
+export const adminTransactionSchema = transactionSchema.extend({
+  userId: z.string(),
+  userEmail: z.string().nullable(),
+  userFirstName: z.string().nullable(),
+  userLastName: z.string().nullable(),
+  paymentMethodIdentifier: z.string().nullable(),
+  paymentMethodAccountNumber: z.string().nullable(),
+  paymentMethodBankName: z.string().nullable(),
+  paymentMethodRoutingNumber: z.string().nullable(),
+});
+export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  actorEmail: z.string(),
+  action: z.string(),
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const adminTransactionDetailSchema = adminTransactionSchema.extend({
+  audit: z.array(auditEntrySchema),
+});
+export type AdminTransactionDetail = z.infer<typeof adminTransactionDetailSchema>;
+
+export const adminListQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  status: z.enum(['all', ...TRANSACTION_STATUSES]).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE),
+});
+
+export const PAYMENT_AMOUNT_MESSAGE =
+  'Payment amount must be a number from 0 to 99,999,999.99 with at most 2 decimals';
+
+/** PATCH /api/admin/transactions/{id}: only known statuses, and money as a decimal. */
+export const updateTransactionSchema = z.object({
+  status: z
+    .enum(TRANSACTION_STATUSES, {
+      error: `Status must be one of: ${TRANSACTION_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  paymentStatus: z
+    .enum(PAYMENT_STATUSES, {
+      error: `Payment status must be one of: ${PAYMENT_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  paymentAmount: z
+    .union([z.string(), z.number()], { error: PAYMENT_AMOUNT_MESSAGE })
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined || v === null ? v : String(v).trim()))
+    .refine(
+      (v) =>
+        v === undefined || v === null || (MONEY_PATTERN.test(v) && toCents(v) <= MAX_MONEY_CENTS),
+      PAYMENT_AMOUNT_MESSAGE,
+    ),
+  adminNotes: z.string().max(2000, 'Admin notes are too long').nullable().optional(),
+  /** The row's updatedAt when the dialog loaded it; a newer row means someone else saved. */
+  expectedUpdatedAt: z.iso
+    .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })
+    .optional(),
+});
+export type UpdateTransactionInput = z.input<typeof updateTransactionSchema>;
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  isAdmin: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminStatsSchema = z.object({
+  totalTransactions: z.number(),
+  pendingReview: z.number(),
+  totalUsers: z.number(),
+  chatMessages: z.number(),
+});
+export type AdminStats = z.infer<typeof adminStatsSchema>;
