@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -48,7 +49,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const release = options.pgliteDir ? lockDirectory(options.pgliteDir) : () => {};
   try {
-    const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+    // pg_trgm backs the staff search (trigram indexes for ILIKE '%...%').
+    const client = new PGlite({ dataDir: options.pgliteDir, extensions: { pg_trgm } });
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {

@@ -1,0 +1,132 @@
+/**
+ * npm run bench: the staff review queue with 100,000 transactions on the embedded database.
+ * Seeds a fresh PGlite folder, then times the first page of User Uploads and filtered searches
+ * through the real app (app.inject: routing, auth, SQL, serialisation). Target: median < 100 ms.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/server/app';
+import { openDatabase } from '../src/server/db/client';
+import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
+import { BRANDS } from '../src/shared/brands';
+
+const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
+const USERS = 2_000;
+const RUNS = 25;
+const TARGET_MS = 100;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-'));
+const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+await database.migrate();
+const db = database.db;
+
+console.log(`Seeding ${USERS} users and ${TRANSACTIONS.toLocaleString()} transactions...`);
+const seedStart = performance.now();
+const hash = await hashPassword('bench password', 4);
+await db.execute(sql`
+  insert into users (email, password, first_name, last_name, created_at)
+  select 'customer' || g || '@example.com', ${hash}, 'First' || g, 'Last' || g,
+         now() - (g || ' minutes')::interval
+  from generate_series(1, ${USERS}) g`);
+await db.execute(sql`
+  insert into payment_methods (user_id, type, account_name, identifier, is_default)
+  select id, 'paypal', first_name || ' ' || last_name, email, true from users`);
+const brands = `{${BRANDS.map((b) => `"${b.replaceAll('"', '')}"`).join(',')}}`;
+await db.execute(sql`
+  with u as (select row_number() over (order by id) as n, id from users),
+       pm as (select user_id, id from payment_methods)
+  insert into transactions (user_id, card_type, card_value, card_condition, card_format, image_urls,
+                            status, payment_method_id, payout_rate, expected_payout, created_at, updated_at)
+  select u.id,
+         (${brands}::text[])[1 + (g % ${BRANDS.length})],
+         (25 + (g % 400))::numeric(10,2),
+         case when g % 3 = 0 then 'partially_used' else 'brand_new' end,
+         case when g % 2 = 0 then 'egift' else 'physical' end,
+         array['/objects/cards/' || gen_random_uuid() || '.jpg'],
+         case when g % 10 = 0 then 'pending' when g % 10 = 1 then 'processing'
+              when g % 10 = 2 then 'rejected' else 'completed' end,
+         pm.id, 0.8800, ((25 + (g % 400)) * 0.88)::numeric(10,2),
+         now() - (g || ' seconds')::interval, now()
+  from generate_series(1, ${TRANSACTIONS}) g
+  join u on u.n = 1 + (g % ${USERS})
+  join pm on pm.user_id = u.id`);
+await db.execute(sql`analyze`);
+console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+const app = await buildApp(
+  {
+    env: 'production',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: undefined,
+    sessionSecret: randomBytes(32).toString('hex'),
+    bcryptCost: 4,
+    trustProxy: false,
+    logLevel: 'silent',
+  },
+  database,
+);
+await upsertAdmin(db, { email: 'bench@example.com', password: 'bench password' }, 4);
+const signIn = await app.inject({
+  method: 'POST',
+  url: '/api/admin/signin',
+  payload: { email: 'bench@example.com', password: 'bench password' },
+});
+const cookie = `cb.sid=${signIn.cookies.find((c) => c.name === 'cb.sid')!.value}`;
+
+const firstPage = await app.inject({
+  method: 'GET',
+  url: '/api/admin/transactions',
+  headers: { cookie },
+});
+const someone = firstPage.json()[0];
+const cursor = firstPage.headers['x-next-cursor'];
+
+const scenarios: [string, string][] = [
+  ['first page of User Uploads', '/api/admin/transactions'],
+  ['page 2 (cursor)', `/api/admin/transactions?cursor=${cursor}`],
+  ['status filter: pending', '/api/admin/transactions?status=pending'],
+  ['search card type: "amazon"', '/api/admin/transactions?search=amazon'],
+  ['search card type + status', '/api/admin/transactions?search=steam&status=processing'],
+  ['search email', `/api/admin/transactions?search=${encodeURIComponent(someone.userEmail)}`],
+  ['search id prefix', `/api/admin/transactions?search=${someone.id.slice(0, 8)}`],
+  ['search with no match', '/api/admin/transactions?search=no-such-card'],
+  ['summary cards', '/api/admin/stats'],
+  ['first page of Users', '/api/admin/users'],
+];
+
+let failed = false;
+console.log(`\n${'scenario'.padEnd(32)} ${'median'.padStart(9)} ${'p95'.padStart(9)}  rows`);
+for (const [name, url] of scenarios) {
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < RUNS + 3; i++) {
+    const start = performance.now();
+    const response = await app.inject({ method: 'GET', url, headers: { cookie } });
+    const elapsed = performance.now() - start;
+    if (response.statusCode !== 200)
+      throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    rows = Array.isArray(response.json()) ? response.json().length : 1;
+    if (i >= 3) times.push(elapsed);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)]!;
+  const p95 = times[Math.floor(times.length * 0.95)]!;
+  const ok = median < TARGET_MS;
+  failed ||= !ok;
+  console.log(
+    `${name.padEnd(32)} ${median.toFixed(1).padStart(7)}ms ${p95.toFixed(1).padStart(7)}ms  ${String(rows).padStart(4)} ${ok ? '' : ` over ${TARGET_MS} ms`}`,
+  );
+}
+
+await app.close();
+await database.close();
+rmSync(dataDir, { recursive: true, force: true });
+console.log(
+  failed ? `\nFAIL: a median is over ${TARGET_MS} ms` : `\nOK: every median under ${TARGET_MS} ms`,
+);
+process.exit(failed ? 1 : 0);
