@@ -4,7 +4,7 @@ import type { QueryFunction } from '@tanstack/react-query';
  * Spec section 8: any non-OK response becomes an Error whose text is the status code, ': ' and
  * the body text (or the status text when the body is empty).
  */
-async function throwIfNotOk(res: Response) {
+export async function throwIfNotOk(res: Response) {
   if (!res.ok) {
     const text = (await res.text()) || res.statusText;
     throw new Error(`${res.status}: ${text}`);
@@ -49,4 +49,16 @@ export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFu
     await throwIfNotOk(res);
     return (await res.json()) as T;
   };
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** A list answered a page at a time: the rows, and the next page's cursor from its header. */
+export async function getPage<T>(url: string): Promise<Page<T>> {
+  const res = await fetch(url, { credentials: 'include' });
+  await throwIfNotOk(res);
+  return { items: (await res.json()) as T[], nextCursor: res.headers.get('x-next-cursor') };
 }

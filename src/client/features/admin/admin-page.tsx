@@ -1,16 +1,32 @@
 import { PRODUCT_NAME } from '@shared/brand';
-import { LogOutIcon, ShieldAlertIcon } from 'lucide-react';
+import { displayName } from '@shared/user-display';
+import { useQuery } from '@tanstack/react-query';
+import {
+  ClockIcon,
+  LayersIcon,
+  LayoutDashboardIcon,
+  LogOutIcon,
+  MessageSquareIcon,
+  ShieldAlertIcon,
+  UsersIcon,
+} from 'lucide-react';
+import type * as React from 'react';
 import { Link } from 'wouter';
 import { ThemeToggle } from '@/app/theme-toggle';
 import { BrandLogo } from '@/components/brand-logo';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
+import { adminStatsQuery } from './queries';
+import { UploadsTab } from './uploads-tab';
+import { UsersTab } from './users-tab';
 
 export function AdminPage() {
   const { user, isAdmin } = useAuth();
-  if (!isAdmin) {
+  if (!isAdmin || !user) {
     return (
       <div className="flex min-h-svh items-center justify-center bg-muted/40 px-4">
         <Card className="w-full max-w-md text-center">
@@ -30,12 +46,18 @@ export function AdminPage() {
     <div className="min-h-svh bg-muted/30">
       <header className="sticky top-0 z-30 border-b bg-background/90 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6">
-          <div className="flex items-center gap-3">
-            <BrandLogo text={`${PRODUCT_NAME} Admin`} />
-          </div>
+          <BrandLogo text={`${PRODUCT_NAME} Admin`} />
           <div className="flex items-center gap-1.5">
+            <Button variant="ghost" size="sm" asChild className="hidden sm:inline-flex">
+              <Link href="/">
+                <LayoutDashboardIcon /> Customer view
+              </Link>
+            </Button>
             <ThemeToggle />
-            {user && <UserAvatar user={user} className="size-8" />}
+            <span className="hidden items-center gap-2 px-1 text-sm md:flex">
+              <UserAvatar user={user} className="size-8" />
+              <span className="max-w-40 truncate">{displayName(user)}</span>
+            </span>
             <Button variant="outline" asChild data-testid="admin-logout">
               <a href="/api/logout">
                 <LogOutIcon /> <span className="hidden sm:inline">Logout</span>
@@ -44,12 +66,64 @@ export function AdminPage() {
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Admin Dashboard</h1>
-        <p className="mt-1 text-muted-foreground">
-          Review uploads, pay customers and answer support.
-        </p>
+      <main className="mx-auto grid max-w-7xl gap-6 px-4 py-8 sm:px-6">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Admin Dashboard</h1>
+          <p className="mt-1 text-muted-foreground">
+            Review uploads, pay customers and answer support.
+          </p>
+        </div>
+        <SummaryCards />
+        <Card>
+          <CardContent className="p-4 sm:p-6">
+            <Tabs defaultValue="uploads">
+              <TabsList className="w-full sm:w-auto">
+                <TabsTrigger value="uploads">User Uploads</TabsTrigger>
+                <TabsTrigger value="users">Users</TabsTrigger>
+              </TabsList>
+              <TabsContent value="uploads">
+                <UploadsTab />
+              </TabsContent>
+              <TabsContent value="users">
+                <UsersTab />
+              </TabsContent>
+            </Tabs>
+          </CardContent>
+        </Card>
       </main>
     </div>
+  );
+}
+
+function SummaryCards() {
+  const { data } = useQuery(adminStatsQuery());
+  const cards: [string, number | undefined, React.ReactNode, string][] = [
+    ['Total Transactions', data?.totalTransactions, <LayersIcon key="i" />, 'admin-total'],
+    ['Pending Review', data?.pendingReview, <ClockIcon key="i" />, 'admin-pending'],
+    ['Total Users', data?.totalUsers, <UsersIcon key="i" />, 'admin-users'],
+    ['Chat Messages', data?.chatMessages, <MessageSquareIcon key="i" />, 'admin-messages'],
+  ];
+  return (
+    <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      {cards.map(([label, value, icon, testId]) => (
+        <Card key={label}>
+          <CardContent className="flex items-start justify-between gap-2 p-4 sm:p-5">
+            <div>
+              <p className="text-sm text-muted-foreground">{label}</p>
+              {value === undefined ? (
+                <Skeleton className="mt-2 h-7 w-14" />
+              ) : (
+                <p className="mt-1 text-2xl font-bold tabular-nums" data-testid={testId}>
+                  {value.toLocaleString()}
+                </p>
+              )}
+            </div>
+            <span className="hidden size-9 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex [&_svg]:size-4.5">
+              {icon}
+            </span>
+          </CardContent>
+        </Card>
+      ))}
+    </section>
   );
 }

@@ -1,0 +1,56 @@
+import type {
+  AdminStats,
+  AdminTransaction,
+  AdminTransactionDetail,
+  AdminUser,
+} from '@shared/admin';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { getPage } from '@/lib/api';
+import { queryClient } from '@/lib/query-client';
+
+export const adminStatsQuery = () => queryOptions<AdminStats>({ queryKey: ['/api/admin/stats'] });
+
+export interface UploadsFilter {
+  search: string;
+  status: string;
+  cursor: string | null;
+}
+
+const withParams = (path: string, params: Record<string, string | null>) => {
+  const query = new URLSearchParams(
+    Object.entries(params).filter((e): e is [string, string] => !!e[1]),
+  );
+  return query.size ? `${path}?${query}` : path;
+};
+
+export const adminTransactionsQuery = ({ search, status, cursor }: UploadsFilter) =>
+  queryOptions({
+    queryKey: ['/api/admin/transactions', { search, status, cursor }],
+    queryFn: () =>
+      getPage<AdminTransaction>(
+        withParams('/api/admin/transactions', {
+          search: search.trim() || null,
+          status: status === 'all' ? null : status,
+          cursor,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const adminTransactionQuery = (id: string) =>
+  queryOptions<AdminTransactionDetail>({ queryKey: ['/api/admin/transactions', id] });
+
+export const adminUsersQuery = (cursor: string | null) =>
+  queryOptions({
+    queryKey: ['/api/admin/users', { cursor }],
+    queryFn: () => getPage<AdminUser>(withParams('/api/admin/users', { cursor })),
+    placeholderData: keepPreviousData,
+  });
+
+/** After a save: the queue, the summary, and the saved transaction's detail. */
+export function refreshAfterReview() {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['/api/admin/transactions'] }),
+    queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
+  ]);
+}

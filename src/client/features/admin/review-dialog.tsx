@@ -1,0 +1,364 @@
+import {
+  type AdminTransactionDetail,
+  type AuditEntry,
+  PAYMENT_AMOUNT_MESSAGE,
+} from '@shared/admin';
+import { ratePercent } from '@shared/brands';
+import { humanize } from '@shared/card-rules';
+import { formatMoney, MONEY_PATTERN } from '@shared/money';
+import { paymentMethodLabel } from '@shared/payment-methods';
+import {
+  PAYMENT_STATUSES,
+  paymentStatusLabel,
+  statusLabel,
+  TRANSACTION_STATUSES,
+} from '@shared/statuses';
+import { displayName } from '@shared/user-display';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { FileTextIcon, HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
+import * as React from 'react';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { formatDateTime } from '@/lib/dates';
+import { adminTransactionQuery, refreshAfterReview } from './queries';
+
+export function ReviewDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  return (
+    <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-3xl" data-testid="review-dialog">
+        <DialogHeader>
+          <DialogTitle>Review Upload</DialogTitle>
+          <DialogDescription>Review gift card details and update status</DialogDescription>
+        </DialogHeader>
+        {id && <ReviewBody id={id} onClose={onClose} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ReviewBody({ id, onClose }: { id: string; onClose: () => void }) {
+  const query = useQuery(adminTransactionQuery(id));
+  if (query.isLoading || !query.data) {
+    return (
+      <div className="flex justify-center py-12">
+        <Loader2Icon className="size-6 animate-spin text-muted-foreground" />
+      </div>
+    );
+  }
+  // Keyed by updatedAt: a reload after someone else's save starts the form from their values.
+  return (
+    <ReviewForm
+      key={query.data.updatedAt}
+      transaction={query.data}
+      onClose={onClose}
+      onReload={() => query.refetch()}
+    />
+  );
+}
+
+function ReviewForm({
+  transaction: t,
+  onClose,
+  onReload,
+}: {
+  transaction: AdminTransactionDetail;
+  onClose: () => void;
+  onReload: () => void;
+}) {
+  const [status, setStatus] = React.useState(t.status);
+  const [paymentStatus, setPaymentStatus] = React.useState(t.paymentStatus);
+  const [paymentAmount, setPaymentAmount] = React.useState(t.paymentAmount ?? '');
+  const [adminNotes, setAdminNotes] = React.useState(t.adminNotes ?? '');
+  const [stale, setStale] = React.useState(false);
+  const amountError =
+    paymentAmount.trim() !== '' && !MONEY_PATTERN.test(paymentAmount.trim())
+      ? PAYMENT_AMOUNT_MESSAGE
+      : undefined;
+
+  const save = useMutation({
+    mutationFn: async () =>
+      (
+        await apiRequest('PATCH', `/api/admin/transactions/${t.id}`, {
+          status,
+          paymentStatus,
+          adminNotes,
+          // Blank means no amount is sent (spec section 5).
+          ...(paymentAmount.trim() !== '' ? { paymentAmount: paymentAmount.trim() } : {}),
+          expectedUpdatedAt: t.updatedAt,
+        })
+      ).json(),
+    onSuccess: async () => {
+      await refreshAfterReview();
+      toast({ title: 'Success', description: 'Transaction updated successfully' });
+      onClose();
+    },
+    onError: (error) => {
+      if (error.message.startsWith('409: ')) setStale(true);
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to update transaction',
+        variant: 'destructive',
+      });
+    },
+  });
+
+  const submittedBy = t.userEmail
+    ? `${displayName({ email: t.userEmail, firstName: t.userFirstName, lastName: t.userLastName })}${
+        t.userFirstName && t.userLastName ? ` (${t.userEmail})` : ''
+      }`
+    : t.userId.slice(0, 8);
+
+  return (
+    <form
+      className="grid gap-6"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!amountError) save.mutate();
+      }}
+    >
+      {stale && (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900 dark:border-yellow-400/30 dark:bg-yellow-400/10 dark:text-yellow-200"
+        >
+          <span>
+            Someone else changed this transaction after you opened it. Reload to see their changes.
+          </span>
+          <Button type="button" size="sm" variant="outline" onClick={onReload}>
+            <RefreshCwIcon /> Reload
+          </Button>
+        </div>
+      )}
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
+        <ReadOnly label="Submitted By" className="col-span-2 sm:col-span-3">
+          {submittedBy}
+        </ReadOnly>
+        <ReadOnly label="Card Type">{t.cardType}</ReadOnly>
+        <ReadOnly label="Card Value">{formatMoney(t.cardValue)}</ReadOnly>
+        <ReadOnly label="Card Condition">{humanize(t.cardCondition)}</ReadOnly>
+        <ReadOnly label="Card Format">{t.cardFormat}</ReadOnly>
+        <ReadOnly label="Submitted">{formatDateTime(t.createdAt)}</ReadOnly>
+        <ReadOnly label="Quoted Rate">{ratePercent(t.payoutRate)}%</ReadOnly>
+        <ReadOnly label="Expected Payout">
+          <span data-testid="review-expected">{formatMoney(t.expectedPayout)}</span>
+        </ReadOnly>
+      </dl>
+
+      <Images urls={t.imageUrls} />
+
+      {t.notes && (
+        <div className="rounded-md bg-muted/60 px-3 py-2 text-sm">
+          <p className="font-medium">User Notes</p>
+          <p className="mt-1 whitespace-pre-wrap">{t.notes}</p>
+        </div>
+      )}
+
+      <section className="rounded-lg border p-4" aria-label="Payment Method">
+        <h3 className="text-sm font-semibold">Payment Method</h3>
+        {t.paymentMethodType ? (
+          <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
+            <ReadOnly label="Type">{paymentMethodLabel(t.paymentMethodType)}</ReadOnly>
+            {t.paymentMethodAccountName && (
+              <ReadOnly label="Account Name">{t.paymentMethodAccountName}</ReadOnly>
+            )}
+            {t.paymentMethodIdentifier && (
+              <ReadOnly label="Identifier">
+                <span className="break-all">{t.paymentMethodIdentifier}</span>
+              </ReadOnly>
+            )}
+            {t.paymentMethodAccountNumber && (
+              <ReadOnly label="Account Number">{t.paymentMethodAccountNumber}</ReadOnly>
+            )}
+            {t.paymentMethodBankName && (
+              <ReadOnly label="Bank Name">{t.paymentMethodBankName}</ReadOnly>
+            )}
+            {t.paymentMethodRoutingNumber && (
+              <ReadOnly label="Routing Number">{t.paymentMethodRoutingNumber}</ReadOnly>
+            )}
+          </dl>
+        ) : (
+          <p className="mt-1 text-sm text-muted-foreground">No payment method recorded.</p>
+        )}
+      </section>
+
+      <fieldset className="grid gap-4 sm:grid-cols-2" disabled={save.isPending}>
+        <Field id="review-status" label="Status">
+          <NativeSelect
+            id="review-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+          >
+            {TRANSACTION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field id="review-payment-status" label="Payment Status">
+          <NativeSelect
+            id="review-payment-status"
+            value={paymentStatus}
+            onChange={(e) => setPaymentStatus(e.target.value)}
+          >
+            {PAYMENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {paymentStatusLabel(s)}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field id="review-amount" label="Payment Amount" error={amountError}>
+          <Input
+            id="review-amount"
+            type="number"
+            step="0.01"
+            min="0"
+            inputMode="decimal"
+            placeholder={t.expectedPayout}
+            value={paymentAmount}
+            aria-invalid={!!amountError}
+            onChange={(e) => setPaymentAmount(e.target.value)}
+          />
+        </Field>
+        <Field id="review-notes" label="Admin Notes" className="sm:col-span-2">
+          <Textarea
+            id="review-notes"
+            placeholder="Shown to the customer"
+            value={adminNotes}
+            onChange={(e) => setAdminNotes(e.target.value)}
+          />
+        </Field>
+      </fieldset>
+
+      <AuditHistory entries={t.audit} />
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending} data-testid="save-review">
+          {save.isPending ? 'Saving...' : 'Save Changes'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ReadOnly({
+  label,
+  children,
+  className,
+}: {
+  label: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
+      <dd className="mt-0.5 font-medium">{children}</dd>
+    </div>
+  );
+}
+
+function Images({ urls }: { urls: string[] }) {
+  const [large, setLarge] = React.useState<string | null>(null);
+  return (
+    <div className="grid gap-2">
+      <p className="text-sm font-medium">Gift card images ({urls.length})</p>
+      <div className="flex flex-wrap gap-3">
+        {urls.map((url, index) =>
+          url.endsWith('.pdf') ? (
+            <a
+              key={url}
+              href={url}
+              className="flex h-24 w-32 flex-col items-center justify-center gap-1 rounded-lg border bg-muted/40 text-sm hover:bg-muted"
+            >
+              <FileTextIcon className="size-6 text-muted-foreground" /> PDF {index + 1}
+            </a>
+          ) : (
+            <button
+              key={url}
+              type="button"
+              className="overflow-hidden rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              onClick={() => setLarge(url)}
+              aria-label={`View image ${index + 1} larger`}
+            >
+              <img
+                src={url}
+                alt={`Gift card ${index + 1}`}
+                className="h-24 w-32 object-cover"
+                data-testid="review-image"
+              />
+            </button>
+          ),
+        )}
+      </div>
+      <Dialog open={large !== null} onOpenChange={(open) => !open && setLarge(null)}>
+        <DialogContent className="max-w-4xl p-3">
+          <DialogTitle className="sr-only">Gift card image</DialogTitle>
+          {large && (
+            <img
+              src={large}
+              alt="Gift card, full size"
+              className="max-h-[80dvh] w-full object-contain"
+            />
+          )}
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  status: 'Status',
+  paymentStatus: 'Payment status',
+  paymentAmount: 'Payment amount',
+  adminNotes: 'Admin notes',
+};
+
+const shown = (value: unknown) => (value === null || value === '' ? '—' : String(value));
+
+function AuditHistory({ entries }: { entries: AuditEntry[] }) {
+  return (
+    <section aria-label="History" className="grid gap-2">
+      <h3 className="flex items-center gap-1.5 text-sm font-semibold">
+        <HistoryIcon className="size-4" /> History
+      </h3>
+      {entries.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No staff changes yet.</p>
+      ) : (
+        <ol className="grid gap-2" data-testid="audit-history">
+          {entries.map((entry) => (
+            <li key={entry.id} className="rounded-md border px-3 py-2 text-sm">
+              <p className="text-xs text-muted-foreground">
+                {formatDateTime(entry.createdAt)} · {entry.actorEmail}
+              </p>
+              <ul className="mt-1 grid gap-0.5">
+                {Object.entries(entry.changes).map(([field, { from, to }]) => (
+                  <li key={field}>
+                    <span className="font-medium">{FIELD_LABELS[field] ?? field}:</span>{' '}
+                    {shown(from)} → {shown(to)}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+import { ADMIN_PAGE_SIZE } from '@shared/admin';
+import { formatMoney } from '@shared/money';
+import { TRANSACTION_STATUSES } from '@shared/statuses';
+import { useQuery } from '@tanstack/react-query';
+import { InboxIcon, RefreshCwIcon, SearchIcon } from 'lucide-react';
+import * as React from 'react';
+import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { formatDate, formatTime } from '@/lib/dates';
+import { Pager, useCursorPages } from './pager';
+import { adminTransactionsQuery } from './queries';
+import { ReviewDialog } from './review-dialog';
+import { UserCell } from './user-cell';
+
+function useDebounced<T>(value: T, ms = 300) {
+  const [debounced, setDebounced] = React.useState(value);
+  React.useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+export function UploadsTab() {
+  const [searchInput, setSearchInput] = React.useState('');
+  const search = useDebounced(searchInput);
+  const [status, setStatus] = React.useState('all');
+  const pages = useCursorPages(`${search}|${status}`);
+  const query = useQuery(adminTransactionsQuery({ search, status, cursor: pages.cursor }));
+  const [reviewing, setReviewing] = React.useState<string | null>(null);
+  const rows = query.data?.items ?? [];
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <div className="relative flex-1">
+          <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            className="pl-9"
+            placeholder="Search card type, email or ID"
+            aria-label="Search card type, email or ID"
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.target.value)}
+          />
+        </div>
+        <div className="flex gap-2">
+          <div className="flex-1 sm:w-44">
+            <NativeSelect
+              aria-label="Filter by status"
+              value={status}
+              onChange={(e) => setStatus(e.target.value)}
+            >
+              <option value="all">All statuses</option>
+              {TRANSACTION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s[0]!.toUpperCase() + s.slice(1)}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-10"
+            aria-label="Refresh"
+            onClick={() => query.refetch()}
+          >
+            <RefreshCwIcon className={query.isFetching ? 'animate-spin' : undefined} />
+          </Button>
+        </div>
+      </div>
+
+      {query.isLoading ? (
+        <Skeleton className="h-48" />
+      ) : rows.length === 0 ? (
+        <div className="py-12 text-center text-muted-foreground" data-testid="uploads-empty">
+          <InboxIcon className="mx-auto size-10" />
+          <p className="mt-3">
+            {search || status !== 'all' ? 'No transactions match.' : 'No transactions yet'}
+          </p>
+        </div>
+      ) : (
+        <>
+          <ul className="grid gap-3 sm:hidden">
+            {rows.map((t) => (
+              <li key={t.id} className="rounded-lg border p-4" data-testid="upload-card">
+                <div className="flex items-start justify-between gap-3">
+                  <UserCell
+                    id={t.userId}
+                    email={t.userEmail}
+                    firstName={t.userFirstName}
+                    lastName={t.userLastName}
+                  />
+                  <Button size="sm" variant="outline" onClick={() => setReviewing(t.id)}>
+                    Review
+                  </Button>
+                </div>
+                <p className="mt-2 text-sm">
+                  <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
+                </p>
+                <p className="text-xs text-muted-foreground">
+                  {formatDate(t.createdAt)} {formatTime(t.createdAt)}
+                </p>
+                <div className="mt-2 flex flex-wrap gap-2">
+                  <StatusBadge status={t.status} />
+                  <PaymentStatusBadge status={t.paymentStatus} />
+                </div>
+              </li>
+            ))}
+          </ul>
+          <Table data-testid="uploads-table" className="max-sm:hidden">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Date &amp; Time</TableHead>
+                <TableHead>User</TableHead>
+                <TableHead>Card Type</TableHead>
+                <TableHead className="text-right">Value</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Payment</TableHead>
+                <TableHead className="text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((t) => (
+                <TableRow key={t.id} data-testid="upload-row">
+                  <TableCell>
+                    <span className="block">{formatDate(t.createdAt)}</span>
+                    <span className="block text-xs text-muted-foreground">
+                      {formatTime(t.createdAt)}
+                    </span>
+                  </TableCell>
+                  <TableCell>
+                    <UserCell
+                      id={t.userId}
+                      email={t.userEmail}
+                      firstName={t.userFirstName}
+                      lastName={t.userLastName}
+                    />
+                  </TableCell>
+                  <TableCell className="font-medium">{t.cardType}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {formatMoney(t.cardValue)}
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge status={t.status} />
+                  </TableCell>
+                  <TableCell>
+                    <PaymentStatusBadge status={t.paymentStatus} />
+                  </TableCell>
+                  <TableCell className="text-right">
+                    <Button size="sm" variant="outline" onClick={() => setReviewing(t.id)}>
+                      Review
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </>
+      )}
+      <Pager
+        page={pages.page}
+        count={rows.length}
+        pageSize={ADMIN_PAGE_SIZE}
+        nextCursor={query.data?.nextCursor}
+        onNext={pages.next}
+        onPrevious={pages.previous}
+      />
+      <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} />
+    </div>
+  );
+}
