@@ -8,8 +8,10 @@ import type { Database, Db } from './db/client';
 import adminRoutes from './modules/admin/routes';
 import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
+import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
+import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import { registerErrorHandling } from './plugins/errors';
 import { registerSecurity } from './plugins/security';
@@ -60,6 +62,8 @@ export async function buildApp(config: AppConfig, database: Database): Promise<F
   await app.register(paymentMethodRoutes);
   await app.register(cardRoutes);
   await app.register(adminRoutes);
+  await app.register(chatRoutes);
+  await app.register(supportRoutes);
 
   await registerClient(app, config.clientDir);
   return app;

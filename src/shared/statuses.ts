@@ -36,3 +36,20 @@ export const statusColour = (status: string): BadgeColour => STATUS_COLOURS[stat
 export const paymentStatusLabel = (status: string) => PAYMENT_LABELS[status] ?? status;
 export const paymentStatusColour = (status: string): BadgeColour =>
   PAYMENT_COLOURS[status] ?? 'gray';
+
+export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+const TICKET_LABELS: Record<string, string> = {
+  open: 'Open',
+  in_progress: 'In Progress',
+  resolved: 'Resolved',
+  closed: 'Closed',
+};
+const TICKET_COLOURS: Record<string, BadgeColour> = {
+  open: 'blue',
+  in_progress: 'yellow',
+  resolved: 'green',
+  closed: 'gray',
+};
+export const ticketStatusLabel = (status: string) => TICKET_LABELS[status] ?? status;
+export const ticketStatusColour = (status: string): BadgeColour => TICKET_COLOURS[status] ?? 'gray';

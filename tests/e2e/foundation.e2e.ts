@@ -112,7 +112,7 @@ describe('routes', () => {
     await expect(page.getByTestId('shell-brand')).toBeVisible();
 
     await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back, Riley' })).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/');
 
     await page.goto('/terms');

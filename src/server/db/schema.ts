@@ -122,6 +122,8 @@ export const chatMessages = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     senderType: varchar('sender_type', { length: 16 }).notNull(),
+    /** The staff member's name on their replies, kept as it was when sent. */
+    senderName: varchar('sender_name', { length: 200 }),
     message: text('message').notNull(),
     attachmentUrl: text('attachment_url'),
     attachmentType: varchar('attachment_type', { length: 16 }),
@@ -204,6 +206,10 @@ export const uploads = pgTable(
     size: integer('size').notNull(),
     sha256: varchar('sha256', { length: 64 }).notNull(),
     transactionId: uuid('transaction_id').references(() => transactions.id),
+    /** For chat files: the customer whose conversation the file was sent in. */
+    conversationUserId: uuid('conversation_user_id').references(() => users.id, {
+      onDelete: 'cascade',
+    }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { auditLog, chatMessages, paymentMethods, transactions, users } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
+import { type AuditChanges, recordAudit } from './audit';
 import { decodeCursor, encodeCursor } from './cursor';
 
 const adminColumns = {
@@ -160,7 +161,7 @@ export async function updateTransactionAsStaff(
       throw new HttpError(409, STALE_SAVE);
     }
 
-    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    const changes: AuditChanges = {};
     const set: TransactionChanges = {};
     for (const field of EDITABLE) {
       const next = input[field];
@@ -182,12 +183,9 @@ export async function updateTransactionAsStaff(
         // status and paymentStatus are never null here: the schema only admits their values.
         .set({ ...(set as Partial<typeof transactions.$inferInsert>), updatedAt: sql`now()` })
         .where(eq(transactions.id, id));
-      await tx.insert(auditLog).values({
+      await recordAudit(tx, actor, {
         entityType: 'transaction',
         entityId: id,
-        actorKind: actor.kind,
-        actorId: actor.id,
-        actorEmail: actor.email,
         action: 'update',
         changes,
       });

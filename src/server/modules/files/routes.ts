@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { uploads } from '../../db/schema';
-import { accountOf, currentAccount, requireCustomer, UNAUTHORIZED } from '../../plugins/auth';
+import {
+  accountOf,
+  currentAccount,
+  requireCustomer,
+  requireSignedIn,
+  UNAUTHORIZED,
+} from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
 import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
 import { storeUpload } from './uploads';
@@ -23,14 +29,36 @@ export default async function fileRoutes(app: FastifyInstance) {
     },
   );
 
+  r.post(
+    '/api/chat/upload-attachment',
+    {
+      onRequest: requireSignedIn,
+      schema: {
+        response: { 200: z.object({ url: z.string(), type: z.enum(['image', 'other']) }) },
+      },
+    },
+    async (request) => {
+      const { objectPath, type } = await storeUpload(request, accountOf(request), 'chat');
+      return {
+        url: objectPath,
+        type: type.kind === 'image' ? ('image' as const) : ('other' as const),
+      };
+    },
+  );
+
   r.get('/objects/*', async (request, reply) => {
     const account = await currentAccount(request);
     if (!account) throw new HttpError(401, UNAUTHORIZED);
     const key = (request.params as { '*': string })['*'];
     if (!OBJECT_KEY_PATTERN.test(key)) throw notFound();
     const [upload] = await app.db.select().from(uploads).where(eq(uploads.key, key));
-    // Only the uploader and staff; anyone else learns nothing, not even that it exists.
-    if (!upload || !(account.isAdmin || upload.ownerUserId === account.id)) throw notFound();
+    // The uploader, staff, and for chat files the customer of the conversation; anyone else
+    // learns nothing, not even that it exists.
+    const allowed =
+      account.isAdmin ||
+      upload?.ownerUserId === account.id ||
+      upload?.conversationUserId === account.id;
+    if (!upload || !allowed) throw notFound();
     const body = await app.storage.get(key);
     if (!body) throw notFound();
 

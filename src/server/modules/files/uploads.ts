@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { MultipartFile } from '@fastify/multipart';
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
 import type { Db } from '../../db/client';
@@ -117,4 +117,45 @@ export async function deleteOrphanUploads(db: Db, storage: ObjectStorage, olderT
     .returning({ key: uploads.key });
   for (const { key } of orphans) await storage.delete(key);
   return orphans.length;
+}
+
+/**
+ * Attaches a chat file to a conversation, inside the caller's database transaction. The file
+ * must be a chat upload of the sender and not belong to another conversation. Returns the
+ * attachment type the file's bytes decided ('image' or 'other'), or null when refused.
+ */
+export async function claimChatAttachment(
+  db: Db,
+  sender: Account,
+  conversationUserId: string,
+  objectPath: string,
+): Promise<'image' | 'other' | null> {
+  const key = keyOfPath(objectPath);
+  if (!key) return null;
+  const [claimed] = await db
+    .update(uploads)
+    .set({ conversationUserId })
+    .where(
+      and(
+        eq(uploads.key, key),
+        eq(uploads.kind, 'chat'),
+        sender.kind === 'admin'
+          ? eq(uploads.ownerAdminId, sender.id)
+          : eq(uploads.ownerUserId, sender.id),
+        or(isNull(uploads.conversationUserId), eq(uploads.conversationUserId, conversationUserId)),
+      ),
+    )
+    .returning({ contentType: uploads.contentType });
+  if (!claimed) return null;
+  return claimed.contentType.startsWith('image/') ? 'image' : 'other';
+}
+
+/** Removes every chat file (rows, then bytes); used when staff clear all chats. */
+export async function deleteChatUploads(db: Db, storage: ObjectStorage) {
+  const removed = await db
+    .delete(uploads)
+    .where(eq(uploads.kind, 'chat'))
+    .returning({ key: uploads.key });
+  for (const { key } of removed) await storage.delete(key);
+  return removed.length;
 }

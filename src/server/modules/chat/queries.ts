@@ -1,0 +1,47 @@
+import { asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { AdminChatMessage, ChatMessage } from '../../../shared/support';
+import type { Db } from '../../db/client';
+import { chatMessages, users } from '../../db/schema';
+
+/** The staff list carries the newest messages of every conversation, up to this many. */
+export const ADMIN_CHAT_LIMIT = 2000;
+
+type Row = typeof chatMessages.$inferSelect;
+
+export const toChatMessage = (row: Row): ChatMessage => ({
+  ...row,
+  senderType: row.senderType as ChatMessage['senderType'],
+  attachmentType: row.attachmentType as ChatMessage['attachmentType'],
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** One customer's conversation, oldest first. */
+export async function conversation(db: Db, userId: string) {
+  const rows = await db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.userId, userId))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+  return rows.map(toChatMessage);
+}
+
+/** Every conversation's messages for staff, newest first (spec section 7). */
+export async function allChats(db: Db): Promise<AdminChatMessage[]> {
+  const rows = await db
+    .select({
+      ...getTableColumns(chatMessages),
+      userEmail: users.email,
+      userFirstName: users.firstName,
+      userLastName: users.lastName,
+    })
+    .from(chatMessages)
+    .innerJoin(users, eq(users.id, chatMessages.userId))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(ADMIN_CHAT_LIMIT);
+  return rows.map((row) => ({ ...row, ...toChatMessage(row) }));
+}
+
+export async function countChatMessages(db: Db) {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(chatMessages);
+  return row!.n;
+}

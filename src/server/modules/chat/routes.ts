@@ -1,0 +1,107 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminChatMessageSchema,
+  chatMessageSchema,
+  sendChatMessageSchema,
+} from '../../../shared/support';
+import { displayName } from '../../../shared/user-display';
+import { chatMessages, users } from '../../db/schema';
+import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
+import { badRequest } from '../../plugins/errors';
+import { recordAudit } from '../admin/audit';
+import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
+import { allChats, conversation, countChatMessages, toChatMessage } from './queries';
+
+export default async function chatRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/chat/messages',
+    { onRequest: requireSignedIn, schema: { response: { 200: z.array(chatMessageSchema) } } },
+    async (request) => {
+      const account = accountOf(request);
+      // Staff accounts have no conversation of their own; they answer in the admin portal.
+      return account.kind === 'user' ? conversation(app.db, account.id) : [];
+    },
+  );
+
+  r.post(
+    '/api/chat/messages',
+    {
+      onRequest: requireSignedIn,
+      schema: { body: sendChatMessageSchema, response: { 201: chatMessageSchema } },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const body = request.body;
+      // Who sends and in which conversation come from the session, never from the body.
+      let conversationUserId = account.id;
+      if (account.isAdmin) {
+        const target = z.uuid().safeParse(body.userId);
+        const [customer] = target.success
+          ? await app.db.select({ id: users.id }).from(users).where(eq(users.id, target.data))
+          : [];
+        if (!customer) throw badRequest('Choose the customer to reply to', 'userId');
+        conversationUserId = customer.id;
+      }
+      const row = await app.db.transaction(async (tx) => {
+        let attachmentType: 'image' | 'other' | null = null;
+        if (body.attachmentUrl) {
+          attachmentType = await claimChatAttachment(
+            tx,
+            account,
+            conversationUserId,
+            body.attachmentUrl,
+          );
+          if (!attachmentType) throw badRequest('Attachment not found', 'attachmentUrl');
+        }
+        const [inserted] = await tx
+          .insert(chatMessages)
+          .values({
+            userId: conversationUserId,
+            senderType: account.isAdmin ? 'admin' : 'user',
+            senderName: account.isAdmin ? displayName(account) : null,
+            message: body.message.trim(),
+            attachmentUrl: body.attachmentUrl || null,
+            attachmentType,
+          })
+          .returning();
+        return inserted!;
+      });
+      return reply.code(201).send(toChatMessage(row));
+    },
+  );
+
+  r.get(
+    '/api/admin/chats',
+    { onRequest: requireStaff, schema: { response: { 200: z.array(adminChatMessageSchema) } } },
+    async () => allChats(app.db),
+  );
+
+  r.delete(
+    '/api/admin/chats',
+    {
+      onRequest: requireStaff,
+      schema: { response: { 200: z.object({ success: z.literal(true), deleted: z.number() }) } },
+    },
+    async (request) => {
+      const actor = accountOf(request);
+      const deleted = await app.db.transaction(async (tx) => {
+        const count = await countChatMessages(tx);
+        await tx.delete(chatMessages);
+        await recordAudit(tx, actor, {
+          entityType: 'chat',
+          entityId: null,
+          action: 'clear',
+          changes: { messages: { from: count, to: 0 } },
+        });
+        return count;
+      });
+      await deleteChatUploads(app.db, app.storage);
+      return { success: true as const, deleted };
+    },
+  );
+}

@@ -1,0 +1,119 @@
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminTicketSchema,
+  createTicketSchema,
+  ticketSchema,
+  updateTicketSchema,
+} from '../../../shared/support';
+import { supportTickets, users } from '../../db/schema';
+import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
+import { notFound } from '../../plugins/errors';
+import { recordAudit } from '../admin/audit';
+
+/** The staff list shows the newest tickets, up to this many. */
+const ADMIN_TICKET_LIMIT = 500;
+
+type Row = typeof supportTickets.$inferSelect;
+const toTicket = ({ userId: _u, ...row }: Row) => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export default async function supportRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/support-tickets',
+    { onRequest: requireSignedIn, schema: { response: { 200: z.array(ticketSchema) } } },
+    async (request) => {
+      const account = accountOf(request);
+      if (account.kind !== 'user') return [];
+      const rows = await app.db
+        .select()
+        .from(supportTickets)
+        .where(eq(supportTickets.userId, account.id))
+        .orderBy(desc(supportTickets.createdAt));
+      return rows.map(toTicket);
+    },
+  );
+
+  r.post(
+    '/api/support-tickets',
+    {
+      onRequest: requireCustomer,
+      schema: { body: createTicketSchema, response: { 201: ticketSchema } },
+    },
+    async (request, reply) => {
+      const [row] = await app.db
+        .insert(supportTickets)
+        .values({ ...request.body, userId: accountOf(request).id })
+        .returning();
+      return reply.code(201).send(toTicket(row!));
+    },
+  );
+
+  r.get(
+    '/api/admin/support-tickets',
+    { onRequest: requireStaff, schema: { response: { 200: z.array(adminTicketSchema) } } },
+    async () => {
+      const rows = await app.db
+        .select({
+          ticket: supportTickets,
+          userFirstName: users.firstName,
+          userLastName: users.lastName,
+        })
+        .from(supportTickets)
+        .leftJoin(users, eq(users.id, supportTickets.userId))
+        .orderBy(desc(supportTickets.createdAt))
+        .limit(ADMIN_TICKET_LIMIT);
+      return rows.map(({ ticket, ...user }) => ({
+        ...toTicket(ticket),
+        userId: ticket.userId,
+        ...user,
+      }));
+    },
+  );
+
+  r.patch(
+    '/api/admin/support-tickets/:id',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: z.object({ id: z.string() }),
+        body: updateTicketSchema,
+        response: { 200: ticketSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!z.uuid().safeParse(id).success) throw notFound('Ticket not found');
+      const actor = accountOf(request);
+      const row = await app.db.transaction(async (tx) => {
+        const [current] = await tx
+          .select()
+          .from(supportTickets)
+          .where(eq(supportTickets.id, id))
+          .for('update');
+        if (!current) throw notFound('Ticket not found');
+        if (current.status === request.body.status) return current;
+        const [updated] = await tx
+          .update(supportTickets)
+          .set({ status: request.body.status, updatedAt: new Date() })
+          .where(eq(supportTickets.id, id))
+          .returning();
+        await recordAudit(tx, actor, {
+          entityType: 'support_ticket',
+          entityId: id,
+          action: 'update',
+          changes: { status: { from: current.status, to: request.body.status } },
+        });
+        return updated!;
+      });
+      return toTicket(row);
+    },
+  );
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { TICKET_STATUSES } from './statuses';
+
+export const MAX_CHAT_MESSAGE = 5000;
+
+/**
+ * POST /api/chat/messages. The sender and, for customers, the conversation come from the
+ * session: a senderType or userId in a customer's body is ignored. Staff name the customer.
+ */
+export const sendChatMessageSchema = z
+  .object({
+    message: z.string().max(MAX_CHAT_MESSAGE, 'Message is too long').default(''),
+    attachmentUrl: z.string().max(200).nullish(),
+    attachmentType: z.string().nullish(),
+    userId: z.string().nullish(),
+    senderType: z.string().nullish(),
+  })
+  .refine((m) => m.message.trim() !== '' || !!m.attachmentUrl, {
+    message: 'Type a message or attach a file',
+    path: ['message'],
+  });
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  senderType: z.enum(['user', 'admin']),
+  senderName: z.string().nullable(),
+  message: z.string(),
+  attachmentUrl: z.string().nullable(),
+  attachmentType: z.enum(['image', 'other']).nullable(),
+  isRead: z.boolean(),
+  createdAt: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const adminChatMessageSchema = chatMessageSchema.extend({
+  userEmail: z.string().nullable(),
+  userFirstName: z.string().nullable(),
+  userLastName: z.string().nullable(),
+});
+export type AdminChatMessage = z.infer<typeof adminChatMessageSchema>;
+
+/** Full name, else the part of the email before the @, else User and the id's first 8 (spec 2). */
+export function conversationName(m: {
+  userId: string;
+  userEmail: string | null;
+  userFirstName: string | null;
+  userLastName: string | null;
+}): string {
+  const full = [m.userFirstName, m.userLastName].filter(Boolean).join(' ');
+  if (full) return full;
+  if (m.userEmail) return m.userEmail.split('@')[0]!;
+  return `User ${m.userId.slice(0, 8)}`;
+}
+
+const required = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `${message.split(' ')[0]} is too long`);
+
+/** POST /api/support-tickets (spec section 5). */
+export const createTicketSchema = z.object({
+  email: z.string({ error: 'Invalid email address' }).trim().pipe(z.email('Invalid email address')),
+  subject: required('Subject is required', 200),
+  message: required('Message is required', 5000),
+  attachmentUrl: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((v) => v || null)
+    .refine(
+      (v) => v === null || /^https?:\/\/\S+$/i.test(v),
+      'Attachment must be a valid URL (http or https)',
+    ),
+});
+export type CreateTicketInput = z.input<typeof createTicketSchema>;
+
+export const ticketSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  status: z.string(),
+  attachmentUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const adminTicketSchema = ticketSchema.extend({
+  userId: z.string().nullable(),
+  userFirstName: z.string().nullable(),
+  userLastName: z.string().nullable(),
+});
+export type AdminTicket = z.infer<typeof adminTicketSchema>;
+
+export const updateTicketSchema = z.object({
+  status: z.enum(TICKET_STATUSES, {
+    error: `Status must be one of: ${TICKET_STATUSES.join(', ')}`,
+  }),
+});

@@ -1,0 +1,206 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, chatMessages } from '../../src/server/db/schema';
+import {
+  as,
+  createTestApp,
+  fixture,
+  multipart,
+  type SignedIn,
+  signInStaff,
+  signUp,
+  type TestApp,
+} from './helpers';
+
+let t: TestApp;
+let staff: SignedIn;
+beforeAll(async () => {
+  t = await createTestApp();
+  staff = await signInStaff(t, 'support.agent@example.com');
+});
+afterAll(() => t.close());
+
+const send = (who: SignedIn | undefined, payload: object) =>
+  as(t.app, who, { method: 'POST', url: '/api/chat/messages', payload });
+const messages = async (who: SignedIn) =>
+  (await as(t.app, who, { method: 'GET', url: '/api/chat/messages' })).json();
+const uploadAttachment = (who: SignedIn, name = 'card-front.jpg', type = 'image/jpeg') =>
+  as(t.app, who, {
+    method: 'POST',
+    url: '/api/chat/upload-attachment',
+    ...multipart(fixture(name), name, type),
+  });
+
+describe('customer chat', () => {
+  it('keeps each customer in their own conversation, whatever the body says', async () => {
+    const alice = await signUp(t.app, { firstName: 'Alice', lastName: 'A' });
+    const bob = await signUp(t.app);
+    const first = await send(alice, {
+      message: 'Hello, is my card done?',
+      senderType: 'admin',
+      userId: bob.user.id,
+    });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({
+      userId: alice.user.id,
+      senderType: 'user',
+      senderName: null,
+    });
+    await send(alice, { message: '  second  ' });
+
+    const mine = await messages(alice);
+    expect(mine.map((m: { message: string }) => m.message)).toEqual([
+      'Hello, is my card done?',
+      'second',
+    ]);
+    expect(await messages(bob)).toEqual([]);
+  });
+
+  it('needs text or an attachment, and refuses anonymous callers', async () => {
+    const who = await signUp(t.app);
+    const blank = await send(who, { message: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().errors).toEqual({ message: 'Type a message or attach a file' });
+    expect((await send(who, { message: 'x'.repeat(5001) })).json().errors.message).toBe(
+      'Message is too long',
+    );
+    expect((await send(undefined, { message: 'hi' })).statusCode).toBe(401);
+    expect(await messages(who)).toEqual([]);
+  });
+
+  it('accepts image and PDF attachments decided by their bytes', async () => {
+    const who = await signUp(t.app);
+    const image = await uploadAttachment(who);
+    expect(image.statusCode).toBe(200);
+    expect(image.json()).toEqual({
+      url: expect.stringMatching(/^\/objects\/chat\/[0-9a-f-]{36}\.jpg$/),
+      type: 'image',
+    });
+    const pdf = await uploadAttachment(who, 'purchase-receipt.pdf', 'application/pdf');
+    expect(pdf.json().type).toBe('other');
+    const text = await as(t.app, who, {
+      method: 'POST',
+      url: '/api/chat/upload-attachment',
+      ...multipart(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.png', 'image/png'),
+    });
+    expect(text.statusCode).toBe(400);
+    expect(text.json().error).toMatch(/Only images/);
+
+    const sent = await send(who, {
+      message: '',
+      attachmentUrl: image.json().url,
+      attachmentType: 'other',
+    });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json()).toMatchObject({ message: '', attachmentType: 'image' });
+  });
+
+  it("refuses another person's attachment and serves files only to the conversation and staff", async () => {
+    const alice = await signUp(t.app);
+    const mallory = await signUp(t.app);
+    const url = (await uploadAttachment(alice)).json().url;
+    const stolen = await send(mallory, { message: 'look', attachmentUrl: url });
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json().errors).toEqual({ attachmentUrl: 'Attachment not found' });
+
+    await send(alice, { message: 'my card', attachmentUrl: url });
+    expect((await as(t.app, alice, { method: 'GET', url })).statusCode).toBe(200);
+    expect((await as(t.app, mallory, { method: 'GET', url })).statusCode).toBe(404);
+    expect((await as(t.app, staff, { method: 'GET', url })).statusCode).toBe(200);
+  });
+});
+
+describe('staff replies', () => {
+  it('must name an existing customer; the reply lands in that conversation with the staff name', async () => {
+    const customer = await signUp(t.app);
+    expect((await send(staff, { message: 'Hi' })).json().errors).toEqual({
+      userId: 'Choose the customer to reply to',
+    });
+    expect(
+      (await send(staff, { message: 'Hi', userId: '00000000-0000-4000-8000-000000000000' }))
+        .statusCode,
+    ).toBe(400);
+
+    const attachment = (
+      await uploadAttachment(staff, 'purchase-receipt.pdf', 'application/pdf')
+    ).json();
+    const reply = await send(staff, {
+      message: 'Your card is being reviewed.',
+      userId: customer.user.id,
+      senderType: 'user',
+      attachmentUrl: attachment.url,
+    });
+    expect(reply.statusCode).toBe(201);
+    expect(reply.json()).toMatchObject({
+      userId: customer.user.id,
+      senderType: 'admin',
+      senderName: 'Sam Staff',
+      attachmentType: 'other',
+    });
+    const seen = await messages(customer);
+    expect(seen.at(-1)).toMatchObject({
+      senderType: 'admin',
+      message: 'Your card is being reviewed.',
+    });
+    // The customer may open the file staff sent in their conversation; another customer may not.
+    expect((await as(t.app, customer, { method: 'GET', url: attachment.url })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await as(t.app, await signUp(t.app), { method: 'GET', url: attachment.url })).statusCode,
+    ).toBe(404);
+    expect(await messages(staff)).toEqual([]);
+  });
+
+  it('GET /api/admin/chats lists every message newest first with the customer fields', async () => {
+    const customer = await signUp(t.app, { firstName: 'Nora', lastName: 'North' });
+    await send(customer, { message: 'one' });
+    await send(staff, { message: 'two', userId: customer.user.id });
+    const list = (await as(t.app, staff, { method: 'GET', url: '/api/admin/chats' })).json();
+    expect(list[0]).toMatchObject({
+      message: 'two',
+      senderType: 'admin',
+      userId: customer.user.id,
+      userEmail: customer.user.email,
+      userFirstName: 'Nora',
+      userLastName: 'North',
+    });
+    expect(list[1]).toMatchObject({ message: 'one', senderType: 'user' });
+    expect((await as(t.app, customer, { method: 'GET', url: '/api/admin/chats' })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await as(t.app, undefined, { method: 'GET', url: '/api/admin/chats' })).statusCode,
+    ).toBe(401);
+  });
+
+  it('DELETE /api/admin/chats clears every message and file, and records who and how many', async () => {
+    const customer = await signUp(t.app);
+    const url = (await uploadAttachment(customer)).json().url;
+    await send(customer, { message: 'before the clear', attachmentUrl: url });
+    expect(
+      (await as(t.app, customer, { method: 'DELETE', url: '/api/admin/chats', payload: {} }))
+        .statusCode,
+    ).toBe(403);
+
+    const total = (await t.database.db.select().from(chatMessages)).length;
+    const response = await as(t.app, staff, {
+      method: 'DELETE',
+      url: '/api/admin/chats',
+      payload: {},
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, deleted: total });
+    expect(await t.database.db.select().from(chatMessages)).toEqual([]);
+    expect((await as(t.app, customer, { method: 'GET', url })).statusCode).toBe(404);
+
+    const [entry] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, 'chat'), eq(auditLog.action, 'clear')));
+    expect(entry).toMatchObject({
+      actorEmail: 'support.agent@example.com',
+      changes: { messages: { from: total, to: 0 } },
+    });
+  });
+});
