@@ -17,7 +17,7 @@ const COLOURS: Record<BadgeColour, string> = {
   gray: 'bg-muted text-muted-foreground border-border',
 };
 
-function ColouredBadge({
+export function ColouredBadge({
   colour,
   label,
   testId,

@@ -1,4 +1,5 @@
 import type { PaymentMethod } from '@shared/payment-methods';
+import type { ChatMessage, Ticket } from '@shared/support';
 import type { Stats, Transaction } from '@shared/transactions';
 import { queryOptions } from '@tanstack/react-query';
 import { queryClient } from './query-client';
@@ -24,3 +25,14 @@ export function refreshAfterSubmission() {
     ),
   );
 }
+
+/** Support chat: polled every 3 s; after 5 hours idle the data counts as stale (spec 7, 9). */
+export const chatMessagesQuery = () =>
+  queryOptions<ChatMessage[]>({
+    queryKey: ['/api/chat/messages'],
+    refetchInterval: 3_000,
+    staleTime: 5 * 60 * 60 * 1000,
+  });
+
+export const supportTicketsQuery = () =>
+  queryOptions<Ticket[]>({ queryKey: ['/api/support-tickets'] });

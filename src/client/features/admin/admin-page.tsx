@@ -20,7 +20,9 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
+import { ChatTab } from './chat-tab';
 import { adminStatsQuery } from './queries';
+import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
 import { UsersTab } from './users-tab';
 
@@ -80,12 +82,20 @@ export function AdminPage() {
               <TabsList className="w-full sm:w-auto">
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
+                <TabsTrigger value="chat">Chat Support</TabsTrigger>
+                <TabsTrigger value="tickets">Tickets</TabsTrigger>
               </TabsList>
               <TabsContent value="uploads">
                 <UploadsTab />
               </TabsContent>
               <TabsContent value="users">
                 <UsersTab />
+              </TabsContent>
+              <TabsContent value="chat">
+                <ChatTab />
+              </TabsContent>
+              <TabsContent value="tickets">
+                <TicketsTab />
               </TabsContent>
             </Tabs>
           </CardContent>

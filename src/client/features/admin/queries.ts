@@ -4,6 +4,7 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
+import type { AdminChatMessage, AdminTicket } from '@shared/support';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getPage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
@@ -54,3 +55,10 @@ export function refreshAfterReview() {
     queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
   ]);
 }
+
+/** Staff chats: not a poll the spec lists; every 5 s so new customer messages show (decision 010). */
+export const adminChatsQuery = () =>
+  queryOptions<AdminChatMessage[]>({ queryKey: ['/api/admin/chats'], refetchInterval: 5_000 });
+
+export const adminTicketsQuery = () =>
+  queryOptions<AdminTicket[]>({ queryKey: ['/api/admin/support-tickets'] });

@@ -1,0 +1,87 @@
+import { TICKET_STATUSES, ticketStatusLabel } from '@shared/statuses';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { LifeBuoyIcon } from 'lucide-react';
+import { TicketStatusBadge } from '@/components/ticket-status-badge';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { formatDate, formatTime } from '@/lib/dates';
+import { queryClient } from '@/lib/query-client';
+import { adminTicketsQuery } from './queries';
+
+export function TicketsTab() {
+  const { data, isLoading } = useQuery(adminTicketsQuery());
+  const update = useMutation({
+    mutationFn: async ({ id, status }: { id: string; status: string }) =>
+      (await apiRequest('PATCH', `/api/admin/support-tickets/${id}`, { status })).json(),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: adminTicketsQuery().queryKey });
+      toast({ title: 'Success', description: 'Ticket updated successfully' });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to update ticket',
+        variant: 'destructive',
+      }),
+  });
+
+  if (isLoading) return <Skeleton className="h-48" />;
+  if (!data?.length) {
+    return (
+      <div className="py-12 text-center text-muted-foreground" data-testid="tickets-empty">
+        <LifeBuoyIcon className="mx-auto size-10" />
+        <p className="mt-3">No support tickets yet</p>
+      </div>
+    );
+  }
+  return (
+    <ul className="grid gap-3" data-testid="admin-tickets">
+      {data.map((ticket) => {
+        const name = [ticket.userFirstName, ticket.userLastName].filter(Boolean).join(' ');
+        return (
+          <li
+            key={ticket.id}
+            className="grid gap-3 rounded-lg border p-4 sm:grid-cols-[minmax(0,1fr)_12rem]"
+            data-testid="admin-ticket"
+          >
+            <div className="min-w-0">
+              <div className="flex flex-wrap items-center gap-2">
+                <p className="font-semibold">{ticket.subject}</p>
+                <TicketStatusBadge status={ticket.status} />
+              </div>
+              <p className="mt-0.5 text-xs text-muted-foreground">
+                {name ? `${name} · ` : ''}
+                {ticket.email} · {formatDate(ticket.createdAt)} {formatTime(ticket.createdAt)}
+              </p>
+              <p className="mt-2 whitespace-pre-wrap text-sm">{ticket.message}</p>
+              {ticket.attachmentUrl && (
+                <a
+                  href={ticket.attachmentUrl}
+                  target="_blank"
+                  rel="noreferrer noopener"
+                  className="mt-1 inline-block break-all text-sm text-primary underline-offset-2 hover:underline"
+                >
+                  {ticket.attachmentUrl}
+                </a>
+              )}
+            </div>
+            <NativeSelect
+              aria-label={`Status of ${ticket.subject}`}
+              value={ticket.status}
+              disabled={update.isPending}
+              onChange={(e) => update.mutate({ id: ticket.id, status: e.target.value })}
+            >
+              {TICKET_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {ticketStatusLabel(s)}
+                </option>
+              ))}
+            </NativeSelect>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
