@@ -56,7 +56,7 @@ export function refreshAfterReview() {
   ]);
 }
 
-/** Staff chats: not a poll the spec lists; every 5 s so new customer messages show (decision 010). */
+/** Staff chats: not a poll the spec lists; every 5 s so new customer messages show (decision 016). */
 export const adminChatsQuery = () =>
   queryOptions<AdminChatMessage[]>({ queryKey: ['/api/admin/chats'], refetchInterval: 5_000 });
 
