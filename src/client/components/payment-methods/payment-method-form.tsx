@@ -10,9 +10,9 @@ import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
+import { TextField } from '@/components/ui/text-field';
 import { useAddPaymentMethod } from './use-payment-methods';
 
 type FormValues = {
@@ -57,14 +57,13 @@ export function PaymentMethodForm({
     label: string,
     placeholder = '',
   ) => (
-    <Field id={`pm-${name}`} label={label} error={errors[name]?.message}>
-      <Input
-        id={`pm-${name}`}
-        placeholder={placeholder}
-        aria-invalid={!!errors[name]}
-        {...form.register(name)}
-      />
-    </Field>
+    <TextField
+      id={`pm-${name}`}
+      label={label}
+      error={errors[name]?.message}
+      placeholder={placeholder}
+      {...form.register(name)}
+    />
   );
 
   return (

@@ -14,9 +14,9 @@ import type * as React from 'react';
 import { Link } from 'wouter';
 import { ThemeToggle } from '@/app/theme-toggle';
 import { BrandLogo } from '@/components/brand-logo';
+import { StatCard } from '@/components/stat-card';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
@@ -116,23 +116,13 @@ function SummaryCards() {
   return (
     <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
       {cards.map(([label, value, icon, testId]) => (
-        <Card key={label}>
-          <CardContent className="flex items-start justify-between gap-2 p-4 sm:p-5">
-            <div>
-              <p className="text-sm text-muted-foreground">{label}</p>
-              {value === undefined ? (
-                <Skeleton className="mt-2 h-7 w-14" />
-              ) : (
-                <p className="mt-1 text-2xl font-bold tabular-nums" data-testid={testId}>
-                  {value.toLocaleString()}
-                </p>
-              )}
-            </div>
-            <span className="hidden size-9 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex [&_svg]:size-4.5">
-              {icon}
-            </span>
-          </CardContent>
-        </Card>
+        <StatCard
+          key={label}
+          label={label}
+          value={value?.toLocaleString()}
+          icon={icon}
+          testId={testId}
+        />
       ))}
     </section>
   );

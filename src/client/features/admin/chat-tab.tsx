@@ -3,8 +3,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { MessagesSquareIcon, PaperclipIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { ChatBubble } from '@/components/chat/chat-bubble';
-import { ChatComposer, type ReadyAttachment } from '@/components/chat/chat-composer';
+import { ChatComposer } from '@/components/chat/chat-composer';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
+import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
+import { EmptyState } from '@/components/empty-state';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -59,23 +61,9 @@ export function ChatTab() {
   const [confirming, setConfirming] = React.useState(false);
   const current = conversations.find((c) => c.userId === selected) ?? null;
 
-  const send = useMutation({
-    mutationFn: async ({
-      message,
-      attachment,
-    }: {
-      message: string;
-      attachment: ReadyAttachment | null;
-    }) =>
-      (
-        await apiRequest('POST', '/api/chat/messages', {
-          message,
-          userId: selected,
-          senderType: 'admin',
-          attachmentUrl: attachment?.url ?? null,
-          attachmentType: attachment?.type ?? null,
-        })
-      ).json(),
+  const send = useSendChatMessage({
+    senderType: 'admin',
+    userId: selected,
     onSuccess: async () => {
       await refreshChats();
       toast({ title: 'Message sent', description: 'Your response has been sent to the user' });
@@ -96,10 +84,9 @@ export function ChatTab() {
 
   if (data && conversations.length === 0) {
     return (
-      <div className="py-12 text-center text-muted-foreground" data-testid="chats-empty">
-        <MessagesSquareIcon className="mx-auto size-10" />
-        <p className="mt-3">No chat messages yet</p>
-      </div>
+      <EmptyState icon={<MessagesSquareIcon />} testId="chats-empty">
+        No chat messages yet
+      </EmptyState>
     );
   }
 

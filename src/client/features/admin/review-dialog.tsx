@@ -15,8 +15,9 @@ import {
 } from '@shared/statuses';
 import { displayName } from '@shared/user-display';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { FileTextIcon, HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
+import { HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
+import { CardImages } from '@/components/card-images';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -156,7 +157,7 @@ function ReviewForm({
         </ReadOnly>
       </dl>
 
-      <Images urls={t.imageUrls} />
+      <CardImages urls={t.imageUrls} />
 
       {t.notes && (
         <div className="rounded-md bg-muted/60 px-3 py-2 text-sm">
@@ -270,55 +271,6 @@ function ReadOnly({
     <div className={className}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
       <dd className="mt-0.5 font-medium">{children}</dd>
-    </div>
-  );
-}
-
-function Images({ urls }: { urls: string[] }) {
-  const [large, setLarge] = React.useState<string | null>(null);
-  return (
-    <div className="grid gap-2">
-      <p className="text-sm font-medium">Gift card images ({urls.length})</p>
-      <div className="flex flex-wrap gap-3">
-        {urls.map((url, index) =>
-          url.endsWith('.pdf') ? (
-            <a
-              key={url}
-              href={url}
-              className="flex h-24 w-32 flex-col items-center justify-center gap-1 rounded-lg border bg-muted/40 text-sm hover:bg-muted"
-            >
-              <FileTextIcon className="size-6 text-muted-foreground" /> PDF {index + 1}
-            </a>
-          ) : (
-            <button
-              key={url}
-              type="button"
-              className="overflow-hidden rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              onClick={() => setLarge(url)}
-              aria-label={`View image ${index + 1} larger`}
-            >
-              <img
-                src={url}
-                alt={`Gift card ${index + 1}`}
-                className="h-24 w-32 object-cover"
-                data-testid="review-image"
-              />
-            </button>
-          ),
-        )}
-      </div>
-      <Dialog open={large !== null} onOpenChange={(open) => !open && setLarge(null)}>
-        <DialogContent className="max-w-4xl p-3">
-          <DialogTitle className="sr-only">Gift card image</DialogTitle>
-          {large && (
-            <img
-              src={large}
-              alt="Gift card, full size"
-              className="max-h-[80dvh] w-full object-contain"
-            />
-          )}
-        </DialogContent>
-      </Dialog>
     </div>
   );
 }

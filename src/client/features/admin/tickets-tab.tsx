@@ -1,6 +1,7 @@
 import { TICKET_STATUSES, ticketStatusLabel } from '@shared/statuses';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { LifeBuoyIcon } from 'lucide-react';
+import { EmptyState } from '@/components/empty-state';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -30,10 +31,9 @@ export function TicketsTab() {
   if (isLoading) return <Skeleton className="h-48" />;
   if (!data?.length) {
     return (
-      <div className="py-12 text-center text-muted-foreground" data-testid="tickets-empty">
-        <LifeBuoyIcon className="mx-auto size-10" />
-        <p className="mt-3">No support tickets yet</p>
-      </div>
+      <EmptyState icon={<LifeBuoyIcon />} testId="tickets-empty">
+        No support tickets yet
+      </EmptyState>
     );
   }
   return (

@@ -2,11 +2,13 @@ import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { formatMoney } from '@shared/money';
 import { TRANSACTION_STATUSES } from '@shared/statuses';
 import { useQuery } from '@tanstack/react-query';
-import { InboxIcon, RefreshCwIcon, SearchIcon } from 'lucide-react';
+import { InboxIcon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
+import { DateTimeStack } from '@/components/date-time';
+import { EmptyState } from '@/components/empty-state';
+import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
@@ -44,17 +46,11 @@ export function UploadsTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col gap-3 sm:flex-row">
-        <div className="relative flex-1">
-          <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            className="pl-9"
-            placeholder="Search card type, email or ID"
-            aria-label="Search card type, email or ID"
-            value={searchInput}
-            onChange={(e) => setSearchInput(e.target.value)}
-          />
-        </div>
+        <SearchInput
+          label="Search card type, email or ID"
+          value={searchInput}
+          onChange={setSearchInput}
+        />
         <div className="flex gap-2">
           <div className="flex-1 sm:w-44">
             <NativeSelect
@@ -85,12 +81,9 @@ export function UploadsTab() {
       {query.isLoading ? (
         <Skeleton className="h-48" />
       ) : rows.length === 0 ? (
-        <div className="py-12 text-center text-muted-foreground" data-testid="uploads-empty">
-          <InboxIcon className="mx-auto size-10" />
-          <p className="mt-3">
-            {search || status !== 'all' ? 'No transactions match.' : 'No transactions yet'}
-          </p>
-        </div>
+        <EmptyState icon={<InboxIcon />} testId="uploads-empty">
+          {search || status !== 'all' ? 'No transactions match.' : 'No transactions yet'}
+        </EmptyState>
       ) : (
         <>
           <ul className="grid gap-3 sm:hidden">
@@ -136,10 +129,7 @@ export function UploadsTab() {
               {rows.map((t) => (
                 <TableRow key={t.id} data-testid="upload-row">
                   <TableCell>
-                    <span className="block">{formatDate(t.createdAt)}</span>
-                    <span className="block text-xs text-muted-foreground">
-                      {formatTime(t.createdAt)}
-                    </span>
+                    <DateTimeStack value={t.createdAt} />
                   </TableCell>
                   <TableCell>
                     <UserCell

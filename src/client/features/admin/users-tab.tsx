@@ -1,6 +1,8 @@
 import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { useQuery } from '@tanstack/react-query';
 import { UsersIcon } from 'lucide-react';
+import { DateTimeStack } from '@/components/date-time';
+import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
@@ -11,7 +13,6 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { formatDate, formatTime } from '@/lib/dates';
 import { Pager, useCursorPages } from './pager';
 import { adminUsersQuery } from './queries';
 
@@ -22,10 +23,9 @@ export function UsersTab() {
   if (query.isLoading) return <Skeleton className="h-48" />;
   if (users.length === 0) {
     return (
-      <div className="py-12 text-center text-muted-foreground" data-testid="users-empty">
-        <UsersIcon className="mx-auto size-10" />
-        <p className="mt-3">No users yet</p>
-      </div>
+      <EmptyState icon={<UsersIcon />} testId="users-empty">
+        No users yet
+      </EmptyState>
     );
   }
   return (
@@ -44,10 +44,7 @@ export function UsersTab() {
           {users.map((u) => (
             <TableRow key={u.id} data-testid="user-row">
               <TableCell>
-                <span className="block">{formatDate(u.createdAt)}</span>
-                <span className="block text-xs text-muted-foreground">
-                  {formatTime(u.createdAt)}
-                </span>
+                <DateTimeStack value={u.createdAt} />
               </TableCell>
               <TableCell className="font-medium">
                 {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}

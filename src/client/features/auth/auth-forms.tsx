@@ -9,8 +9,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { TextField } from '@/components/ui/text-field';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { currentUserQuery } from '@/lib/auth';
@@ -62,25 +61,23 @@ export function SignInForm({
   const { errors } = form.formState;
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-      <Field id="signin-email" label="Email" error={errors.email?.message}>
-        <Input
-          id="signin-email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          aria-invalid={!!errors.email}
-          {...form.register('email')}
-        />
-      </Field>
-      <Field id="signin-password" label="Password" error={errors.password?.message}>
-        <Input
-          id="signin-password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={!!errors.password}
-          {...form.register('password')}
-        />
-      </Field>
+      <TextField
+        id="signin-email"
+        label="Email"
+        error={errors.email?.message}
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        {...form.register('email')}
+      />
+      <TextField
+        id="signin-password"
+        label="Password"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...form.register('password')}
+      />
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? 'Signing in...' : submitLabel}
       </Button>
@@ -103,43 +100,39 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
       <div className="grid grid-cols-2 gap-3">
-        <Field id="signup-first-name" label="First Name" error={errors.firstName?.message}>
-          <Input
-            id="signup-first-name"
-            autoComplete="given-name"
-            aria-invalid={!!errors.firstName}
-            {...form.register('firstName')}
-          />
-        </Field>
-        <Field id="signup-last-name" label="Last Name" error={errors.lastName?.message}>
-          <Input
-            id="signup-last-name"
-            autoComplete="family-name"
-            aria-invalid={!!errors.lastName}
-            {...form.register('lastName')}
-          />
-        </Field>
+        <TextField
+          id="signup-first-name"
+          label="First Name"
+          error={errors.firstName?.message}
+          autoComplete="given-name"
+          {...form.register('firstName')}
+        />
+        <TextField
+          id="signup-last-name"
+          label="Last Name"
+          error={errors.lastName?.message}
+          autoComplete="family-name"
+          {...form.register('lastName')}
+        />
       </div>
-      <Field id="signup-email" label="Email" error={errors.email?.message}>
-        <Input
-          id="signup-email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          aria-invalid={!!errors.email}
-          {...form.register('email')}
-        />
-      </Field>
-      <Field id="signup-password" label="Password" error={errors.password?.message}>
-        <Input
-          id="signup-password"
-          type="password"
-          autoComplete="new-password"
-          placeholder="Min. 8 characters"
-          aria-invalid={!!errors.password}
-          {...form.register('password')}
-        />
-      </Field>
+      <TextField
+        id="signup-email"
+        label="Email"
+        error={errors.email?.message}
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        {...form.register('email')}
+      />
+      <TextField
+        id="signup-password"
+        label="Password"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="new-password"
+        placeholder="Min. 8 characters"
+        {...form.register('password')}
+      />
       <p className="text-xs text-muted-foreground">
         By creating an account you confirm you are 18 or older and agree to our{' '}
         <a href="/terms" className="underline underline-offset-2 hover:text-foreground">

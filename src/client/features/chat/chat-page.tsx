@@ -1,35 +1,21 @@
-import type { ChatMessage } from '@shared/support';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { HeadsetIcon, Loader2Icon } from 'lucide-react';
 import { ChatBubble } from '@/components/chat/chat-bubble';
-import { ChatComposer, type ReadyAttachment } from '@/components/chat/chat-composer';
+import { ChatComposer } from '@/components/chat/chat-composer';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
+import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
 import { PageHeader } from '@/components/page-header';
 import { Card } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { serverMessage } from '@/lib/api';
 import { chatMessagesQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
 
 export function ChatPage() {
   const { data: messages, isLoading } = useQuery(chatMessagesQuery());
   const listRef = useScrollToEnd(messages?.length ?? 0);
-  const send = useMutation({
-    mutationFn: async ({
-      message,
-      attachment,
-    }: {
-      message: string;
-      attachment: ReadyAttachment | null;
-    }) =>
-      (
-        await apiRequest('POST', '/api/chat/messages', {
-          message,
-          senderType: 'user',
-          attachmentUrl: attachment?.url ?? null,
-          attachmentType: attachment?.type ?? null,
-        })
-      ).json() as Promise<ChatMessage>,
+  const send = useSendChatMessage({
+    senderType: 'user',
     onSuccess: () => queryClient.invalidateQueries({ queryKey: chatMessagesQuery().queryKey }),
     onError: (error) =>
       toast({

@@ -15,6 +15,7 @@ import {
 import type * as React from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '@/components/page-header';
+import { StatCard } from '@/components/stat-card';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -129,40 +130,6 @@ export function DashboardPage() {
         </CardContent>
       </Card>
     </div>
-  );
-}
-
-function StatCard({
-  label,
-  value,
-  icon,
-  testId,
-  highlight,
-}: {
-  label: string;
-  value: number | string | undefined;
-  icon: React.ReactNode;
-  testId: string;
-  highlight?: boolean;
-}) {
-  return (
-    <Card className={highlight ? 'border-primary/30 bg-primary/5' : undefined}>
-      <CardContent className="flex items-start justify-between gap-2 p-4 sm:p-5">
-        <div className="min-w-0">
-          <p className="text-sm text-muted-foreground">{label}</p>
-          {value === undefined ? (
-            <Skeleton className="mt-2 h-7 w-16" />
-          ) : (
-            <p className="mt-1 truncate text-2xl font-bold tabular-nums" data-testid={testId}>
-              {value}
-            </p>
-          )}
-        </div>
-        <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex [&_svg]:size-4.5">
-          {icon}
-        </span>
-      </CardContent>
-    </Card>
   );
 }
 

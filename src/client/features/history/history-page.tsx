@@ -2,14 +2,15 @@ import { formatMoney } from '@shared/money';
 import { TRANSACTION_STATUSES } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
-import { DownloadIcon, EyeIcon, SearchIcon } from 'lucide-react';
+import { DownloadIcon, EyeIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'wouter';
+import { DateTimeStack } from '@/components/date-time';
 import { PageHeader } from '@/components/page-header';
+import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
@@ -61,17 +62,7 @@ export function HistoryPage() {
       <Card>
         <CardContent className="grid gap-4 p-4 sm:p-6">
           <div className="flex flex-col gap-3 sm:flex-row">
-            <div className="relative flex-1">
-              <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-              <Input
-                type="search"
-                placeholder="Search by card type or ID"
-                aria-label="Search by card type or ID"
-                className="pl-9"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            </div>
+            <SearchInput label="Search by card type or ID" value={search} onChange={setSearch} />
             <div className="sm:w-48">
               <NativeSelect
                 aria-label="Filter by status"
@@ -190,8 +181,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
   return (
     <TableRow data-testid="history-row">
       <TableCell>
-        <span className="block">{formatDate(t.createdAt)}</span>
-        <span className="block text-xs text-muted-foreground">{formatTime(t.createdAt)}</span>
+        <DateTimeStack value={t.createdAt} />
       </TableCell>
       <TableCell className="font-medium">{t.cardType}</TableCell>
       <TableCell className="text-right tabular-nums">{formatMoney(t.cardValue)}</TableCell>

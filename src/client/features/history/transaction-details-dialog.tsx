@@ -3,8 +3,9 @@ import { CARD_CONDITION_LABELS, CARD_FORMAT_LABELS } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import type { Transaction } from '@shared/transactions';
-import { DownloadIcon, FileTextIcon } from 'lucide-react';
+import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
+import { CardImages } from '@/components/card-images';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -65,31 +66,7 @@ export function TransactionDetailsDialog({
             </dl>
             {t.notes && <Note label="Your notes">{t.notes}</Note>}
             {t.adminNotes && <Note label="Notes">{t.adminNotes}</Note>}
-            <div className="grid gap-2">
-              <p className="text-sm font-medium">Gift card images ({t.imageUrls.length})</p>
-              <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-                {t.imageUrls.map((url, index) =>
-                  url.endsWith('.pdf') ? (
-                    <a
-                      key={url}
-                      href={url}
-                      className="flex aspect-[4/3] flex-col items-center justify-center gap-1 rounded-lg border bg-muted/40 text-sm hover:bg-muted"
-                    >
-                      <FileTextIcon className="size-7 text-muted-foreground" /> PDF {index + 1}
-                    </a>
-                  ) : (
-                    <a key={url} href={url} target="_blank" rel="noreferrer" className="block">
-                      <img
-                        src={url}
-                        alt={`Gift card ${index + 1}`}
-                        className="aspect-[4/3] w-full rounded-lg border object-cover"
-                        data-testid="card-image"
-                      />
-                    </a>
-                  ),
-                )}
-              </div>
-            </div>
+            <CardImages urls={t.imageUrls} />
             {t.status === 'completed' && (
               <Button asChild variant="outline" className="justify-self-start">
                 <a href={receiptUrl(t.id)} download>

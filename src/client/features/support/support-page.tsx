@@ -8,8 +8,8 @@ import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
@@ -67,21 +67,19 @@ export function SupportPage() {
               noValidate
               onSubmit={form.handleSubmit((v) => submit.mutate(v))}
             >
-              <Field id="ticket-email" label="Email" error={errors.email?.message}>
-                <Input
-                  id="ticket-email"
-                  type="email"
-                  aria-invalid={!!errors.email}
-                  {...form.register('email')}
-                />
-              </Field>
-              <Field id="ticket-subject" label="Subject" error={errors.subject?.message}>
-                <Input
-                  id="ticket-subject"
-                  aria-invalid={!!errors.subject}
-                  {...form.register('subject')}
-                />
-              </Field>
+              <TextField
+                id="ticket-email"
+                label="Email"
+                error={errors.email?.message}
+                type="email"
+                {...form.register('email')}
+              />
+              <TextField
+                id="ticket-subject"
+                label="Subject"
+                error={errors.subject?.message}
+                {...form.register('subject')}
+              />
               <Field id="ticket-message" label="Message" error={errors.message?.message}>
                 <Textarea
                   id="ticket-message"
@@ -90,20 +88,15 @@ export function SupportPage() {
                   {...form.register('message')}
                 />
               </Field>
-              <Field
+              <TextField
                 id="ticket-attachment"
                 label="Attachment URL (optional)"
                 error={errors.attachmentUrl?.message}
                 hint="A link to a screenshot or document, starting with https://"
-              >
-                <Input
-                  id="ticket-attachment"
-                  type="url"
-                  placeholder="https://"
-                  aria-invalid={!!errors.attachmentUrl}
-                  {...form.register('attachmentUrl')}
-                />
-              </Field>
+                type="url"
+                placeholder="https://"
+                {...form.register('attachmentUrl')}
+              />
               <Button type="submit" disabled={submit.isPending} className="justify-self-start">
                 <MailIcon /> {submit.isPending ? 'Submitting...' : 'Submit Ticket'}
               </Button>

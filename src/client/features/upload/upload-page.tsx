@@ -29,6 +29,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
+import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
@@ -213,18 +214,13 @@ function UploadForm({
                     </NativeSelect>
                   </Field>
                   {cardType === OTHER_BRAND && (
-                    <Field
+                    <TextField
                       id="customCardType"
                       label="Gift Card Type"
                       error={errors.customCardType?.message}
-                    >
-                      <Input
-                        id="customCardType"
-                        placeholder="e.g. Panera Bread"
-                        aria-invalid={!!errors.customCardType}
-                        {...form.register('customCardType')}
-                      />
-                    </Field>
+                      placeholder="e.g. Panera Bread"
+                      {...form.register('customCardType')}
+                    />
                   )}
                   <Field
                     id="cardValue"
