@@ -74,6 +74,11 @@ describe('POST /api/upload-card-image', () => {
     expect(filesOnDisk().length).toBe(before);
   });
 
+  it('accepts a file just under 10 MB', async () => {
+    const nearLimit = Buffer.concat([fixture('card-front.jpg'), Buffer.alloc(9.9 * 1024 * 1024)]);
+    expect((await upload(alice, multipart(nearLimit))).statusCode).toBe(200);
+  });
+
   it('answers 413 for an 11 MB file and leaves nothing behind', async () => {
     const beforeFiles = filesOnDisk().length;
     const beforeRows = await uploadCount();
