@@ -72,7 +72,6 @@ export const updateTransactionSchema = z.object({
     .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })
     .optional(),
 });
-export type UpdateTransactionInput = z.input<typeof updateTransactionSchema>;
 
 export const adminUserSchema = z.object({
   id: z.string(),

@@ -86,7 +86,6 @@ export const createTransactionSchema = z
     const problem = cardValueProblem(input.cardType, input.cardValue);
     if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
   });
-export type CreateTransactionInput = z.input<typeof createTransactionSchema>;
 
 /** The upload form (spec section 5): the brand list's Other asks for the custom type. */
 export const uploadFormSchema = z
