@@ -33,7 +33,7 @@ const utc = (date: Date) =>
   `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 16)} UTC`;
 
 /** Shows only the last 4 characters of an account identifier. */
-const mask = (value: string | null) => (value ? `••••${value.slice(-4)}`.replace(/•/g, '*') : '');
+const mask = (value: string | null) => (value ? `****${value.slice(-4)}` : '');
 
 export async function renderReceipt(data: ReceiptData): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
