@@ -85,3 +85,13 @@ export async function screenshot(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(300); // let transitions and animations settle
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage });
 }
+
+/** The page is no wider than its viewport: nothing makes a phone scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  if (scrollWidth > innerWidth)
+    throw new Error(`page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+}

@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
+  expectNoSidewaysScroll,
   screenshot,
   staffCredentials,
   test,
@@ -232,6 +233,7 @@ describe('screenshots', () => {
         const base = baseURL();
         await page.goto(`${base}/`);
         await expect(page.getByTestId('get-started')).toBeVisible();
+        await expectNoSidewaysScroll(page);
         await screenshot(page, `landing-${theme}-${label}`);
         await page.getByTestId('header-signin').click();
         await expect(page.getByTestId('auth-dialog')).toBeVisible();
@@ -250,6 +252,7 @@ describe('screenshots', () => {
         });
         await page.goto(`${base}/profile`);
         await expect(page.getByTestId('profile-email')).toBeVisible();
+        await expectNoSidewaysScroll(page);
         await screenshot(page, `shell-profile-${theme}-${label}`);
         if (label === 'mobile') {
           await page.getByTestId('sidebar-trigger').click();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { screenshot, test } from './fixtures';
+import { expectNoSidewaysScroll, screenshot, test } from './fixtures';
 
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
@@ -209,22 +209,26 @@ describe('selling screenshots at 375px', () => {
     const { page, account } = customer;
     await page.setViewportSize({ width: 375, height: 740 });
     await addPayPal(page, account.email);
+    await expectNoSidewaysScroll(page);
     await screenshot(page, 'payment-methods-light-mobile');
     await page.goto('/upload');
     await fillAmazonCard(page);
     await page
       .getByTestId('card-images-input')
       .setInputFiles(path.join(fixtures, 'card-front.jpg'));
+    await expectNoSidewaysScroll(page);
     await screenshot(page, 'upload-form-light-mobile');
     await page.getByTestId('submit-card').click();
     await expect(page.getByTestId('upload-success')).toBeVisible();
     await screenshot(page, 'upload-success-light-mobile');
     await page.goto('/');
     await expect(page.getByTestId('recent-transaction')).toHaveCount(1);
+    await expectNoSidewaysScroll(page);
     await screenshot(page, 'dashboard-light-mobile');
     await page.goto('/history');
     await expect(page.getByTestId('history-card')).toBeVisible();
     await expect(page.getByTestId('history-table')).not.toBeVisible();
+    await expectNoSidewaysScroll(page);
     await screenshot(page, 'history-light-mobile');
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.goto('/');

@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
+  expectNoSidewaysScroll,
   screenshot,
   staffCredentials,
   test,
@@ -176,6 +177,8 @@ describe('the staff portal', () => {
     });
     await submitCardByApi(customerPage.request, 'Target');
     const admin = await staffPage(browser, { width: 375, height: 740 });
+    await expect(admin.getByTestId('upload-card').first()).toBeVisible();
+    await expectNoSidewaysScroll(admin);
     await screenshot(admin, 'admin-uploads-light-mobile');
     await admin.getByTestId('upload-card').first().getByRole('button', { name: 'Review' }).click();
     await expect(admin.getByTestId('review-dialog')).toContainText('Gift card images');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { baseURL, screenshot, staffCredentials, test } from './fixtures';
+import { baseURL, expectNoSidewaysScroll, screenshot, staffCredentials, test } from './fixtures';
 
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
@@ -136,7 +136,10 @@ describe('support', () => {
     await page.getByLabel('Send message').click();
     await expect(page.getByTestId('chat-message')).toHaveCount(1);
     await screenshot(page, 'chat-light-mobile', false);
+    await expectNoSidewaysScroll(page);
     await page.goto('/support');
+    await expect(page.getByRole('heading', { name: 'Your Tickets' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
     await screenshot(page, 'support-light-mobile');
   });
 });

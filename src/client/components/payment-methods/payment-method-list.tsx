@@ -29,7 +29,7 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
   if (!methods?.length) return <>{empty}</>;
   return (
     <>
-      <ul className="grid gap-3" data-testid="payment-method-list">
+      <ul className="grid grid-cols-1 gap-3" data-testid="payment-method-list">
         {methods.map((method) => {
           const Icon = iconFor(method.type);
           return (

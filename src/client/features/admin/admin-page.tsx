@@ -68,7 +68,7 @@ export function AdminPage() {
           </div>
         </div>
       </header>
-      <main className="mx-auto grid max-w-7xl gap-6 px-4 py-8 sm:px-6">
+      <main className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-6 px-4 py-8 sm:px-6">
         <div>
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Admin Dashboard</h1>
           <p className="mt-1 text-muted-foreground">
@@ -79,7 +79,7 @@ export function AdminPage() {
         <Card>
           <CardContent className="p-4 sm:p-6">
             <Tabs defaultValue="uploads">
-              <TabsList className="w-full sm:w-auto">
+              <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
                 <TabsTrigger value="chat">Chat Support</TabsTrigger>

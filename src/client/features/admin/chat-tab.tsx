@@ -175,7 +175,7 @@ function Thread({ conversation }: { conversation: Conversation | null }) {
   return (
     <div ref={ref} className="h-[380px] overflow-y-auto p-4" data-testid="admin-thread">
       {conversation ? (
-        <ol className="grid gap-3">
+        <ol className="grid grid-cols-1 gap-3">
           {ordered.map((m) => (
             <ChatBubble
               key={m.id}

@@ -37,7 +37,7 @@ export function TicketsTab() {
     );
   }
   return (
-    <ul className="grid gap-3" data-testid="admin-tickets">
+    <ul className="grid grid-cols-1 gap-3" data-testid="admin-tickets">
       {data.map((ticket) => {
         const name = [ticket.userFirstName, ticket.userLastName].filter(Boolean).join(' ');
         return (

@@ -86,7 +86,7 @@ export function UploadsTab() {
         </EmptyState>
       ) : (
         <>
-          <ul className="grid gap-3 sm:hidden">
+          <ul className="grid grid-cols-1 gap-3 sm:hidden">
             {rows.map((t) => (
               <li key={t.id} className="rounded-lg border p-4" data-testid="upload-card">
                 <div className="flex items-start justify-between gap-3">

@@ -38,7 +38,7 @@ export function ChatPage() {
               <Loader2Icon className="size-6 animate-spin text-muted-foreground" />
             </div>
           ) : messages?.length ? (
-            <ol className="grid gap-3">
+            <ol className="grid grid-cols-1 gap-3">
               {messages.map((m) => (
                 <ChatBubble
                   key={m.id}

@@ -108,7 +108,7 @@ export function DashboardPage() {
               <Skeleton className="h-16" />
             </div>
           ) : recent.data?.length ? (
-            <ul className="grid gap-3" data-testid="recent-transactions">
+            <ul className="grid grid-cols-1 gap-3" data-testid="recent-transactions">
               {recent.data.map((t) => (
                 <RecentItem key={t.id} transaction={t} />
               ))}

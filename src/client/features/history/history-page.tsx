@@ -100,7 +100,7 @@ export function HistoryPage() {
             </div>
           ) : (
             <>
-              <ul className="grid gap-3 sm:hidden">
+              <ul className="grid grid-cols-1 gap-3 sm:hidden">
                 {rows.map((t) => (
                   <HistoryCard key={t.id} transaction={t} onView={() => setOpenId(t.id)} />
                 ))}

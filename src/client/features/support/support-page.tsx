@@ -112,7 +112,7 @@ export function SupportPage() {
             {tickets.isLoading ? (
               <Skeleton className="h-24" />
             ) : tickets.data?.length ? (
-              <ul className="grid gap-3" data-testid="ticket-list">
+              <ul className="grid grid-cols-1 gap-3" data-testid="ticket-list">
                 {tickets.data.map((ticket) => (
                   <li key={ticket.id} className="rounded-lg border p-4" data-testid="ticket">
                     <div className="flex items-start justify-between gap-3">
