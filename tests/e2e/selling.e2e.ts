@@ -151,7 +151,7 @@ describe('selling a card', () => {
   test('payment methods: the form follows the type, and delete asks first', async ({
     customer,
   }) => {
-    const { page, account } = customer;
+    const { page } = customer;
     await page.goto('/profile');
     await page.getByRole('tab', { name: 'Payment Methods' }).click();
     await page.getByTestId('toggle-payment-form').click();
@@ -176,7 +176,6 @@ describe('selling a card', () => {
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page.getByTestId('toast')).toContainText('Payment method deleted successfully');
     await expect(page.getByTestId('payment-method')).toHaveCount(0);
-    void account;
   });
 
   test('staff who open Upload Card or Payment Methods are sent to /admin', async ({ staff }) => {

@@ -6,7 +6,7 @@ import { auditLog, chatMessages, paymentMethods, transactions, users } from '../
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
 import { type AuditChanges, recordAudit } from './audit';
-import { decodeCursor, encodeCursor } from './cursor';
+import { afterCursor, cursorColumn, toPage } from './cursor';
 
 const adminColumns = {
   ...getTableColumns(transactions),
@@ -19,19 +19,16 @@ const adminColumns = {
   paymentMethodAccountNumber: paymentMethods.accountNumber,
   paymentMethodBankName: paymentMethods.bankName,
   paymentMethodRoutingNumber: paymentMethods.routingNumber,
-  cursorCreatedAt: sql<string>`${transactions.createdAt}::text`,
+  cursorCreatedAt: cursorColumn(transactions.createdAt),
 };
 
-type AdminRow = { [K in keyof typeof adminColumns]: unknown } & typeof transactions.$inferSelect;
+type AdminRow = Awaited<ReturnType<typeof baseQuery>>[number];
 
-export function toAdminTransaction(row: AdminRow): AdminTransaction {
-  const { cursorCreatedAt: _cursor, ...rest } = row as AdminRow & Record<string, unknown>;
-  return {
-    ...(rest as unknown as AdminTransaction),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
+export const toAdminTransaction = (row: Omit<AdminRow, 'cursorCreatedAt'>): AdminTransaction => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -50,7 +47,6 @@ export interface AdminListOptions {
   limit: number;
 }
 
-/** The review queue, newest first, a page at a time; search matches card type, email or id. */
 /** A search that looks like the start of an id, as the range of uuids it covers (uses the key). */
 export function idPrefixRange(search: string): [string, string] | null {
   const hex = search.toLowerCase().replaceAll('-', '');
@@ -69,12 +65,8 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
   const filters: SQL[] = [];
   if (options.status && options.status !== 'all')
     filters.push(eq(transactions.status, options.status));
-  if (options.cursor) {
-    const { createdAt, id } = decodeCursor(options.cursor);
-    filters.push(
-      sql`(${transactions.createdAt}, ${transactions.id}) < (${createdAt}::timestamptz, ${id}::uuid)`,
-    );
-  }
+  if (options.cursor)
+    filters.push(afterCursor(options.cursor, transactions.createdAt, transactions.id));
   const take = options.limit + 1;
   let where = and(...filters);
   if (options.search) {
@@ -99,16 +91,18 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
     .where(where)
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(take);
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > options.limit && last ? encodeCursor(last.cursorCreatedAt, last.id) : null;
-  return { items: page.map((r) => toAdminTransaction(r as AdminRow)), nextCursor };
+  const { items, nextCursor } = toPage(rows, options.limit);
+  return {
+    items: items.map(toAdminTransaction),
+    nextCursor,
+  };
 }
 
 export async function findAdminTransaction(db: Db, id: string) {
   const [row] = await baseQuery(db).where(eq(transactions.id, id));
-  return row ? toAdminTransaction(row as AdminRow) : null;
+  if (!row) return null;
+  const { cursorCreatedAt: _cursor, ...transaction } = row;
+  return toAdminTransaction(transaction);
 }
 
 export async function transactionAudit(db: Db, id: string): Promise<AuditEntry[]> {
@@ -195,20 +189,18 @@ export async function updateTransactionAsStaff(
 }
 
 export async function adminStats(db: Db) {
-  const [row] = await db
-    .select({
-      totalTransactions: sql<number>`(select count(*) from ${transactions})::int`,
-      pendingReview: sql<number>`(select count(*) from ${transactions} where ${transactions.status} = 'pending')::int`,
-      totalUsers: sql<number>`(select count(*) from ${users})::int`,
-      chatMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.senderType} = 'user')::int`,
-    })
-    .from(sql`(select 1) as one`);
-  return row!;
+  const [totalTransactions, pendingReview, totalUsers, userMessages] = await Promise.all([
+    db.$count(transactions),
+    db.$count(transactions, eq(transactions.status, 'pending')),
+    db.$count(users),
+    db.$count(chatMessages, eq(chatMessages.senderType, 'user')),
+  ]);
+  return { totalTransactions, pendingReview, totalUsers, chatMessages: userMessages };
 }
 
-export function listAdminUsers(db: Db, options: { cursor?: string; limit: number }) {
-  const after = options.cursor ? decodeCursor(options.cursor) : null;
-  return db
+/** Customers, newest first, a page at a time. */
+export async function listAdminUsers(db: Db, options: { cursor?: string; limit: number }) {
+  const rows = await db
     .select({
       id: users.id,
       email: users.email,
@@ -216,14 +208,12 @@ export function listAdminUsers(db: Db, options: { cursor?: string; limit: number
       lastName: users.lastName,
       isAdmin: users.isAdmin,
       createdAt: users.createdAt,
-      cursorCreatedAt: sql<string>`${users.createdAt}::text`,
+      cursorCreatedAt: cursorColumn(users.createdAt),
     })
     .from(users)
-    .where(
-      after
-        ? sql`(${users.createdAt}, ${users.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
-        : undefined,
-    )
+    .where(options.cursor ? afterCursor(options.cursor, users.createdAt, users.id) : undefined)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(options.limit + 1);
+  const { items, nextCursor } = toPage(rows, options.limit);
+  return { items: items.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() })), nextCursor };
 }

@@ -12,7 +12,6 @@ import {
 } from '../../../shared/admin';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
-import { encodeCursor } from './cursor';
 import {
   adminStats,
   findAdminTransaction,
@@ -87,16 +86,9 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { limit } = request.query;
-      const rows = await listAdminUsers(app.db, request.query);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      if (rows.length > limit && last)
-        reply.header(NEXT_CURSOR_HEADER, encodeCursor(last.cursorCreatedAt, last.id));
-      return page.map(({ cursorCreatedAt: _c, ...u }) => ({
-        ...u,
-        createdAt: u.createdAt.toISOString(),
-      }));
+      const { items, nextCursor } = await listAdminUsers(app.db, request.query);
+      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
+      return items;
     },
   );
 }
