@@ -1,9 +1,7 @@
 /** Transaction and payment statuses with their labels and badge colours (spec section 4). */
 export const TRANSACTION_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const;
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 export const PAYMENT_STATUSES = ['pending', 'sent', 'confirmed'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export type BadgeColour = 'yellow' | 'blue' | 'green' | 'red' | 'gray';
 
@@ -38,7 +36,6 @@ export const paymentStatusColour = (status: string): BadgeColour =>
   PAYMENT_COLOURS[status] ?? 'gray';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number];
 const TICKET_LABELS: Record<string, string> = {
   open: 'Open',
   in_progress: 'In Progress',

@@ -1,6 +1,5 @@
 import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { formatMoney } from '@shared/money';
-import { TRANSACTION_STATUSES } from '@shared/statuses';
 import { useQuery } from '@tanstack/react-query';
 import { InboxIcon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
@@ -8,8 +7,8 @@ import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
 import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
 import { Button } from '@/components/ui/button';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
   Table,
@@ -37,7 +36,7 @@ function useDebounced<T>(value: T, ms = 300) {
 export function UploadsTab() {
   const [searchInput, setSearchInput] = React.useState('');
   const search = useDebounced(searchInput);
-  const [status, setStatus] = React.useState('all');
+  const [status, setStatus] = React.useState<StatusFilterValue>('all');
   const pages = useCursorPages(`${search}|${status}`);
   const query = useQuery(adminTransactionsQuery({ search, status, cursor: pages.cursor }));
   const [reviewing, setReviewing] = React.useState<string | null>(null);
@@ -53,18 +52,7 @@ export function UploadsTab() {
         />
         <div className="flex gap-2">
           <div className="flex-1 sm:w-44">
-            <NativeSelect
-              aria-label="Filter by status"
-              value={status}
-              onChange={(e) => setStatus(e.target.value)}
-            >
-              <option value="all">All statuses</option>
-              {TRANSACTION_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s[0]!.toUpperCase() + s.slice(1)}
-                </option>
-              ))}
-            </NativeSelect>
+            <StatusFilter value={status} onChange={setStatus} />
           </div>
           <Button
             variant="outline"

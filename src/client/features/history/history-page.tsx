@@ -1,5 +1,4 @@
 import { formatMoney } from '@shared/money';
-import { TRANSACTION_STATUSES } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon, EyeIcon } from 'lucide-react';
@@ -9,9 +8,9 @@ import { DateTimeStack } from '@/components/date-time';
 import { PageHeader } from '@/components/page-header';
 import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
   Table,
@@ -25,19 +24,10 @@ import { formatDate, formatTime } from '@/lib/dates';
 import { transactionsQuery } from '@/lib/queries';
 import { receiptUrl, TransactionDetailsDialog } from './transaction-details-dialog';
 
-const FILTERS = ['all', ...TRANSACTION_STATUSES] as const;
-const FILTER_LABELS: Record<(typeof FILTERS)[number], string> = {
-  all: 'All statuses',
-  pending: 'Pending',
-  processing: 'Processing',
-  completed: 'Completed',
-  rejected: 'Rejected',
-};
-
 export function HistoryPage() {
   const { data, isLoading } = useQuery(transactionsQuery());
   const [search, setSearch] = React.useState('');
-  const [status, setStatus] = React.useState<(typeof FILTERS)[number]>('all');
+  const [status, setStatus] = React.useState<StatusFilterValue>('all');
   const [openId, setOpenId] = React.useState<string | null>(null);
 
   const rows = React.useMemo(() => {
@@ -64,17 +54,7 @@ export function HistoryPage() {
           <div className="flex flex-col gap-3 sm:flex-row">
             <SearchInput label="Search by card type or ID" value={search} onChange={setSearch} />
             <div className="sm:w-48">
-              <NativeSelect
-                aria-label="Filter by status"
-                value={status}
-                onChange={(e) => setStatus(e.target.value as typeof status)}
-              >
-                {FILTERS.map((f) => (
-                  <option key={f} value={f}>
-                    {FILTER_LABELS[f]}
-                  </option>
-                ))}
-              </NativeSelect>
+              <StatusFilter value={status} onChange={setStatus} />
             </div>
           </div>
           {isLoading ? (
