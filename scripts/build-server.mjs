@@ -1,5 +1,6 @@
 // Bundles the server and the operator commands into dist/server, next to a copy of the
-// committed SQL migrations (the database client finds them beside itself).
+// committed SQL migrations and the embedded database's worker (the database client finds both
+// beside itself).
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -16,4 +17,5 @@ await build({
   logLevel: 'warning',
 });
 cpSync('src/server/db/migrations', 'dist/server/migrations', { recursive: true });
+cpSync('src/server/db/pglite-worker.mjs', 'dist/server/pglite-worker.mjs');
 console.log('built dist/server');

@@ -5,6 +5,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { MAX_UPLOAD_BYTES } from '../shared/card-rules';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import eventRoutes from './live/events';
+import { LiveHub } from './live/hub';
+import { registerLiveCache } from './live/plugin';
 import adminRoutes from './modules/admin/routes';
 import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
@@ -22,13 +25,25 @@ import type { ObjectStorage } from './storage/object-storage';
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
+    database: Database;
     config: AppConfig;
     storage: ObjectStorage;
   }
 }
 
+export interface BuildOptions {
+  /** The clock sessions expire by (tests move it); Date.now otherwise. */
+  now?: () => number;
+  /** Shared with the PostgreSQL bridge, which tells it what other instances changed. */
+  live?: LiveHub;
+}
+
 /** Builds the whole app without listening: main.ts listens, tests call app.inject(). */
-export async function buildApp(config: AppConfig, database: Database): Promise<FastifyInstance> {
+export async function buildApp(
+  config: AppConfig,
+  database: Database,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -47,12 +62,15 @@ export async function buildApp(config: AppConfig, database: Database): Promise<F
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', database.db);
+  app.decorate('database', database);
   app.decorate('config', config);
+  app.decorate('now', options.now ?? Date.now);
   app.decorate('storage', new LocalDiskStorage(path.join(config.dataDir, 'objects')));
 
   registerErrorHandling(app);
   registerSecurity(app);
-  await registerSessions(app, database.db, config.sessionSecret);
+  registerLiveCache(app, options.live ?? new LiveHub());
+  await registerSessions(app, config.sessionSecret);
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },
@@ -64,6 +82,7 @@ export async function buildApp(config: AppConfig, database: Database): Promise<F
   await app.register(adminRoutes);
   await app.register(chatRoutes);
   await app.register(supportRoutes);
+  await app.register(eventRoutes);
 
   await registerClient(app, config.clientDir);
   return app;

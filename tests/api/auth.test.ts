@@ -4,6 +4,7 @@ import { sessions, users } from '../../src/server/db/schema';
 import {
   createTestApp,
   sessionCookie,
+  sidOf,
   signInStaff,
   signUp,
   type TestApp,
@@ -225,9 +226,11 @@ describe('staff and customer sign-in are separate', () => {
     });
   });
 
-  it('treats a customer row flagged isAdmin as staff', async () => {
+  it('treats a customer row flagged isAdmin as staff, once the session renews', async () => {
     const customer = await signUp(t.app);
     await t.database.db.update(users).set({ isAdmin: true }).where(eq(users.id, customer.user.id));
+    // A change made outside the app reaches a cached session when it renews (15 minutes).
+    t.advance(15 * 60 * 1000 + 1);
     expect((await me(customer.cookie)).json().isAdmin).toBe(true);
   });
 });
@@ -244,27 +247,69 @@ describe('sessions', () => {
     expect(await sessionCount()).toBe(before);
   });
 
-  it('does not rewrite the session on every poll', async () => {
+  it('does not rewrite the session on every poll, and renews it after 15 minutes', async () => {
     const { cookie } = await signUp(t.app);
-    const sid = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
-    const [before] = await t.database.db.select().from(sessions).where(eq(sessions.sid, sid));
+    const row = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.sid, sidOf(cookie)))
+      )[0]!;
+    const before = await row();
     for (let i = 0; i < 3; i++) {
       const poll = await me(cookie);
       expect(poll.statusCode).toBe(200);
       expect(poll.headers['set-cookie']).toBeUndefined();
     }
-    const [after] = await t.database.db.select().from(sessions).where(eq(sessions.sid, sid));
-    expect(after!.expire.getTime()).toBe(before!.expire.getTime());
+    expect((await row()).expire.getTime()).toBe(before.expire.getTime());
+    t.advance(15 * 60 * 1000 + 1);
+    expect((await me(cookie)).statusCode).toBe(200);
+    expect((await row()).expire.getTime()).toBeGreaterThan(
+      before.expire.getTime() + 15 * 60 * 1000,
+    );
   });
 
-  it('ends a session that has been idle past its expiry', async () => {
+  it('stores only a hash of the token, never the token itself', async () => {
     const { cookie } = await signUp(t.app);
-    const sid = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
-    await t.database.db
-      .update(sessions)
-      .set({ expire: new Date(Date.now() - 1000) })
-      .where(eq(sessions.sid, sid));
+    const token = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
+    const rows = await t.database.db.select({ sid: sessions.sid }).from(sessions);
+    expect(rows.map((r) => r.sid)).toContain(sidOf(cookie));
+    expect(rows.map((r) => r.sid)).not.toContain(token);
+  });
+
+  it('ends a customer session after 24 hours idle', async () => {
+    const { cookie } = await signUp(t.app);
+    t.advance(23 * 60 * 60 * 1000);
+    expect((await me(cookie)).statusCode).toBe(200);
+    t.advance(24 * 60 * 60 * 1000 + 1000);
     expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('ends a customer session 30 days after sign-in however active it is', async () => {
+    const { cookie } = await signUp(t.app);
+    for (let day = 1; day < 30; day++) {
+      t.advance(24 * 60 * 60 * 1000 - 60_000);
+      expect((await me(cookie)).statusCode, `day ${day}`).toBe(200);
+    }
+    t.advance(24 * 60 * 60 * 1000);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('ends a staff session after 30 minutes idle, and 12 hours after sign-in', async () => {
+    const idle = await signInStaff(t);
+    t.advance(29 * 60 * 1000);
+    expect((await me(idle.cookie)).statusCode).toBe(200);
+    t.advance(31 * 60 * 1000);
+    expect((await me(idle.cookie)).statusCode).toBe(401);
+
+    const busy = await signInStaff(t);
+    for (let minutes = 20; minutes < 12 * 60; minutes += 20) {
+      t.advance(20 * 60 * 1000);
+      expect((await me(busy.cookie)).statusCode, `${minutes} minutes`).toBe(200);
+    }
+    t.advance(20 * 60 * 1000);
+    expect((await me(busy.cookie)).statusCode).toBe(401);
   });
 
   it('POST /api/logout deletes the session row and the old cookie stops working', async () => {

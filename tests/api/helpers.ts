@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: AppConfig;
+  /** Moves the app's clock (sessions expire by it) forward. */
+  advance(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -39,12 +41,16 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     logLevel: 'silent',
     ...overrides,
   };
-  const app = await buildApp(config, database);
+  let offset = 0;
+  const app = await buildApp(config, database, { now: () => Date.now() + offset });
   await app.ready();
   return {
     app,
     database,
     config,
+    advance(ms) {
+      offset += ms;
+    },
     async close() {
       await app.close();
       await database.close();
@@ -70,6 +76,12 @@ async function createPostgresDatabase(baseUrl: string) {
       await client.end();
     },
   };
+}
+
+/** The sessions table's key for a cookie: the SHA-256 of its token. */
+export function sidOf(cookie: string): string {
+  const token = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
+  return createHash('sha256').update(token).digest('hex');
 }
 
 export function sessionCookie(response: LightMyRequestResponse): string | undefined {

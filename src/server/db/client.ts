@@ -1,30 +1,42 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { Worker } from 'node:worker_threads';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Db = NodePgDatabase<typeof schema>;
 
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  pool: pg.Pool;
+  /** SQL statements sent since the database was opened (tests and metrics read it). */
+  readonly statements: number;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 /**
- * Migrations are committed SQL in ./migrations beside this file; the build copies them next to
- * the bundled server, so the same relative path works from src and from dist.
+ * Migrations are committed SQL in ./migrations beside this file; the build copies them (and the
+ * worker) next to the bundled server, so the same relative paths work from src and from dist.
  */
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(here, 'migrations');
+const workerFile = path.join(here, 'pglite-worker.mjs');
 
 export class DatabaseLockedError extends Error {}
 
@@ -32,40 +44,106 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Folder for the embedded database; omitted means an in-memory database (tests). */
   pgliteDir?: string;
+  /** Connections to PostgreSQL (the embedded database always has one). */
+  poolSize?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // A pooled client that errors while idle must not crash the process.
-    pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    return {
-      db,
-      kind: 'postgres',
-      migrate: () => migratePg(db as never, { migrationsFolder }),
-      close: () => pool.end(),
-    };
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+    });
+    return wrap('postgres', pool, async () => pool.end());
   }
   const release = options.pgliteDir ? lockDirectory(options.pgliteDir) : () => {};
   try {
-    // pg_trgm backs the staff search (trigram indexes for ILIKE '%...%').
-    const client = new PGlite({ dataDir: options.pgliteDir, extensions: { pg_trgm } });
-    await client.waitReady;
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    return {
-      db,
-      kind: 'pglite',
-      migrate: () => migratePglite(db as never, { migrationsFolder }),
-      close: async () => {
-        await client.close();
-        release();
-      },
-    };
+    const embedded = await startEmbedded(options.pgliteDir);
+    // One connection: PGlite is a single Postgres session, so a transaction holds it and other
+    // queries wait for it, as they would for PGlite's own lock.
+    const pool = new pg.Pool({
+      host: embedded.socketDir,
+      port: 5432,
+      user: 'postgres',
+      database: 'postgres',
+      max: 1,
+      idleTimeoutMillis: 0,
+    });
+    return wrap('pglite', pool, async () => {
+      await pool.end();
+      await embedded.stop();
+      release();
+    });
   } catch (error) {
     release();
     throw error;
   }
+}
+
+function wrap(kind: Database['kind'], pool: pg.Pool, close: () => Promise<void>): Database {
+  // A pooled client that errors while idle must not crash the process.
+  pool.on('error', () => {});
+  let statements = 0;
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      statements++;
+      return query(...args);
+    };
+  });
+  const db = drizzle(pool, { schema });
+  return {
+    db,
+    kind,
+    pool,
+    get statements() {
+      return statements;
+    },
+    migrate: () => migrate(db, { migrationsFolder }),
+    close,
+  };
+}
+
+/** Starts PGlite in a worker thread, serving the wire protocol on a socket only we can reach. */
+async function startEmbedded(dataDir: string | undefined) {
+  // A short private folder: Unix socket paths are limited to about 100 bytes.
+  const socketDir = mkdtempSync(path.join(tmpdir(), 'cb-pglite-'));
+  const worker = new Worker(workerFile, {
+    workerData: { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+  });
+  let exited = false;
+  const exit = new Promise<void>((resolve) => {
+    worker.once('exit', () => {
+      exited = true;
+      rmSync(socketDir, { recursive: true, force: true });
+      resolve();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`The embedded database stopped (${code})`)));
+    });
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  worker.on('error', (error) => {
+    // The database is gone: nothing this process answers can be trusted any more.
+    console.error('The embedded database failed:', error);
+    process.exit(1);
+  });
+  return {
+    socketDir,
+    async stop() {
+      if (exited) return;
+      worker.postMessage('close');
+      const timer = setTimeout(() => void worker.terminate(), 10_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /**

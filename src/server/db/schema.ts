@@ -179,14 +179,24 @@ export const supportTickets = pgTable(
   (t) => [index('support_tickets_user_idx').on(t.userId, t.createdAt)],
 );
 
+/**
+ * The spec's sessions table (sid, sess, expire). `sid` holds the SHA-256 of the cookie's token,
+ * never the token itself; the columns after `expire` let every session of an account be listed
+ * and ended, and expiry be both idle and absolute (docs/decisions/003).
+ */
 export const sessions = pgTable(
   'sessions',
   {
     sid: varchar('sid', { length: 128 }).primaryKey(),
     sess: json('sess').notNull(),
     expire: timestamp('expire', { precision: 6, withTimezone: true }).notNull(),
+    /** 'user' or 'admin'; null while a staff sign-in waits for its second factor. */
+    accountKind: varchar('account_kind', { length: 16 }),
+    accountId: uuid('account_id'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('sessions_expire_idx').on(t.expire)],
+  (t) => [index('sessions_expire_idx').on(t.expire), index('sessions_account_idx').on(t.accountId)],
 );
 
 /**

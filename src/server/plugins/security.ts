@@ -44,18 +44,31 @@ export function registerSecurity(app: FastifyInstance) {
   });
 
   app.addHook('onSend', async (request, reply) => {
+    const headers = securityHeaders(request);
     // A route may set a stricter policy of its own (served files do).
-    if (!reply.hasHeader('Content-Security-Policy')) {
-      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    }
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Referrer-Policy', 'same-origin');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (request.protocol === 'https') {
-      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (reply.hasHeader('Content-Security-Policy')) {
+      const { 'Content-Security-Policy': _own, ...rest } = headers;
+      reply.headers(rest);
+    } else {
+      reply.headers(headers);
     }
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });
 }
+
+const HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+};
+const HTTPS_HEADERS = {
+  ...HEADERS,
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+};
+
+/** The headers every answer carries, including the streams that bypass the hooks. */
+export const securityHeaders = (request: FastifyRequest): Readonly<Record<string, string>> =>
+  request.protocol === 'https' ? HTTPS_HEADERS : HEADERS;

@@ -1,57 +1,131 @@
+import { createHash, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifySession, { type SessionStore } from '@fastify/session';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance, Session } from 'fastify';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
+import type { CachedSession, SessionData } from '../live/session-cache';
+import { type Account, toAccount } from './auth';
 
 export const SESSION_COOKIE = 'cb.sid';
-/** A session ends after this long without a request (idle expiry). */
-export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
-/** An active session's expiry is pushed forward at most this often, not on every poll. */
-export const SESSION_TOUCH_MS = 15 * 60 * 1000;
 
 export interface Principal {
   kind: 'user' | 'admin';
   id: string;
 }
 
+type SessionKind = Principal['kind'] | 'pending';
+
+/**
+ * How long a session lives (docs/decisions/003): without a request (idle), and at most (absolute).
+ * A staff sign-in waiting for its second factor gets a few minutes.
+ */
+export const SESSION_LIMITS: Record<SessionKind, { idleMs: number; absoluteMs: number }> = {
+  user: { idleMs: 24 * 60 * 60 * 1000, absoluteMs: 30 * 24 * 60 * 60 * 1000 },
+  admin: { idleMs: 30 * 60 * 1000, absoluteMs: 12 * 60 * 60 * 1000 },
+  pending: { idleMs: 10 * 60 * 1000, absoluteMs: 10 * 60 * 1000 },
+};
+
+/**
+ * A signed-in session writes (and re-reads) its row at most this often: not on every poll. It is a
+ * tenth of the idle limit, so another instance never finds the row expired much before it is.
+ */
+const touchEvery = (kind: SessionKind) =>
+  Math.min(15 * 60 * 1000, SESSION_LIMITS[kind].idleMs / 10);
+
+const kindOf = (session: { account: Account | null }): SessionKind =>
+  session.account?.kind ?? 'pending';
+
 declare module 'fastify' {
-  interface Session {
-    principal?: Principal;
-    touchedAt?: number;
+  interface FastifyInstance {
+    /** The time, in ms; tests move it. */
+    now: () => number;
+  }
+  interface FastifyRequest {
+    /** The request's session once `loadSession` has run: null when there is none. */
+    session: CachedSession | null | undefined;
   }
 }
 
-type Callback = (err?: unknown) => void;
+const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** The spec's sessions table (sid, sess, expire) as a store for @fastify/session. */
-export class DbSessionStore implements SessionStore {
-  constructor(private readonly db: Db) {}
+/** The newest a session may expire: the idle limit from its last request, within its lifetime. */
+function expiryOf(kind: SessionKind, createdAt: number, lastSeenAt: number) {
+  const limits = SESSION_LIMITS[kind];
+  return Math.min(lastSeenAt + limits.idleMs, createdAt + limits.absoluteMs);
+}
 
-  set(sid: string, session: { cookie: { expires?: Date | null } }, callback: Callback) {
-    const expire = session.cookie.expires ?? new Date(Date.now() + SESSION_IDLE_MS);
-    this.db
-      .insert(sessions)
-      .values({ sid, sess: session, expire })
-      .onConflictDoUpdate({ target: sessions.sid, set: { sess: session, expire } })
-      .then(() => callback(), callback);
+const limitBy = (column: 'idleMs' | 'absoluteMs') =>
+  `case account_kind when 'user' then ${SESSION_LIMITS.user[column]} when 'admin' then ${SESSION_LIMITS.admin[column]} else ${SESSION_LIMITS.pending[column]} end`;
+
+/**
+ * One prepared statement per load: it renews the row's idle expiry (within the absolute one) and
+ * reads it with its account, so a session's first request in this process, and each renewal,
+ * cost one query.
+ */
+const LOAD_SESSION = {
+  name: 'cardbridge-load-session',
+  text: `
+    with s as (
+      update sessions
+         set last_seen_at = $2,
+             expire = least($2::timestamptz + (${limitBy('idleMs')}) * interval '1 millisecond',
+                            created_at + (${limitBy('absoluteMs')}) * interval '1 millisecond')
+       where sid = $1 and expire > $2
+      returning sid, sess, account_kind, account_id, created_at
+    )
+    select s.sid, s.sess, s.account_kind, s.created_at,
+           u.id as user_id, u.email as user_email, u.first_name as user_first_name,
+           u.last_name as user_last_name, u.created_at as user_created_at,
+           u.profile_image_url as user_profile_image_url, u.is_admin as user_is_admin,
+           a.id as admin_id, a.email as admin_email, a.first_name as admin_first_name,
+           a.last_name as admin_last_name, a.created_at as admin_created_at
+      from s
+      left join users u on s.account_kind = 'user' and u.id = s.account_id
+      left join admins a on s.account_kind = 'admin' and a.id = s.account_id`,
+};
+
+interface SessionRow {
+  sid: string;
+  sess: SessionData | null;
+  account_kind: Principal['kind'] | null;
+  created_at: Date;
+  user_id: string | null;
+  user_email: string;
+  user_first_name: string | null;
+  user_last_name: string | null;
+  user_created_at: Date;
+  user_profile_image_url: string | null;
+  user_is_admin: boolean | null;
+  admin_id: string | null;
+  admin_email: string;
+  admin_first_name: string | null;
+  admin_last_name: string | null;
+  admin_created_at: Date;
+}
+
+function accountOfRow(row: SessionRow): Account | null {
+  if (row.account_kind === 'user' && row.user_id) {
+    return toAccount('user', {
+      id: row.user_id,
+      email: row.user_email,
+      firstName: row.user_first_name,
+      lastName: row.user_last_name,
+      createdAt: row.user_created_at,
+      profileImageUrl: row.user_profile_image_url,
+      isAdmin: row.user_is_admin === true,
+    });
   }
-
-  get(sid: string, callback: (err: unknown, session?: Session | null) => void) {
-    this.db
-      .select({ sess: sessions.sess })
-      .from(sessions)
-      .where(and(eq(sessions.sid, sid), gt(sessions.expire, sql`now()`)))
-      .then(([row]) => callback(null, (row?.sess as Session | undefined) ?? null), callback);
+  if (row.account_kind === 'admin' && row.admin_id) {
+    return toAccount('admin', {
+      id: row.admin_id,
+      email: row.admin_email,
+      firstName: row.admin_first_name,
+      lastName: row.admin_last_name,
+      createdAt: row.admin_created_at,
+    });
   }
-
-  destroy(sid: string, callback: Callback) {
-    this.db
-      .delete(sessions)
-      .where(eq(sessions.sid, sid))
-      .then(() => callback(), callback);
-  }
+  return null;
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<number> {
@@ -62,31 +136,165 @@ export async function deleteExpiredSessions(db: Db): Promise<number> {
   return removed.length;
 }
 
-export async function registerSessions(app: FastifyInstance, db: Db, secret: string) {
-  await app.register(fastifyCookie);
-  await app.register(fastifySession, {
-    secret,
-    cookieName: SESSION_COOKIE,
-    store: new DbSessionStore(db),
-    // No row for anonymous visitors, and no write unless the session changed.
-    saveUninitialized: false,
-    rolling: false,
-    cookie: {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: 'auto',
-      maxAge: SESSION_IDLE_MS,
-    },
-  });
+export async function registerSessions(app: FastifyInstance, secret: string | string[]) {
+  // Cookies are parsed only by the requests that look for the session.
+  await app.register(fastifyCookie, { secret, hook: false });
+  app.decorateRequest('session', undefined);
+}
 
-  // Sliding idle expiry: a signed-in session is re-saved (new expiry) at most every 15 minutes.
-  app.addHook('preHandler', async (request) => {
-    const session = request.session;
-    if (!session?.principal) return;
-    const now = Date.now();
-    if (!session.touchedAt || now - session.touchedAt > SESSION_TOUCH_MS) {
-      session.touchedAt = now;
+function cookieOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header?.includes(SESSION_COOKIE)) return undefined;
+  return request.server.parseCookie(header)[SESSION_COOKIE] || undefined;
+}
+
+/**
+ * The request's session, from memory when this process has seen it: no query for a poll. Misses
+ * and renewals read the row and the account in one statement; a cookie that is forged, expired,
+ * ended or whose account is gone yields null.
+ */
+export async function loadSession(request: FastifyRequest): Promise<CachedSession | null> {
+  if (request.session !== undefined) return request.session;
+  const app = request.server;
+  const cache = app.live.sessions;
+  const cookie = cookieOf(request);
+  let session: CachedSession | null = null;
+  if (cookie && !cache.isDead(cookie)) {
+    const now = app.now();
+    const cached = app.live.coherent ? cache.get(cookie) : undefined;
+    if (cached && now - cached.touchedAt < touchEvery(kindOf(cached))) {
+      if (expiryOf(kindOf(cached), cached.createdAt, cached.lastSeenAt) > now) {
+        cached.lastSeenAt = now;
+        session = cached;
+      } else {
+        cache.markDead(cookie);
+      }
+    } else {
+      session = await readSession(app, cookie, now);
     }
+  }
+  request.session = session;
+  return session;
+}
+
+async function readSession(app: FastifyInstance, cookie: string, now: number) {
+  const cache = app.live.sessions;
+  const unsigned = app.unsignCookie(cookie);
+  if (!unsigned.valid || !unsigned.value) {
+    cache.markDead(cookie);
+    return null;
+  }
+  const { rows } = await app.database.pool.query<SessionRow>({
+    ...LOAD_SESSION,
+    values: [sha256(unsigned.value), new Date(now)],
   });
+  const row = rows[0];
+  const account = row ? accountOfRow(row) : null;
+  if (!row || (row.account_kind && !account)) {
+    // Expired, ended, or its account is gone: the cookie is dead for good.
+    if (row) await app.db.delete(sessions).where(eq(sessions.sid, row.sid));
+    cache.markDead(cookie);
+    return null;
+  }
+  const entry: CachedSession = {
+    sid: row.sid,
+    cookie,
+    account,
+    data: row.sess ?? {},
+    createdAt: row.created_at.getTime(),
+    lastSeenAt: now,
+    touchedAt: now,
+  };
+  if (app.live.coherent) cache.set(entry);
+  return entry;
+}
+
+function setCookie(request: FastifyRequest, reply: FastifyReply, token: string, kind: SessionKind) {
+  reply.setCookie(SESSION_COOKIE, request.server.signCookie(token), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: Math.floor(SESSION_LIMITS[kind].absoluteMs / 1000),
+  });
+}
+
+/**
+ * A new session for `account` (or, with null, a staff sign-in waiting for its second factor),
+ * always under a new id: the one the browser had before, if any, is ended (session fixation).
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: Account | null,
+  data: SessionData = {},
+): Promise<CachedSession> {
+  const app = request.server;
+  const previous = await loadSession(request);
+  if (previous) await endSessionsById(app, [previous.sid]);
+  const token = randomBytes(32).toString('base64url');
+  const sid = sha256(token);
+  const now = app.now();
+  const kind: SessionKind = account?.kind ?? 'pending';
+  const sess: SessionData = {
+    ...data,
+    userAgent: request.headers['user-agent']?.slice(0, 300),
+    ip: request.ip,
+  };
+  await app.db.insert(sessions).values({
+    sid,
+    sess,
+    expire: new Date(expiryOf(kind, now, now)),
+    accountKind: account?.kind ?? null,
+    accountId: account?.id ?? null,
+    createdAt: new Date(now),
+    lastSeenAt: new Date(now),
+  });
+  setCookie(request, reply, token, kind);
+  const entry: CachedSession = {
+    sid,
+    cookie: app.signCookie(token),
+    account,
+    data: sess,
+    createdAt: now,
+    lastSeenAt: now,
+    touchedAt: now,
+  };
+  if (app.live.coherent) app.live.sessions.set(entry);
+  request.session = entry;
+  return entry;
+}
+
+/** Signs the request's session out: the row goes, every instance refuses the cookie at once. */
+export async function endSession(request: FastifyRequest, reply: FastifyReply) {
+  const session = await loadSession(request);
+  if (session) await endSessionsById(request.server, [session.sid]);
+  request.session = null;
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+export async function endSessionsById(app: FastifyInstance, sids: string[]) {
+  if (sids.length === 0) return;
+  for (const sid of sids) await app.db.delete(sessions).where(eq(sessions.sid, sid));
+  app.live.sessionsEnded(sids);
+}
+
+/** Ends every session of an account, but for `exceptSid` (the one making the change). */
+export async function endAccountSessions(
+  app: FastifyInstance,
+  account: Principal,
+  exceptSid?: string,
+): Promise<number> {
+  const ended = await app.db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.accountKind, account.kind),
+        eq(sessions.accountId, account.id),
+        exceptSid ? ne(sessions.sid, exceptSid) : undefined,
+      ),
+    )
+    .returning({ sid: sessions.sid });
+  app.live.sessionsEnded(ended.map((r) => r.sid));
+  return ended.length;
 }

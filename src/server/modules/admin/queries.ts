@@ -184,7 +184,7 @@ export async function updateTransactionAsStaff(
         changes,
       });
     }
-    return Object.keys(changes);
+    return { userId: current.userId, changed: Object.keys(changes) };
   });
 }
 

@@ -10,6 +10,7 @@ import {
   NEXT_CURSOR_HEADER,
   updateTransactionSchema,
 } from '../../../shared/admin';
+import { STAFF } from '../../live/hub';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import {
@@ -29,13 +30,19 @@ export default async function adminRoutes(app: FastifyInstance) {
   // Every route here is for staff only: 401 signed out, 403 for customers.
   app.addHook('onRequest', requireStaff);
 
-  r.get('/api/admin/stats', { schema: { response: { 200: adminStatsSchema } } }, async () =>
-    adminStats(app.db),
+  r.get(
+    '/api/admin/stats',
+    {
+      config: { live: { topic: 'admin-stats', scope: 'staff' } },
+      schema: { response: { 200: adminStatsSchema } },
+    },
+    async () => adminStats(app.db),
   );
 
   r.get(
     '/api/admin/transactions',
     {
+      config: { live: { topic: 'queue', scope: 'staff' } },
       schema: {
         querystring: adminListQuerySchema,
         response: { 200: z.array(adminTransactionSchema) },
@@ -72,7 +79,16 @@ export default async function adminRoutes(app: FastifyInstance) {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Transaction not found');
       const { expectedUpdatedAt, ...changes } = request.body;
-      await updateTransactionAsStaff(app.db, accountOf(request), id, changes, expectedUpdatedAt);
+      const { userId, changed } = await updateTransactionAsStaff(
+        app.db,
+        accountOf(request),
+        id,
+        changes,
+        expectedUpdatedAt,
+      );
+      if (changed.length > 0) {
+        app.live.changed([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats']);
+      }
       return (await findAdminTransaction(app.db, id))!;
     },
   );
@@ -80,6 +96,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/users',
     {
+      config: { live: { topic: 'users', scope: 'staff' } },
       schema: {
         querystring: adminListQuerySchema.pick({ cursor: true, limit: true }),
         response: { 200: z.array(adminUserSchema) },

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signInSchema, signUpSchema } from '../../../shared/auth-schemas';
 import { users } from '../../db/schema';
+import { STAFF } from '../../live/hub';
 import {
   type Account,
   currentAccount,
@@ -12,7 +13,7 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { SESSION_COOKIE } from '../../plugins/session';
+import { endSession, startSession } from '../../plugins/session';
 import {
   checkPassword,
   findAdminByEmail,
@@ -40,18 +41,11 @@ export default async function authRoutes(app: FastifyInstance) {
   const { bcryptCost } = app.config;
   const throttle = new LoginThrottle();
 
-  /** A new session id at every sign-in: the old one (and its row) is discarded. */
-  async function startSession(request: FastifyRequest, account: Account) {
-    await request.session.regenerate();
-    request.session.principal = { kind: account.kind, id: account.id };
-    request.session.touchedAt = Date.now();
+  /** A new session at every sign-in: the one the browser had before, if any, is ended. */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
+    await startSession(request, reply, account);
     request.account = account;
     return toCurrentUser(account);
-  }
-
-  async function endSession(request: FastifyRequest, reply: FastifyReply) {
-    if (request.session?.sessionId) await request.session.destroy();
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
   function refuseIfThrottled(request: FastifyRequest, reply: FastifyReply) {
@@ -68,7 +62,7 @@ export default async function authRoutes(app: FastifyInstance) {
   r.post(
     '/api/signup',
     { schema: { body: signUpSchema, response: { 200: currentUserSchema } } },
-    async (request) => {
+    async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
       if (await findUserByEmail(app.db, email)) throw accountExists();
       try {
@@ -81,7 +75,9 @@ export default async function authRoutes(app: FastifyInstance) {
             lastName,
           })
           .returning();
-        return startSession(request, toAccount('user', row!));
+        const account = toAccount('user', row!);
+        app.live.changed([STAFF], ['users', 'admin-stats']);
+        return signIn(request, reply, account);
       } catch (error) {
         if (isUniqueViolation(error)) throw accountExists();
         throw error;
@@ -99,7 +95,7 @@ export default async function authRoutes(app: FastifyInstance) {
         throttle.recordFailure(request.ip);
         throw new HttpError(401, INVALID_CREDENTIALS);
       }
-      return startSession(request, toAccount('user', row));
+      return signIn(request, reply, toAccount('user', row));
     },
   );
 
@@ -113,7 +109,7 @@ export default async function authRoutes(app: FastifyInstance) {
         throttle.recordFailure(request.ip);
         throw new HttpError(401, INVALID_CREDENTIALS);
       }
-      return startSession(request, toAccount('admin', row));
+      return signIn(request, reply, toAccount('admin', row));
     },
   );
 

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { transactions } from '../../db/schema';
+import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
 import { findUserById } from '../auth/accounts';
@@ -58,6 +59,7 @@ export default async function cardRoutes(app: FastifyInstance) {
         }
         return row!.id;
       });
+      app.live.changed([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats']);
       const created = await findTransaction(app.db, id, userId);
       return reply.code(201).send(toTransaction(created!));
     },
@@ -65,13 +67,21 @@ export default async function cardRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/transactions',
-    { onRequest: requireSignedIn, schema: { response: { 200: z.array(transactionSchema) } } },
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'transactions' } },
+      schema: { response: { 200: z.array(transactionSchema) } },
+    },
     async (request) => (await listTransactions(app.db, accountOf(request).id)).map(toTransaction),
   );
 
   r.get(
     '/api/transactions/recent',
-    { onRequest: requireSignedIn, schema: { response: { 200: z.array(transactionSchema) } } },
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'transactions' } },
+      schema: { response: { 200: z.array(transactionSchema) } },
+    },
     async (request) =>
       (await listTransactions(app.db, accountOf(request).id, RECENT_TRANSACTIONS_LIMIT)).map(
         toTransaction,
@@ -80,7 +90,11 @@ export default async function cardRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/stats',
-    { onRequest: requireSignedIn, schema: { response: { 200: statsSchema } } },
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'stats' } },
+      schema: { response: { 200: statsSchema } },
+    },
     async (request) => transactionStats(app.db, accountOf(request).id),
   );
 

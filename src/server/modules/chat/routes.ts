@@ -9,6 +9,7 @@ import {
 } from '../../../shared/support';
 import { displayName } from '../../../shared/user-display';
 import { chatMessages, users } from '../../db/schema';
+import { STAFF } from '../../live/hub';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { badRequest } from '../../plugins/errors';
 import { recordAudit } from '../admin/audit';
@@ -20,7 +21,11 @@ export default async function chatRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/chat/messages',
-    { onRequest: requireSignedIn, schema: { response: { 200: z.array(chatMessageSchema) } } },
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'chat' } },
+      schema: { response: { 200: z.array(chatMessageSchema) } },
+    },
     async (request) => {
       const account = accountOf(request);
       // Staff accounts have no conversation of their own; they answer in the admin portal.
@@ -71,13 +76,18 @@ export default async function chatRoutes(app: FastifyInstance) {
           .returning();
         return inserted!;
       });
+      app.live.changed([conversationUserId, STAFF], ['chat', 'chats', 'admin-stats']);
       return reply.code(201).send(toChatMessage(row));
     },
   );
 
   r.get(
     '/api/admin/chats',
-    { onRequest: requireStaff, schema: { response: { 200: z.array(adminChatMessageSchema) } } },
+    {
+      onRequest: requireStaff,
+      config: { live: { topic: 'chats', scope: 'staff' } },
+      schema: { response: { 200: z.array(adminChatMessageSchema) } },
+    },
     async () => allChats(app.db),
   );
 
@@ -100,6 +110,8 @@ export default async function chatRoutes(app: FastifyInstance) {
         });
         return count;
       });
+      app.live.changedEverywhere(['chat']);
+      app.live.changed([STAFF], ['chats', 'admin-stats']);
       await deleteChatUploads(app.db, app.storage);
       return { success: true as const, deleted };
     },

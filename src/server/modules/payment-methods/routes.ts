@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createPaymentMethodSchema } from '../../../shared/payment-methods';
+import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import {
@@ -25,10 +26,17 @@ export const paymentMethodSchema = z.object({
 
 export default async function paymentMethodRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** A customer's methods show in their list, their transactions and the staff queue. */
+  const changed = (userId: string) =>
+    app.live.changed([userId, STAFF], ['payment-methods', 'transactions', 'queue']);
 
   r.get(
     '/api/payment-methods',
-    { onRequest: requireSignedIn, schema: { response: { 200: z.array(paymentMethodSchema) } } },
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'payment-methods' } },
+      schema: { response: { 200: z.array(paymentMethodSchema) } },
+    },
     async (request) =>
       (await listPaymentMethods(app.db, accountOf(request).id)).map(toPaymentMethod),
   );
@@ -40,7 +48,9 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
       schema: { body: createPaymentMethodSchema, response: { 201: paymentMethodSchema } },
     },
     async (request, reply) => {
-      const row = await createPaymentMethod(app.db, accountOf(request).id, request.body);
+      const userId = accountOf(request).id;
+      const row = await createPaymentMethod(app.db, userId, request.body);
+      changed(userId);
       return reply.code(201).send(toPaymentMethod(row));
     },
   );
@@ -57,9 +67,11 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params;
       const isUuid = z.uuid().safeParse(id).success;
-      if (!isUuid || !(await deletePaymentMethod(app.db, accountOf(request).id, id))) {
+      const userId = accountOf(request).id;
+      if (!isUuid || !(await deletePaymentMethod(app.db, userId, id))) {
         throw notFound('Payment method not found');
       }
+      changed(userId);
       return { success: true as const };
     },
   );

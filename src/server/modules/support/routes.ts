@@ -9,6 +9,7 @@ import {
   updateTicketSchema,
 } from '../../../shared/support';
 import { supportTickets, users } from '../../db/schema';
+import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { recordAudit } from '../admin/audit';
@@ -28,7 +29,11 @@ export default async function supportRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/support-tickets',
-    { onRequest: requireSignedIn, schema: { response: { 200: z.array(ticketSchema) } } },
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'tickets' } },
+      schema: { response: { 200: z.array(ticketSchema) } },
+    },
     async (request) => {
       const account = accountOf(request);
       if (account.kind !== 'user') return [];
@@ -48,17 +53,23 @@ export default async function supportRoutes(app: FastifyInstance) {
       schema: { body: createTicketSchema, response: { 201: ticketSchema } },
     },
     async (request, reply) => {
+      const userId = accountOf(request).id;
       const [row] = await app.db
         .insert(supportTickets)
-        .values({ ...request.body, userId: accountOf(request).id })
+        .values({ ...request.body, userId })
         .returning();
+      app.live.changed([userId, STAFF], ['tickets', 'staff-tickets']);
       return reply.code(201).send(toTicket(row!));
     },
   );
 
   r.get(
     '/api/admin/support-tickets',
-    { onRequest: requireStaff, schema: { response: { 200: z.array(adminTicketSchema) } } },
+    {
+      onRequest: requireStaff,
+      config: { live: { topic: 'staff-tickets', scope: 'staff' } },
+      schema: { response: { 200: z.array(adminTicketSchema) } },
+    },
     async () => {
       const rows = await app.db
         .select({
@@ -113,6 +124,7 @@ export default async function supportRoutes(app: FastifyInstance) {
         });
         return updated!;
       });
+      app.live.changed(row.userId ? [row.userId, STAFF] : [STAFF], ['tickets', 'staff-tickets']);
       return toTicket(row);
     },
   );

@@ -1,0 +1,636 @@
+/**
+ * npm run bench:load: signed-in customers polling, measured from outside over HTTP.
+ *
+ *   npm run bench:load                 the spec's mix at 50 connections: Cardbridge on PGlite, on
+ *                                      PostgreSQL when DATABASE_URL is set, a raw node:http server
+ *                                      and, when ../shared/bench/peer-seed-stack is present (and
+ *                                      PostgreSQL answers), the reference, all in one run
+ *   npm run bench:load -- --soak       1,000 customers at the spec's poll intervals for 5 minutes
+ *                                      on PGlite: errors, p99 and the server's memory
+ *
+ * Each Cardbridge run seeds CUSTOMERS customers x CARDS cards (one real bcrypt hash at cost 12
+ * shared by all: the sign-in cost is the same) and 6 chat messages each, starts the built server
+ * (`dist/server/main.js`, NODE_ENV=production) on it, signs customers in through the API and polls
+ * as the browser does: stats, recent, transactions and chat in the spec's proportions (per 30 s per
+ * customer: 3, 6, 6, 10), sending back the last ETag as If-None-Match. Meanwhile one chat message
+ * per signed-in customer per minute and one staff status change per second keep invalidating.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../src/server/db/client';
+import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SECONDS = env('BENCH_SECONDS', 20);
+const CUSTOMERS = env('BENCH_CUSTOMERS', 1000);
+const CARDS = env('BENCH_CARDS', 20);
+const SIGNED_IN = env('BENCH_SIGNED_IN', 200);
+const CONNECTIONS = env('CONNECTIONS', 50);
+const SOAK_SECONDS = env('SOAK_SECONDS', 300);
+const PASSWORD = 'bench-password';
+const STAFF = { email: 'bench-staff@example.com', password: 'bench staff password' };
+const REFERENCE_DIR = path.resolve('../shared/bench/peer-seed-stack');
+const soak = process.argv.includes('--soak');
+
+/** The spec's polls, each with its interval (section 9) and its share of the mix. */
+const POLLS = [
+  { path: '/api/stats', everyMs: 10_000 },
+  { path: '/api/transactions/recent', everyMs: 5_000 },
+  { path: '/api/transactions', everyMs: 5_000 },
+  { path: '/api/chat/messages', everyMs: 3_000 },
+];
+/** One customer's 30 s of polls, interleaved smoothly (3 stats, 6 recent, 6 list, 10 chat). */
+const MIX = smoothRoundRobin(POLLS.map((p) => ({ item: p.path, weight: 30_000 / p.everyMs })));
+
+function smoothRoundRobin<T>(entries: { item: T; weight: number }[]): T[] {
+  const total = entries.reduce((sum, e) => sum + e.weight, 0);
+  const current = entries.map(() => 0);
+  const out: T[] = [];
+  for (let n = 0; n < total; n++) {
+    entries.forEach((e, i) => {
+      current[i]! += e.weight;
+    });
+    const best = current.indexOf(Math.max(...current));
+    current[best]! -= total;
+    out.push(entries[best]!.item);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------- processes
+
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(command: string, args: string[], options: { env?: object; cwd?: string } = {}) {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  child.on('exit', (code, signal) => {
+    if (code && !signal) console.error(`${command} ${args.join(' ')} exited ${code}:\n${stderr}`);
+  });
+  children.push(child);
+  return child;
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+async function waitUntilAnswering(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} never answered`);
+}
+
+/** The resident memory of a process, in MB. */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+}
+
+// ---------------------------------------------------------------------------------- seeding
+
+interface Seeded {
+  /** The id of one card of each customer, by customer number. */
+  cardIds: string[];
+}
+
+async function seedCardbridge(options: { databaseUrl?: string; pgliteDir?: string }) {
+  const database = await openDatabase(options);
+  await database.migrate();
+  const db = database.db;
+  const hash = await hashPassword(PASSWORD, 12);
+  await db.execute(sql`
+    insert into users (email, password, first_name, last_name, created_at)
+    select 'user' || g || '@bench.example', ${hash}, 'First' || g, 'Last' || g,
+           now() - (g || ' minutes')::interval
+    from generate_series(0, ${CUSTOMERS - 1}) g`);
+  await db.execute(sql`
+    insert into payment_methods (user_id, type, account_name, identifier, is_default)
+    select id, 'paypal', first_name || ' ' || last_name, email, true from users`);
+  await db.execute(sql`
+    insert into transactions (user_id, card_type, card_value, card_condition, card_format,
+                              image_urls, notes, payment_method_id, payout_rate, expected_payout,
+                              created_at)
+    select u.id, 'Amazon', 100.00, 'brand_new', 'egift',
+           array['/objects/cards/' || gen_random_uuid() || '.png'], 'note', pm.id, 0.9100, 91.00,
+           now() - (k || ' minutes')::interval
+    from users u join payment_methods pm on pm.user_id = u.id
+    cross join generate_series(1, ${CARDS}) k`);
+  await db.execute(sql`
+    insert into chat_messages (user_id, sender_type, message, created_at)
+    select u.id, case when k % 2 = 0 then 'admin' else 'user' end,
+           'Chat message number ' || k || ' about my gift card', now() - ((7 - k) || ' hours')::interval
+    from users u cross join generate_series(1, 6) k`);
+  await db.execute(sql`analyze`);
+  await upsertAdmin(db, STAFF, 4);
+  const rows = await db.execute<{ n: string; id: string }>(sql`
+    select distinct on (u.email) substring(u.email from 5 for position('@' in u.email) - 5) as n, t.id
+    from users u join transactions t on t.user_id = u.id
+    order by u.email, t.created_at`);
+  const cardIds: string[] = [];
+  for (const row of rows.rows) cardIds[Number(row.n)] = row.id;
+  await database.close();
+  return { cardIds } satisfies Seeded;
+}
+
+async function createPostgresDatabase(baseUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------- clients
+
+interface Target {
+  name: string;
+  base: string;
+  signinPath: string;
+  pid?: number;
+  /** Cardbridge only: the writes that keep invalidating while customers poll. */
+  writes?: { cardIds: string[] };
+}
+
+/** Signs customers in through the API, a few at a time; returns their cookies in order. */
+async function signIn(target: Target, count: number): Promise<string[]> {
+  const cookies: string[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const response = await fetch(target.base + target.signinPath, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: target.base },
+        body: JSON.stringify({ email: `user${i}@bench.example`, password: PASSWORD }),
+      });
+      if (response.status !== 200)
+        throw new Error(`${target.name}: sign-in ${i} got ${response.status}`);
+      cookies[i] = response.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return cookies;
+}
+
+async function staffCookie(target: Target) {
+  const response = await fetch(`${target.base}/api/admin/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: target.base },
+    body: JSON.stringify(STAFF),
+  });
+  if (response.status !== 200) throw new Error(`staff sign-in got ${response.status}`);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+/**
+ * The writes of a real exchange while customers poll: each signed-in customer sends a chat
+ * message a minute, and staff change one of their cards' status every second.
+ */
+function startWrites(target: Target, cookies: string[], cardIds: string[], staff: string) {
+  const statuses = new Map<number, number>();
+  const counts = { chat: 0, staff: 0, failed: 0 };
+  const send = (url: string, method: string, cookie: string, body: object) =>
+    fetch(target.base + url, {
+      method,
+      headers: { 'content-type': 'application/json', origin: target.base, cookie },
+      body: JSON.stringify(body),
+    }).then(
+      (r) => {
+        if (!r.ok) counts.failed++;
+        return r.arrayBuffer();
+      },
+      () => {
+        counts.failed++;
+      },
+    );
+  let chatTurn = 0;
+  const chat = setInterval(() => {
+    const i = chatTurn++ % cookies.length;
+    counts.chat++;
+    void send('/api/chat/messages', 'POST', cookies[i]!, { message: `Bench message ${chatTurn}` });
+  }, 60_000 / cookies.length);
+  const staffTimer = setInterval(() => {
+    const i = Math.floor(Math.random() * cookies.length);
+    const turn = (statuses.get(i) ?? 0) + 1;
+    statuses.set(i, turn);
+    counts.staff++;
+    void send(`/api/admin/transactions/${cardIds[i]}`, 'PATCH', staff, {
+      status: ['processing', 'pending'][turn % 2],
+    });
+  }, 1000);
+  return () => {
+    clearInterval(chat);
+    clearInterval(staffTimer);
+    return counts;
+  };
+}
+
+interface MixResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  notModified: number;
+  statuses: Record<string, number>;
+}
+
+/**
+ * The spec's mix at CONNECTIONS connections: each connection polls as one customer's browser for
+ * a 30 s cycle of requests, then as the next customer, sending If-None-Match with the ETag that
+ * customer last saw for that path.
+ */
+async function runMix(target: Target, cookies: string[], seconds: number): Promise<MixResult> {
+  const etags = new Map<string, string>();
+  const statuses: Record<string, number> = {};
+  let connections = 0;
+  type Context = { conn?: number; k: number; key: string };
+  const requests = MIX.map((pollPath) => ({
+    method: 'GET' as const,
+    path: pollPath,
+    setupRequest: (request: { headers?: Record<string, string> }, context: Context) => {
+      context.conn ??= connections++;
+      const customer =
+        (context.conn + CONNECTIONS * Math.floor(context.k / MIX.length)) % cookies.length;
+      context.k++;
+      context.key = `${customer} ${pollPath}`;
+      const etag = etags.get(context.key);
+      request.headers = {
+        cookie: cookies[customer]!,
+        ...(etag ? { 'if-none-match': etag } : {}),
+      };
+      return request;
+    },
+    onResponse: (
+      status: number,
+      _body: string,
+      context: Context,
+      headers: Record<string, string>,
+    ) => {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const etag = headers?.etag ?? headers?.ETag;
+      if (etag) etags.set(context.key, etag);
+    },
+  }));
+  const result = await autocannon({
+    url: target.base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    initialContext: { k: 0 },
+    requests,
+  } as autocannon.Options);
+  const ok = (statuses['200'] ?? 0) + (statuses['304'] ?? 0);
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: total - ok + result.errors + result.timeouts,
+    notModified: statuses['304'] ?? 0,
+    statuses,
+  };
+}
+
+async function runRaw(base: string, seconds: number) {
+  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: seconds });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+// ---------------------------------------------------------------------------------- targets
+
+async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
+  const port = await freePort();
+  let databaseUrl: string | undefined;
+  let drop = async () => {};
+  if (kind === 'postgres') {
+    const fresh = await createPostgresDatabase(process.env.DATABASE_URL!, 'cb_bench_load');
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+  }
+  console.log(`  seeding ${CUSTOMERS} customers x ${CARDS} cards on ${kind}...`);
+  const seeded = await seedCardbridge(
+    databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'db') },
+  );
+  const server = start(process.execPath, ['dist/server/main.js'], {
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${base}/api/auth/user`);
+  const target: Target = {
+    name: kind === 'pglite' ? 'Cardbridge on PGlite' : 'Cardbridge on PostgreSQL',
+    base,
+    signinPath: '/api/signin',
+    pid: server.pid,
+    writes: seeded,
+  };
+  return {
+    target,
+    async stop() {
+      await stop(server);
+      await drop();
+    },
+  };
+}
+
+async function startReference() {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl || !existsSync(path.join(REFERENCE_DIR, 'server.mjs'))) return null;
+  if (!existsSync(path.join(REFERENCE_DIR, 'node_modules'))) {
+    console.log('  installing the reference (npm ci)...');
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: REFERENCE_DIR, stdio: 'ignore' });
+  }
+  const fresh = await createPostgresDatabase(databaseUrl, 'peer_ref_bench');
+  const refEnv = { ...process.env, DATABASE_URL: fresh.url, USERS: String(CUSTOMERS) };
+  console.log(`  seeding the reference (${CUSTOMERS} customers x ${CARDS} cards)...`);
+  execFileSync(process.execPath, ['seed.mjs'], {
+    cwd: REFERENCE_DIR,
+    env: { ...refEnv, CARDS: String(CARDS) },
+    stdio: 'ignore',
+  });
+  execFileSync(process.execPath, ['seed-chat.mjs'], {
+    cwd: REFERENCE_DIR,
+    env: refEnv,
+    stdio: 'ignore',
+  });
+  const port = await freePort();
+  const server = start(process.execPath, ['server.mjs'], {
+    cwd: REFERENCE_DIR,
+    env: { DATABASE_URL: fresh.url, PORT: String(port) },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${base}/api/stats`);
+  return {
+    target: {
+      name: 'reference (Express + connect-pg-simple)',
+      base,
+      signinPath: '/api/signin',
+      pid: server.pid,
+    } as Target,
+    async stop() {
+      await stop(server);
+      await fresh.drop();
+    },
+  };
+}
+
+async function measure(target: Target) {
+  const cookies = await signIn(target, SIGNED_IN);
+  let stopWrites: (() => { chat: number; staff: number; failed: number }) | undefined;
+  if (target.writes) {
+    stopWrites = startWrites(target, cookies, target.writes.cardIds, await staffCookie(target));
+  }
+  await runMix(target, cookies, 3); // warm-up: caches, JIT, connections
+  const memoryBefore = target.pid ? rssMb(target.pid) : 0;
+  const result = await runMix(target, cookies, SECONDS);
+  const writes = stopWrites?.();
+  return { ...result, writes, memoryMb: target.pid ? [memoryBefore, rssMb(target.pid)] : null };
+}
+
+// ---------------------------------------------------------------------------------- modes
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits);
+
+async function mixMode() {
+  console.log(
+    `The spec's mix, ${SIGNED_IN} of ${CUSTOMERS} customers signed in, ${CONNECTIONS} connections, ${SECONDS} s each, on ${process.env.BENCH_MACHINE ?? 'this machine'}`,
+  );
+  const rows: {
+    name: string;
+    rps: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    note: string;
+  }[] = [];
+
+  const rawPort = await freePort();
+  const raw = start(process.execPath, [
+    '-e',
+    `const body = JSON.stringify({ hello: 'world' });
+     require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); }).listen(${rawPort}, '127.0.0.1');`,
+  ]);
+  const rawBase = `http://127.0.0.1:${rawPort}`;
+  await waitUntilAnswering(rawBase);
+  console.log('raw node:http...');
+  const rawResult = await runRaw(rawBase, SECONDS);
+  await stop(raw);
+  rows.push({ name: 'raw node:http hello world', ...rawResult, note: '' });
+
+  const reference = await startReference();
+  let referenceRps = 0;
+  if (reference) {
+    console.log('reference...');
+    const result = await measure(reference.target);
+    await reference.stop();
+    referenceRps = result.rps;
+    rows.push({
+      name: reference.target.name,
+      ...result,
+      note: 'reads only (it has no chat or staff writes)',
+    });
+  } else {
+    console.log('reference: skipped (needs DATABASE_URL and ../shared/bench/peer-seed-stack)');
+  }
+
+  const kinds: ('pglite' | 'postgres')[] = process.env.DATABASE_URL
+    ? ['pglite', 'postgres']
+    : ['pglite'];
+  for (const kind of kinds) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-load-'));
+    try {
+      const app = await startCardbridge(kind, dataDir);
+      console.log(`${app.target.name}...`);
+      const result = await measure(app.target);
+      await app.stop();
+      const w = result.writes!;
+      rows.push({
+        name: app.target.name,
+        ...result,
+        note: `${fmt(
+          (100 * result.notModified) /
+            Math.max(
+              1,
+              Object.values(result.statuses).reduce((a, b) => a + b, 0),
+            ),
+        )}% 304; writes: ${w.chat} chat, ${w.staff} staff, ${w.failed} failed; RSS ${result.memoryMb!.map((m) => fmt(m)).join(' -> ')} MB`,
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  console.log(
+    `\n| target | req/s | p50 | p99 | errors | vs raw | vs reference | notes |\n|---|---|---|---|---|---|---|---|`,
+  );
+  for (const row of rows) {
+    const vsRef = referenceRps ? `${fmt(row.rps / referenceRps, 1)}x` : '-';
+    console.log(
+      `| ${row.name} | ${fmt(row.rps)} | ${row.p50} ms | ${row.p99} ms | ${row.errors} | ${fmt((100 * row.rps) / rawResult.rps, 1)}% | ${vsRef} | ${row.note} |`,
+    );
+  }
+}
+
+/** 1,000 customers polling at the spec's intervals (833 req/s) for SOAK_SECONDS on PGlite. */
+async function soakMode() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-soak-'));
+  const app = await startCardbridge('pglite', dataDir);
+  const { target } = app;
+  console.log(`signing in ${CUSTOMERS} customers...`);
+  const cookies = await signIn(target, CUSTOMERS);
+  const stopWrites = startWrites(
+    target,
+    cookies,
+    target.writes!.cardIds,
+    await staffCookie(target),
+  );
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let networkErrors = 0;
+  const etags = new Map<string, string>();
+  const url = new URL(target.base);
+
+  const poll = (customer: number, pollPath: string) => {
+    const key = `${customer} ${pollPath}`;
+    const etag = etags.get(key);
+    const started = performance.now();
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: pollPath,
+        agent,
+        headers: { cookie: cookies[customer]!, ...(etag ? { 'if-none-match': etag } : {}) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          latencies.push(performance.now() - started);
+          statuses[response.statusCode!] = (statuses[response.statusCode!] ?? 0) + 1;
+          const next = response.headers.etag;
+          if (next) etags.set(key, next);
+        });
+      },
+    );
+    request.on('error', () => {
+      networkErrors++;
+    });
+    request.end();
+  };
+
+  const memoryStart = rssMb(target.pid!);
+  console.log(
+    `soak: ${CUSTOMERS} customers at the spec's intervals for ${SOAK_SECONDS} s (RSS ${fmt(memoryStart)} MB)`,
+  );
+  const timers: NodeJS.Timeout[] = [];
+  for (let customer = 0; customer < CUSTOMERS; customer++) {
+    for (const { path: pollPath, everyMs } of POLLS) {
+      // Each browser opened its page at its own moment.
+      const first = setTimeout(() => {
+        poll(customer, pollPath);
+        timers.push(setInterval(() => poll(customer, pollPath), everyMs));
+      }, Math.random() * everyMs);
+      timers.push(first);
+    }
+  }
+  const progress = setInterval(() => {
+    console.log(`  ${latencies.length} requests, RSS ${fmt(rssMb(target.pid!))} MB`);
+  }, 60_000);
+  await new Promise((r) => setTimeout(r, SOAK_SECONDS * 1000));
+  for (const timer of timers) clearInterval(timer);
+  clearInterval(progress);
+  await new Promise((r) => setTimeout(r, 2000)); // let the last answers arrive
+  const writes = stopWrites();
+  const memoryEnd = rssMb(target.pid!);
+  await app.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  const errors =
+    Object.entries(statuses)
+      .filter(([s]) => s !== '200' && s !== '304')
+      .reduce((sum, [, n]) => sum + n, 0) + networkErrors;
+  console.log(`\n| soak on PGlite | value |\n|---|---|`);
+  console.log(`| customers, seconds | ${CUSTOMERS}, ${SOAK_SECONDS} |`);
+  console.log(
+    `| requests (req/s) | ${latencies.length} (${fmt(latencies.length / SOAK_SECONDS)}) |`,
+  );
+  console.log(`| statuses | ${JSON.stringify(statuses)} |`);
+  console.log(`| errors | ${errors} |`);
+  console.log(
+    `| p50 / p99 / max | ${fmt(at(0.5), 1)} / ${fmt(at(0.99), 1)} / ${fmt(latencies.at(-1) ?? 0, 1)} ms |`,
+  );
+  console.log(`| writes | ${writes.chat} chat, ${writes.staff} staff, ${writes.failed} failed |`);
+  console.log(
+    `| server RSS start -> end | ${fmt(memoryStart)} -> ${fmt(memoryEnd)} MB (${fmt(memoryEnd - memoryStart, 1)} MB) |`,
+  );
+}
+
+await (soak ? soakMode() : mixMode());
+process.exit(0);

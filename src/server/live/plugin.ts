@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { NEXT_CURSOR_HEADER } from '../../shared/admin';
+import type { LiveTopic } from '../../shared/live';
+import { type LiveHub, STAFF } from './hub';
+import { etagOf } from './response-cache';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    live: LiveHub;
+  }
+  interface FastifyContextConfig {
+    /**
+     * A GET whose answer depends only on `topic` in the signed-in account's scope (or in the staff
+     * scope): answered from memory while the topic is unchanged, with an ETag and 304 Not Modified
+     * to a matching If-None-Match.
+     */
+    live?: { topic: LiveTopic; scope?: 'account' | 'staff' };
+  }
+  interface FastifyRequest {
+    /** Set on a cacheable miss: where to keep the answer, and the stamp read before the query. */
+    liveMiss?: { key: string; stamp: number };
+  }
+}
+
+/**
+ * Answers unchanged polls from memory. The stamp is read before the handler queries, so a write
+ * that lands during the query leaves the stored answer with an old stamp: the next poll reads again.
+ */
+export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
+  app.decorate('live', hub);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const live = request.routeOptions.config.live;
+    const account = request.account;
+    if (!live || !account || request.method !== 'GET') return;
+    const scope = live.scope === 'staff' ? STAFF : account.id;
+    const key = `${scope} ${request.url}`;
+    const stamp = hub.stamp(scope, live.topic);
+    const cached = hub.coherent ? hub.responses.get(key) : undefined;
+    if (cached?.stamp === stamp) {
+      if (cached.headers) reply.headers(cached.headers);
+      reply.header('ETag', cached.etag);
+      if (request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(cached.body);
+    }
+    request.liveMiss = { key, stamp };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const miss = request.liveMiss;
+    if (!miss || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const etag = etagOf(payload);
+    if (hub.coherent) {
+      const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
+      const headers = typeof cursor === 'string' ? { [NEXT_CURSOR_HEADER]: cursor } : undefined;
+      hub.responses.set(miss.key, { stamp: miss.stamp, etag, body: payload, headers });
+    }
+    reply.header('ETag', etag);
+    if (request.headers['if-none-match'] === etag) {
+      reply.code(304);
+      return null;
+    }
+    return payload;
+  });
+}

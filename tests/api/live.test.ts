@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addPaymentMethod,
+  as,
+  createTestApp,
+  type SignedIn,
+  signInStaff,
+  signUp,
+  submitCard,
+  type TestApp,
+} from './helpers';
+import { openEvents } from './live-helpers';
+
+let t: TestApp;
+let staff: SignedIn;
+beforeAll(async () => {
+  t = await createTestApp();
+  staff = await signInStaff(t);
+});
+afterAll(() => t.close());
+
+const get = (who: SignedIn, url: string, headers: Record<string, string> = {}) =>
+  as(t.app, who, { method: 'GET', url, headers });
+const send = (who: SignedIn, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+  as(t.app, who, { method, url, payload });
+
+/** The SQL statements one request costs. */
+async function statementsOf(request: () => Promise<{ statusCode: number }>) {
+  const before = t.database.statements;
+  const response = await request();
+  return { statements: t.database.statements - before, status: response.statusCode };
+}
+
+/** Every poll a customer page runs, primed so that the next read may come from memory. */
+const CUSTOMER_POLLS = [
+  '/api/stats',
+  '/api/transactions',
+  '/api/transactions/recent',
+  '/api/chat/messages',
+  '/api/support-tickets',
+  '/api/payment-methods',
+];
+const STAFF_POLLS = [
+  '/api/admin/stats',
+  '/api/admin/transactions',
+  '/api/admin/users',
+  '/api/admin/chats',
+  '/api/admin/support-tickets',
+];
+async function prime(customer: SignedIn) {
+  for (const url of CUSTOMER_POLLS) await get(customer, url);
+  for (const url of STAFF_POLLS) await get(staff, url);
+}
+
+describe('a poll answered from memory', () => {
+  it('costs no SQL when nothing changed, and one statement when something did', async () => {
+    const customer = await signUp(t.app);
+    await submitCard(t.app, customer);
+    for (const url of CUSTOMER_POLLS) {
+      await get(customer, url); // the first read fills the cache
+      expect(await statementsOf(() => get(customer, url)), url).toEqual({
+        statements: 0,
+        status: 200,
+      });
+    }
+    await submitCard(t.app, customer);
+    for (const url of ['/api/stats', '/api/transactions', '/api/transactions/recent']) {
+      expect(await statementsOf(() => get(customer, url)), url).toEqual({
+        statements: 1,
+        status: 200,
+      });
+    }
+    for (const url of STAFF_POLLS) {
+      await get(staff, url);
+      expect(await statementsOf(() => get(staff, url)), url).toEqual({
+        statements: 0,
+        status: 200,
+      });
+    }
+  });
+
+  it('answers 304 to a matching If-None-Match only while nothing changed', async () => {
+    const customer = await signUp(t.app);
+    const first = await get(customer, '/api/transactions');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('no-store');
+
+    const same = await get(customer, '/api/transactions', { 'if-none-match': etag });
+    expect(same.statusCode).toBe(304);
+    expect(same.body).toBe('');
+    expect(same.headers.etag).toBe(etag);
+    expect(
+      (await get(customer, '/api/transactions', { 'if-none-match': '"other"' })).statusCode,
+    ).toBe(200);
+
+    await submitCard(t.app, customer);
+    const changed = await get(customer, '/api/transactions', { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toHaveLength(1);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('keeps one customer’s answers from another, and the next-page cursor of staff lists', async () => {
+    const a = await signUp(t.app);
+    const b = await signUp(t.app);
+    await submitCard(t.app, a);
+    expect((await get(a, '/api/transactions')).json()).toHaveLength(1);
+    expect((await get(b, '/api/transactions')).json()).toEqual([]);
+    expect((await get(b, '/api/transactions')).json()).toEqual([]);
+
+    const page = await get(staff, '/api/admin/transactions?limit=1');
+    const again = await get(staff, '/api/admin/transactions?limit=1');
+    expect(again.headers['x-next-cursor']).toBe(page.headers['x-next-cursor']);
+    expect(again.headers['x-next-cursor']).toBeTruthy();
+  });
+});
+
+describe('every write path bumps what it changes', () => {
+  it('a customer’s upload: their lists and stats, the staff queue and summary', async () => {
+    const customer = await signUp(t.app);
+    await prime(customer);
+    const before = (await get(staff, '/api/admin/stats')).json();
+    const card = (await submitCard(t.app, customer)).json();
+
+    expect((await get(customer, '/api/transactions')).json()[0].id).toBe(card.id);
+    expect((await get(customer, '/api/transactions/recent')).json()[0].id).toBe(card.id);
+    expect((await get(customer, '/api/stats')).json()).toMatchObject({
+      totalSubmitted: 1,
+      pending: 1,
+    });
+    expect((await get(staff, '/api/admin/transactions')).json()[0].id).toBe(card.id);
+    const after = (await get(staff, '/api/admin/stats')).json();
+    expect(after.totalTransactions).toBe(before.totalTransactions + 1);
+    expect(after.pendingReview).toBe(before.pendingReview + 1);
+  });
+
+  it('a staff decision: the customer’s lists and stats, the queue and summary', async () => {
+    const customer = await signUp(t.app);
+    const card = (await submitCard(t.app, customer)).json();
+    await prime(customer);
+    const saved = await send(staff, 'PATCH', `/api/admin/transactions/${card.id}`, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await get(customer, '/api/transactions')).json()[0]).toMatchObject({
+      status: 'completed',
+      paymentStatus: 'sent',
+    });
+    expect((await get(customer, '/api/transactions/recent')).json()[0].status).toBe('completed');
+    expect((await get(customer, '/api/stats')).json()).toMatchObject({
+      completed: 1,
+      pending: 0,
+      totalEarned: '91.00',
+    });
+    const row = (await get(staff, '/api/admin/transactions'))
+      .json()
+      .find((r: { id: string }) => r.id === card.id);
+    expect(row.status).toBe('completed');
+  });
+
+  it('a chat message either way, and clearing every chat', async () => {
+    const customer = await signUp(t.app);
+    const other = await signUp(t.app);
+    await send(other, 'POST', '/api/chat/messages', { message: 'other conversation' });
+    await prime(customer);
+    await get(other, '/api/chat/messages');
+    const before = (await get(staff, '/api/admin/stats')).json().chatMessages;
+
+    await send(customer, 'POST', '/api/chat/messages', { message: 'Is my card done?' });
+    expect((await get(staff, '/api/admin/chats')).json()[0].message).toBe('Is my card done?');
+    expect((await get(staff, '/api/admin/stats')).json().chatMessages).toBe(before + 1);
+    expect((await get(customer, '/api/chat/messages')).json()).toHaveLength(1);
+
+    await send(staff, 'POST', '/api/chat/messages', { message: 'Yes', userId: customer.user.id });
+    expect(
+      (await get(customer, '/api/chat/messages')).json().map((m: { message: string }) => m.message),
+    ).toEqual(['Is my card done?', 'Yes']);
+
+    expect((await send(staff, 'DELETE', '/api/admin/chats', {})).statusCode).toBe(200);
+    expect((await get(customer, '/api/chat/messages')).json()).toEqual([]);
+    expect((await get(other, '/api/chat/messages')).json()).toEqual([]);
+    expect((await get(staff, '/api/admin/chats')).json()).toEqual([]);
+    expect((await get(staff, '/api/admin/stats')).json().chatMessages).toBe(0);
+  });
+
+  it('a ticket filed, and its status changed by staff', async () => {
+    const customer = await signUp(t.app);
+    await prime(customer);
+    const ticket = (
+      await send(customer, 'POST', '/api/support-tickets', {
+        email: customer.user.email,
+        subject: 'Where is my payout?',
+        message: 'It has been a day.',
+      })
+    ).json();
+    expect((await get(customer, '/api/support-tickets')).json()[0].id).toBe(ticket.id);
+    expect((await get(staff, '/api/admin/support-tickets')).json()[0].id).toBe(ticket.id);
+
+    await send(staff, 'PATCH', `/api/admin/support-tickets/${ticket.id}`, { status: 'resolved' });
+    expect((await get(customer, '/api/support-tickets')).json()[0].status).toBe('resolved');
+    expect((await get(staff, '/api/admin/support-tickets')).json()[0].status).toBe('resolved');
+  });
+
+  it('payment methods added and removed, and a new customer in the staff lists', async () => {
+    const customer = await signUp(t.app);
+    await prime(customer);
+    const method = await addPaymentMethod(t.app, customer);
+    expect((await get(customer, '/api/payment-methods')).json()).toHaveLength(1);
+    await send(customer, 'DELETE', `/api/payment-methods/${method.id}`);
+    expect((await get(customer, '/api/payment-methods')).json()).toEqual([]);
+
+    const users = (await get(staff, '/api/admin/users')).json().length;
+    const totalUsers = (await get(staff, '/api/admin/stats')).json().totalUsers;
+    const newcomer = await signUp(t.app);
+    expect((await get(staff, '/api/admin/users')).json()[0].id).toBe(newcomer.user.id);
+    expect((await get(staff, '/api/admin/users')).json().length).toBe(Math.min(users + 1, 25));
+    expect((await get(staff, '/api/admin/stats')).json().totalUsers).toBe(totalUsers + 1);
+  });
+});
+
+describe('sessions held in memory', () => {
+  it('refuses a signed-out cookie at once, from memory', async () => {
+    const customer = await signUp(t.app);
+    await get(customer, '/api/stats');
+    await send(customer, 'POST', '/api/logout');
+    expect(await statementsOf(() => get(customer, '/api/stats'))).toEqual({
+      statements: 0,
+      status: 401,
+    });
+  });
+
+  it('never reads the password hash after sign-in', async () => {
+    const customer = await signUp(t.app);
+    const cached = t.app.live.sessions.get(decodeURIComponent(customer.cookie.split('=')[1]!));
+    expect(cached?.account).toBeTruthy();
+    expect(JSON.stringify(cached)).not.toMatch(/\$2[aby]\$/);
+  });
+});
+
+describe('GET /api/events', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it('refuses anonymous callers', async () => {
+    const response = await fetch(`${base}/api/events`);
+    expect(response.status).toBe(401);
+  });
+
+  it('names what changed for the account, and nothing of anyone else’s', async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const aliceEvents = await openEvents(base, alice.cookie);
+    const bobEvents = await openEvents(base, bob.cookie);
+    const staffEvents = await openEvents(base, staff.cookie);
+    try {
+      expect(aliceEvents.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      await submitCard(t.app, alice);
+      await aliceEvents.waitFor('transactions');
+      await aliceEvents.waitFor('stats');
+      await staffEvents.waitFor('queue');
+      await send(staff, 'POST', '/api/chat/messages', { message: 'Hi', userId: alice.user.id });
+      await aliceEvents.waitFor('chat');
+      await staffEvents.waitFor('chats');
+      // Bob's stream carried nothing of Alice's; customers never see staff topics.
+      await send(bob, 'POST', '/api/chat/messages', { message: 'mine' });
+      await bobEvents.waitFor('chat');
+      expect(bobEvents.names()).toEqual(['ready', 'chat']);
+      expect(aliceEvents.names()).not.toContain('queue');
+      expect(staffEvents.names()).not.toContain('transactions');
+    } finally {
+      aliceEvents.close();
+      bobEvents.close();
+      staffEvents.close();
+    }
+  });
+
+  it('closes the stream when the session signs out, and bounds the streams per account', async () => {
+    const customer = await signUp(t.app);
+    const streams = [];
+    for (let i = 0; i < 6; i++) streams.push(await openEvents(base, customer.cookie));
+    await streams[0]!.ended;
+    expect(streams.map((s) => s.isEnded())).toEqual([true, false, false, false, false, false]);
+    await send(customer, 'POST', '/api/logout');
+    await Promise.all(streams.slice(1).map((s) => s.ended));
+  });
+});
