@@ -4,6 +4,8 @@ import { buildApp } from './app';
 import { ensureFirstStaffAccount } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
+import { LiveHub } from './live/hub';
+import { startPgBridge } from './live/pg-bridge';
 import { deleteOrphanUploads } from './modules/files/uploads';
 import { deleteExpiredSessions } from './plugins/session';
 
@@ -31,7 +33,13 @@ async function main() {
     );
   }
 
-  const app = await buildApp(config, database);
+  const live = new LiveHub();
+  const app = await buildApp(config, database, { live });
+  // Instances on one PostgreSQL tell each other what changed; the embedded database has one.
+  const bridge =
+    database.kind === 'postgres' && config.databaseUrl
+      ? await startPgBridge(live, database.pool, config.databaseUrl, app.log)
+      : null;
   // Hourly housekeeping: expired sessions, and card images no transaction ever used.
   const housekeeping = async () => {
     await deleteExpiredSessions(database.db);
@@ -52,6 +60,7 @@ async function main() {
     app.log.info(`${signal} received, shutting down`);
     clearInterval(sweep);
     await app.close();
+    await bridge?.stop();
     await database.close();
     process.exit(0);
   };

@@ -59,7 +59,8 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
   };
 }
 
-async function createPostgresDatabase(baseUrl: string) {
+/** A new, empty PostgreSQL database beside `baseUrl`'s, with a function that drops it. */
+export async function createPostgresDatabase(baseUrl: string) {
   const name = `cb_test_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

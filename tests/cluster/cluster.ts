@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../../src/server/db/client';
+import { upsertAdmin } from '../../src/server/modules/auth/accounts';
+import { createPostgresDatabase } from '../api/helpers';
+
+export const STAFF = { email: 'cluster.staff@example.com', password: 'cluster staff password' };
+
+export interface Instance {
+  base: string;
+  process: ChildProcess;
+  output(): string;
+}
+
+export interface Cluster {
+  instances: Instance[];
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `count` built servers (dist/server/main.js) on one new PostgreSQL database, as several
+ * instances behind a load balancer would run: same database, same session secret.
+ */
+export async function startCluster(count = 2): Promise<Cluster> {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('npm run test:cluster needs DATABASE_URL (a PostgreSQL server)');
+  const fresh = await createPostgresDatabase(baseUrl);
+  const database = await openDatabase({ databaseUrl: fresh.url });
+  await database.migrate();
+  await upsertAdmin(database.db, STAFF, 4);
+  await database.close();
+
+  const secret = randomBytes(32).toString('hex');
+  const dataDirs: string[] = [];
+  const instances = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const port = await freePort();
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-cluster-'));
+      dataDirs.push(dataDir);
+      const child = spawn(process.execPath, ['dist/server/main.js'], {
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          DATABASE_URL: fresh.url,
+          SESSION_SECRET: secret,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          BCRYPT_COST: '12',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (c) => (output += c));
+      child.stderr!.on('data', (c) => (output += c));
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        if (child.exitCode !== null) throw new Error(`instance exited:\n${output}`);
+        try {
+          if ((await fetch(`${base}/api/auth/user`)).status === 401) break;
+        } catch {}
+        if (i > 300) throw new Error(`instance did not start:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return { base, process: child, output: () => output };
+    }),
+  );
+  return {
+    instances,
+    databaseUrl: fresh.url,
+    async stop() {
+      await Promise.all(
+        instances.map(
+          (i) =>
+            new Promise((resolve) => {
+              if (i.process.exitCode !== null) return resolve(null);
+              i.process.once('exit', resolve);
+              i.process.kill('SIGTERM');
+            }),
+        ),
+      );
+      await fresh.drop();
+      for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A signed-in client of one instance (a cookie jar of one cookie). */
+export async function signIn(base: string, path: string, body: object) {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+export function call(base: string, cookie: string, method: string, url: string, body?: unknown) {
+  return fetch(base + url, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** Polls until `check` passes; returns how long it took, failing past `withinMs`. */
+export async function within(withinMs: number, check: () => Promise<boolean>) {
+  const started = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - started;
+    if (performance.now() - started > withinMs) throw new Error(`not seen within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEvents } from '../api/live-helpers';
+import { type Cluster, call, type Instance, STAFF, signIn, startCluster, within } from './cluster';
+
+let cluster: Cluster;
+let a: Instance;
+let b: Instance;
+beforeAll(async () => {
+  cluster = await startCluster(2);
+  [a, b] = cluster.instances as [Instance, Instance];
+});
+afterAll(() => cluster?.stop());
+
+let counter = 0;
+const newCustomer = (base: string) =>
+  signIn(base, '/api/signup', {
+    email: `cluster.${Date.now().toString(36)}.${++counter}@example.com`,
+    password: 'cluster password 1',
+    firstName: 'Cleo',
+    lastName: 'Cluster',
+  });
+
+async function submitCard(base: string, cookie: string) {
+  const method = await (
+    await call(base, cookie, 'POST', '/api/payment-methods', {
+      type: 'paypal',
+      accountName: 'Cleo Cluster',
+      identifier: 'cleo@example.com',
+    })
+  ).json();
+  const form = new FormData();
+  const image = readFileSync('tests/fixtures/card-front.jpg');
+  form.append('file', new Blob([image], { type: 'image/jpeg' }), 'card-front.jpg');
+  const upload = await fetch(`${base}/api/upload-card-image`, {
+    method: 'POST',
+    headers: { cookie },
+    body: form,
+  });
+  const { objectPath } = await upload.json();
+  const created = await call(base, cookie, 'POST', '/api/transactions', {
+    cardType: 'Amazon',
+    cardValue: '100',
+    cardCondition: 'brand_new',
+    cardFormat: 'egift',
+    paymentMethodId: method.id,
+    imageUrls: [objectPath],
+  });
+  expect(created.status).toBe(201);
+  return (await created.json()) as { id: string };
+}
+
+describe('two instances on one PostgreSQL', () => {
+  it('share sessions, and a sign-out on one is honoured by the other within 1 s', async () => {
+    const cookie = await newCustomer(a.base);
+    // B has never seen this session: it reads it, then answers from memory.
+    expect((await call(b.base, cookie, 'GET', '/api/auth/user')).status).toBe(200);
+    expect((await call(b.base, cookie, 'GET', '/api/stats')).status).toBe(200);
+    expect((await call(a.base, cookie, 'POST', '/api/logout')).status).toBe(200);
+    const ms = await within(1000, async () => {
+      return (await call(b.base, cookie, 'GET', '/api/stats')).status === 401;
+    });
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('a staff change through one reaches the other’s poll and event stream within 1 s', async () => {
+    const customer = await newCustomer(a.base);
+    const card = await submitCard(a.base, customer);
+    const staff = await signIn(a.base, '/api/admin/signin', STAFF);
+
+    // The customer's page is served by B: primed, so B answers it from memory.
+    const first = await call(b.base, customer, 'GET', '/api/transactions');
+    const etag = first.headers.get('etag')!;
+    const unchanged = await fetch(`${b.base}/api/transactions`, {
+      headers: { cookie: customer, 'if-none-match': etag },
+    });
+    expect(unchanged.status).toBe(304);
+    const events = await openEvents(b.base, customer);
+    try {
+      const saved = await call(a.base, staff, 'PATCH', `/api/admin/transactions/${card.id}`, {
+        status: 'completed',
+        paymentStatus: 'sent',
+      });
+      expect(saved.status).toBe(200);
+      const started = performance.now();
+      await events.waitFor('transactions', 1000);
+      expect(performance.now() - started).toBeLessThan(1000);
+      await within(1000, async () => {
+        const poll = await fetch(`${b.base}/api/transactions`, {
+          headers: { cookie: customer, 'if-none-match': etag },
+        });
+        return poll.status === 200 && (await poll.json())[0].status === 'completed';
+      });
+    } finally {
+      events.close();
+    }
+  });
+
+  it('staff on one instance see an upload made through the other within 1 s', async () => {
+    const staff = await signIn(b.base, '/api/admin/signin', STAFF);
+    await call(b.base, staff, 'GET', '/api/admin/transactions');
+    const events = await openEvents(b.base, staff);
+    try {
+      const customer = await newCustomer(a.base);
+      const card = await submitCard(a.base, customer);
+      await events.waitFor('queue', 1000);
+      await within(1000, async () => {
+        const queue = await (await call(b.base, staff, 'GET', '/api/admin/transactions')).json();
+        return queue[0]?.id === card.id;
+      });
+    } finally {
+      events.close();
+    }
+  });
+});
