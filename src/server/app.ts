@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '../shared/card-rules';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
@@ -18,6 +18,7 @@ import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import { registerErrorHandling } from './plugins/errors';
 import { registerSecurity } from './plugins/security';
+import { registerSerializer } from './plugins/serializer';
 import { registerSessions } from './plugins/session';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import type { ObjectStorage } from './storage/object-storage';
@@ -60,7 +61,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  registerSerializer(app);
   app.decorate('db', database.db);
   app.decorate('database', database);
   app.decorate('config', config);

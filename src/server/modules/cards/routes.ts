@@ -72,7 +72,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => (await listTransactions(app.db, accountOf(request).id)).map(toTransaction),
+    async (request) => listTransactions(app.db, accountOf(request).id),
   );
 
   r.get(
@@ -82,10 +82,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) =>
-      (await listTransactions(app.db, accountOf(request).id, RECENT_TRANSACTIONS_LIMIT)).map(
-        toTransaction,
-      ),
+    async (request) => listTransactions(app.db, accountOf(request).id, RECENT_TRANSACTIONS_LIMIT),
   );
 
   r.get(

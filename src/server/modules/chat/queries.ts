@@ -1,6 +1,7 @@
 import { asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AdminChatMessage, ChatMessage } from '../../../shared/support';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { chatMessages, users } from '../../db/schema';
 
 /** The staff list carries the newest messages of every conversation, up to this many. */
@@ -16,12 +17,18 @@ export const toChatMessage = (row: Row): ChatMessage => ({
 });
 
 /** One customer's conversation, oldest first. */
+const conversationStatement = (db: Db) =>
+  prepared(db, 'chat-conversation', (db, name) =>
+    db
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.userId, sql.placeholder('userId')))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+      .prepare(name),
+  );
+
 export async function conversation(db: Db, userId: string) {
-  const rows = await db
-    .select()
-    .from(chatMessages)
-    .where(eq(chatMessages.userId, userId))
-    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+  const rows = await conversationStatement(db).execute({ userId });
   return rows.map(toChatMessage);
 }
 
