@@ -375,7 +375,6 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl ?? '',
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
     },
   });
   const base = `http://127.0.0.1:${port}`;

@@ -17,6 +17,7 @@ import paymentMethodRoutes from './modules/payment-methods/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import { registerErrorHandling } from './plugins/errors';
+import { registerRequestLog } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { registerSerializer } from './plugins/serializer';
 import { registerSessions } from './plugins/session';
@@ -57,6 +58,8 @@ export async function buildApp(
               'res.headers["set-cookie"]',
             ],
           },
+    // Polls are not logged one by one: plugins/request-log.ts decides what is worth a line.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
@@ -69,6 +72,7 @@ export async function buildApp(
   app.decorate('storage', new LocalDiskStorage(path.join(config.dataDir, 'objects')));
 
   registerErrorHandling(app);
+  registerRequestLog(app);
   registerSecurity(app);
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
