@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { submitCardByApi } from './api-helpers';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
@@ -11,40 +11,6 @@ import {
   test,
   uniqueEmail,
 } from './fixtures';
-
-const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
-
-/** A customer's card made through the API: a PayPal method, one photo, an Amazon card of $100. */
-async function submitCardByApi(request: APIRequestContext, cardType = 'Amazon') {
-  const method = await (
-    await request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley.paypal@example.com' },
-    })
-  ).json();
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: {
-      file: {
-        name: 'card.jpg',
-        mimeType: 'image/jpeg',
-        buffer: readFileSync(path.join(fixtures, 'card-front.jpg')),
-      },
-    },
-  });
-  const { objectPath } = await upload.json();
-  const response = await request.post('/api/transactions', {
-    data: {
-      cardType,
-      cardValue: '100',
-      cardCondition: 'partially_used',
-      cardFormat: 'physical',
-      paymentMethodId: method.id,
-      imageUrls: [objectPath],
-      notes: 'PIN is on the back',
-    },
-  });
-  if (response.status() !== 201) throw new Error(await response.text());
-  return response.json() as Promise<{ id: string }>;
-}
 
 async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
   const context = await browser.newContext({ baseURL: baseURL(), viewport });

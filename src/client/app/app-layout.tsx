@@ -24,6 +24,7 @@ import {
 } from '@/components/ui/sidebar';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth, useLogout } from '@/lib/auth';
+import { useLiveUpdates } from '@/lib/live-updates';
 import { ThemeToggle } from './theme-toggle';
 
 const NAV = [
@@ -38,6 +39,7 @@ const NAV = [
 const ADMIN_NAV = { title: 'Admin Panel', href: '/admin', icon: ShieldIcon };
 
 export function AppLayout({ children }: { children: React.ReactNode }) {
+  useLiveUpdates(true);
   return (
     <SidebarProvider>
       <AppSidebar />

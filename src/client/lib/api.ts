@@ -43,12 +43,9 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
-  return async ({ queryKey }) => {
-    const res = await fetch(queryKey.join('/') as string, { credentials: 'include' });
-    if (options.on401 === 'returnNull' && res.status === 401) return null as T;
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
-  };
+  return async ({ queryKey }) =>
+    (await getRevalidated<T>(queryKey.join('/') as string, options.on401 === 'returnNull'))
+      .data as T;
 }
 
 export interface Page<T> {
@@ -58,7 +55,50 @@ export interface Page<T> {
 
 /** A list answered a page at a time: the rows, and the next page's cursor from its header. */
 export async function getPage<T>(url: string): Promise<Page<T>> {
-  const res = await fetch(url, { credentials: 'include' });
+  const { data, nextCursor } = await getRevalidated<T[]>(url);
+  return { items: data ?? [], nextCursor };
+}
+
+interface Remembered {
+  etag: string;
+  data: unknown;
+  nextCursor: string | null;
+}
+/** The last answer of each polled URL with its ETag (the browser cache stays no-store). */
+const remembered = new Map<string, Remembered>();
+const REMEMBER_AT_MOST = 200;
+
+/** Forgets every remembered answer: after sign-out nothing of the last account is reused. */
+export const forgetAnswers = () => remembered.clear();
+
+/**
+ * GET a JSON answer, sending back the ETag of the last answer for the same URL: an unchanged poll
+ * comes back as 304 Not Modified with no body, and the last answer is reused. Failures throw as
+ * the spec says, but for a 401 when `nullOn401` (the current-user query).
+ */
+async function getRevalidated<T>(
+  url: string,
+  nullOn401 = false,
+): Promise<{ data: T | null; nextCursor: string | null }> {
+  const last = remembered.get(url);
+  const res = await fetch(url, {
+    credentials: 'include',
+    cache: 'no-store',
+    headers: last ? { 'If-None-Match': last.etag } : undefined,
+  });
+  if (res.status === 304 && last) return { data: last.data as T, nextCursor: last.nextCursor };
+  remembered.delete(url);
+  if (res.status === 401 && nullOn401) {
+    await res.text(); // read to the end, so the request completes
+    return { data: null, nextCursor: null };
+  }
   await throwIfNotOk(res);
-  return { items: (await res.json()) as T[], nextCursor: res.headers.get('x-next-cursor') };
+  const data = (await res.json()) as T;
+  const nextCursor = res.headers.get('x-next-cursor');
+  const etag = res.headers.get('etag');
+  if (etag) {
+    remembered.set(url, { etag, data, nextCursor });
+    if (remembered.size > REMEMBER_AT_MOST) remembered.delete(remembered.keys().next().value!);
+  }
+  return { data, nextCursor };
 }

@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@shared/auth-schemas';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import { apiRequest, getQueryFn } from '@/lib/api';
+import { apiRequest, forgetAnswers, getQueryFn } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
 /** The current user; null when signed out. Not retried on failure (spec section 4). */
@@ -24,6 +24,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => (await apiRequest('POST', '/api/logout')).json(),
     onSuccess: () => {
+      forgetAnswers();
       const userKey = currentUserQuery().queryKey;
       queryClient.setQueryData(userKey, null);
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userKey[0] });

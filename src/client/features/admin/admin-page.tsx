@@ -20,6 +20,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
+import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab } from './chat-tab';
 import { adminStatsQuery } from './queries';
 import { TicketsTab } from './tickets-tab';
@@ -28,6 +29,7 @@ import { UsersTab } from './users-tab';
 
 export function AdminPage() {
   const { user, isAdmin } = useAuth();
+  useLiveUpdates(isAdmin);
   if (!isAdmin || !user) {
     return (
       <div className="flex min-h-svh items-center justify-center bg-muted/40 px-4">

@@ -9,7 +9,17 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getPage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
-export const adminStatsQuery = () => queryOptions<AdminStats>({ queryKey: ['/api/admin/stats'] });
+/**
+ * The staff views refresh when /api/events says they changed; this slow poll is the fallback
+ * when the stream cannot get through (decision 017).
+ */
+const STAFF_FALLBACK_POLL_MS = 15_000;
+
+export const adminStatsQuery = () =>
+  queryOptions<AdminStats>({
+    queryKey: ['/api/admin/stats'],
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
+  });
 
 export interface UploadsFilter {
   search: string;
@@ -36,6 +46,7 @@ export const adminTransactionsQuery = ({ search, status, cursor }: UploadsFilter
         }),
       ),
     placeholderData: keepPreviousData,
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
 
 export const adminTransactionQuery = (id: string) =>

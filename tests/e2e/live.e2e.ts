@@ -1,0 +1,78 @@
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { submitCardByApi } from './api-helpers';
+import { baseURL, staffCredentials, test } from './fixtures';
+
+/**
+ * Stretches every timer of 2 s or more to 10 minutes before the app loads: the spec's polls
+ * (3 s, 5 s, 10 s) cannot fire during the test, so only /api/events can bring a change.
+ */
+async function withoutPolling(page: Page) {
+  await page.addInitScript(() => {
+    const stretch =
+      <F extends (handler: TimerHandler, ms?: number, ...rest: unknown[]) => number>(timer: F) =>
+      (handler: TimerHandler, ms?: number, ...rest: unknown[]) =>
+        timer(handler, ms !== undefined && ms >= 2000 ? 600_000 : ms, ...rest);
+    window.setInterval = stretch(window.setInterval.bind(window)) as typeof window.setInterval;
+    window.setTimeout = stretch(window.setTimeout.bind(window)) as typeof window.setTimeout;
+  });
+}
+
+describe('live updates', () => {
+  test('a staff decision reaches the customer’s open History within 1 s', async ({
+    customer,
+    browser,
+  }) => {
+    const { page } = customer;
+    const card = await submitCardByApi(page.request);
+    await withoutPolling(page);
+    const listFetches: { ifNoneMatch?: string }[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/transactions')
+        listFetches.push({ ifNoneMatch: r.headers()['if-none-match'] });
+    });
+    await page.goto('/history');
+    const status = page.getByTestId('history-row').getByTestId('status-badge');
+    await expect(status).toHaveText('Pending Review');
+    await page.waitForTimeout(300); // the event stream is open
+    const fetchesBefore = listFetches.length;
+
+    const staff = await browser.newContext({ baseURL: baseURL() });
+    await staff.request.post('/api/admin/signin', { data: staffCredentials() });
+    const saved = await staff.request.patch(`/api/admin/transactions/${card.id}`, {
+      data: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
+    });
+    expect(saved.status()).toBe(200);
+    const savedAt = Date.now();
+    await status.getByText('Completed', { exact: true }).waitFor({ timeout: 1000 });
+    expect(Date.now() - savedAt).toBeLessThan(1000);
+    await expect(page.getByTestId('history-row').getByTestId('payment-status-badge')).toHaveText(
+      'Payment Sent',
+    );
+    // Brought by the event, not by a poll: exactly one more fetch of the list.
+    expect(listFetches.length).toBe(fetchesBefore + 1);
+    // It asked with the ETag of what the page showed: an unchanged list would have been a 304.
+    expect(listFetches.at(-1)?.ifNoneMatch).toMatch(/^"[\w-]+"$/);
+    await staff.close();
+  });
+
+  test('staff see a new upload in the queue without pressing refresh', async ({
+    customer,
+    browser,
+  }) => {
+    const staff = await browser.newContext({ baseURL: baseURL() });
+    const admin = await staff.newPage();
+    await withoutPolling(admin);
+    await admin.request.post('/api/admin/signin', { data: staffCredentials() });
+    await admin.goto('/admin');
+    await admin.getByLabel('Search card type, email or ID').fill(customer.account.email);
+    await expect(admin.getByText('No transactions match.')).toBeVisible();
+    await admin.waitForTimeout(300);
+
+    await submitCardByApi(customer.page.request, 'Nintendo');
+    const uploadedAt = Date.now();
+    await admin.getByTestId('upload-row').getByText('Nintendo').waitFor({ timeout: 1000 });
+    expect(Date.now() - uploadedAt).toBeLessThan(1000);
+    await staff.close();
+  });
+});
