@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -436,27 +436,69 @@ async function startReference() {
   };
 }
 
-async function measure(target: Target) {
+/**
+ * Staff searching the queue back to back, each search a new one (no answer from memory): the
+ * embedded database works in its own thread, so the polls answered from memory keep flowing.
+ */
+function startStaffSearches(target: Target, staff: string) {
+  let running = true;
+  const times: number[] = [];
+  const loop = async () => {
+    for (let n = 0; running; n++) {
+      const started = performance.now();
+      const response = await fetch(
+        `${target.base}/api/admin/transactions?search=${['no-such-card', 'amazon', 'user1'][n % 3]}-${n}`,
+        { headers: { cookie: staff } },
+      );
+      await response.arrayBuffer();
+      times.push(performance.now() - started);
+    }
+  };
+  const done = loop();
+  return async () => {
+    running = false;
+    await done;
+    times.sort((a, b) => a - b);
+    return { searches: times.length, medianMs: times[times.length >> 1] ?? 0 };
+  };
+}
+
+async function measure(target: Target, options: { staffSearching?: boolean } = {}) {
   const cookies = await signIn(target, SIGNED_IN);
   let stopWrites: (() => { chat: number; staff: number; failed: number }) | undefined;
+  let stopSearches: (() => Promise<{ searches: number; medianMs: number }>) | undefined;
   if (target.writes) {
-    stopWrites = startWrites(target, cookies, target.writes.cardIds, await staffCookie(target));
+    const staff = await staffCookie(target);
+    stopWrites = startWrites(target, cookies, target.writes.cardIds, staff);
+    if (options.staffSearching) stopSearches = startStaffSearches(target, staff);
   }
   await runMix(target, cookies, 3); // warm-up: caches, JIT, connections
   const memoryBefore = target.pid ? rssMb(target.pid) : 0;
   const result = await runMix(target, cookies, SECONDS);
   const writes = stopWrites?.();
-  return { ...result, writes, memoryMb: target.pid ? [memoryBefore, rssMb(target.pid)] : null };
+  const searches = await stopSearches?.();
+  return {
+    ...result,
+    writes,
+    searches,
+    memoryMb: target.pid ? [memoryBefore, rssMb(target.pid)] : null,
+  };
 }
 
 // ---------------------------------------------------------------------------------- modes
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
+function machine() {
+  const cpus = os.cpus();
+  return `Machine: ${cpus.length} x ${cpus[0]?.model ?? 'CPU'}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.type()} ${os.release()}; load generator (autocannon) on the same machine`;
+}
+
 async function mixMode() {
   console.log(
-    `The spec's mix, ${SIGNED_IN} of ${CUSTOMERS} customers signed in, ${CONNECTIONS} connections, ${SECONDS} s each, on ${process.env.BENCH_MACHINE ?? 'this machine'}`,
+    `The spec's mix, ${SIGNED_IN} of ${CUSTOMERS} customers signed in, ${CONNECTIONS} connections, ${SECONDS} s each`,
   );
+  console.log(machine());
   const rows: {
     name: string;
     rps: number;
@@ -502,21 +544,27 @@ async function mixMode() {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-load-'));
     try {
       const app = await startCardbridge(kind, dataDir);
-      console.log(`${app.target.name}...`);
-      const result = await measure(app.target);
+      for (const staffSearching of [false, true]) {
+        console.log(`${app.target.name}${staffSearching ? ', staff searching' : ''}...`);
+        const result = await measure(app.target, { staffSearching });
+        const w = result.writes!;
+        const total = Object.values(result.statuses).reduce((a, b) => a + b, 0);
+        rows.push({
+          name: `${app.target.name}${staffSearching ? ', while staff search back to back' : ''}`,
+          ...result,
+          note: [
+            `${fmt((100 * result.notModified) / Math.max(1, total))}% 304`,
+            `writes: ${w.chat} chat, ${w.staff} staff, ${w.failed} failed`,
+            result.searches
+              ? `${result.searches.searches} staff searches, median ${fmt(result.searches.medianMs, 1)} ms`
+              : '',
+            `RSS ${result.memoryMb!.map((m) => fmt(m)).join(' -> ')} MB`,
+          ]
+            .filter(Boolean)
+            .join('; '),
+        });
+      }
       await app.stop();
-      const w = result.writes!;
-      rows.push({
-        name: app.target.name,
-        ...result,
-        note: `${fmt(
-          (100 * result.notModified) /
-            Math.max(
-              1,
-              Object.values(result.statuses).reduce((a, b) => a + b, 0),
-            ),
-        )}% 304; writes: ${w.chat} chat, ${w.staff} staff, ${w.failed} failed; RSS ${result.memoryMb!.map((m) => fmt(m)).join(' -> ')} MB`,
-      });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -581,6 +629,7 @@ async function soakMode() {
     request.end();
   };
 
+  console.log(machine());
   const memoryStart = rssMb(target.pid!);
   console.log(
     `soak: ${CUSTOMERS} customers at the spec's intervals for ${SOAK_SECONDS} s (RSS ${fmt(memoryStart)} MB)`,
