@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '../shared/card-rules';
 import type { AppConfig } from './config';
@@ -16,7 +16,8 @@ import fileRoutes from './modules/files/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
-import { registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerRequestLog } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { registerSerializer } from './plugins/serializer';
@@ -59,9 +60,15 @@ export async function buildApp(
             ],
           },
     // Polls are not logged one by one: plugins/request-log.ts decides what is worth a line.
-    disableRequestLogging: true,
-    trustProxy: config.trustProxy,
+    logController: new LogController({ disableRequestLogging: true }),
+    // A hop count trusts that many proxies nearest to us, and no more (config.ts).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   registerSerializer(app);
@@ -74,6 +81,7 @@ export async function buildApp(
   registerErrorHandling(app);
   registerRequestLog(app);
   registerSecurity(app);
+  registerInputGuard(app);
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
 

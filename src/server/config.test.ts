@@ -41,4 +41,20 @@ describe('loadConfig', () => {
     const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
     expect(config.sessionSecret).toBe('x'.repeat(40));
   });
+
+  it('takes TRUST_PROXY as a hop count or a list of proxy addresses, never "every hop"', () => {
+    const dir = tempDir();
+    expect(loadConfig({ DATA_DIR: dir }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '10.0.0.5, 10.1.0.0/16' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' })).toThrow(
+      /^Invalid TRUST_PROXY: say how many proxies to trust/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'proxy.local' })).toThrow(
+      'Invalid TRUST_PROXY: a hop count or a comma-separated list of addresses',
+    );
+  });
 });

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-
-const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -17,8 +16,34 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** bcrypt work factor; the product promises 12, lower only for fast local test runs. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
-  /** Set when the app runs behind a reverse proxy that terminates HTTPS. */
-  TRUST_PROXY: booleanFlag.default(false),
+  /**
+   * Behind a reverse proxy: how many proxies to trust (a hop count, 1 behind one proxy), or their
+   * addresses (comma-separated IPs or CIDR ranges). Never "every hop": a client could then name
+   * any address it likes in X-Forwarded-For.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx): false | number | string[] => {
+      const v = value.trim().toLowerCase();
+      if (v === 'false' || v === '0' || v === '') return false;
+      if (v === 'true') {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'say how many proxies to trust (1 behind one reverse proxy) or list their addresses; true would trust any X-Forwarded-For a client sends',
+        });
+        return z.NEVER;
+      }
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v.split(',').map((a) => a.trim());
+      if (list.every((a) => isIP(a.split('/')[0]!) !== 0)) return list;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a hop count or a comma-separated list of addresses',
+      });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -30,7 +55,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   sessionSecret: string;
   bcryptCost: number;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
+  trustProxy: false | number | string[];
   logLevel: string;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;

@@ -7,6 +7,7 @@ import { DatabaseLockedError, openDatabase } from './db/client';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
 import { deleteOrphanUploads } from './modules/files/uploads';
+import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,7 +48,9 @@ async function main() {
   };
   const sweep = setInterval(
     () => {
-      housekeeping().catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+      housekeeping().catch((err) =>
+        app.log.warn({ err: loggableError(err) }, 'housekeeping failed'),
+      );
     },
     60 * 60 * 1000,
   );

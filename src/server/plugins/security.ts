@@ -28,7 +28,8 @@ export function isCrossOrigin(request: FastifyRequest): boolean {
   if (typeof origin === 'string') {
     if (origin === 'null') return true;
     try {
-      return new URL(origin).host !== new URL(`${request.protocol}://${request.host}`).host;
+      // Scheme, host and port must all match: https://host is not http://host.
+      return new URL(origin).origin !== new URL(`${request.protocol}://${request.host}`).origin;
     } catch {
       return true;
     }

@@ -9,10 +9,41 @@ import { badRequest } from '../../plugins/errors';
 const encodeCursor = (createdAt: string, id: string) =>
   Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 
+/** A timestamp as Postgres writes `timestamptz::text`, e.g. 2026-11-22 14:00:00.123456+00. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+/** Postgres would refuse a day or hour that does not exist (and answer an error, not a page). */
+function isTimestamp(text: string) {
+  const parts = TIMESTAMP.exec(text) && text.match(/\d+/g)!.map(Number);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second] = parts as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1970 &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof createdAt === 'string' && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) {
+    if (
+      typeof createdAt === 'string' &&
+      isTimestamp(createdAt) &&
+      typeof id === 'string' &&
+      UUID.test(id)
+    ) {
       return { createdAt, id };
     }
   } catch {}

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { CreatePaymentMethodInput, PaymentMethod } from '../../../shared/payment-methods';
 import type { Db } from '../../db/client';
-import { paymentMethods } from '../../db/schema';
+import { paymentMethods, users } from '../../db/schema';
 
 type Row = typeof paymentMethods.$inferSelect;
 
@@ -39,9 +39,17 @@ export async function findUsablePaymentMethod(db: Db, userId: string, id: string
 
 type CreateData = Omit<Required<CreatePaymentMethodInput>, 'isDefault'> & { isDefault: boolean };
 
+/**
+ * Serialises one customer's payment-method writes (a row lock on the customer): two methods added
+ * at the same moment must not both become the only default.
+ */
+const lockCustomer = (tx: Db, userId: string) =>
+  tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+
 /** The first method becomes the default; a new default takes the flag from the old one. */
 export function createPaymentMethod(db: Db, userId: string, input: CreateData) {
   return db.transaction(async (tx) => {
+    await lockCustomer(tx, userId);
     const existing = await tx
       .select({ id: paymentMethods.id })
       .from(paymentMethods)
@@ -68,6 +76,7 @@ export function createPaymentMethod(db: Db, userId: string, input: CreateData) {
  */
 export function deletePaymentMethod(db: Db, userId: string, id: string) {
   return db.transaction(async (tx) => {
+    await lockCustomer(tx, userId);
     const [deleted] = await tx
       .update(paymentMethods)
       .set({ deletedAt: new Date(), isDefault: false })
