@@ -18,6 +18,7 @@ import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerRequestDeadline } from './plugins/request-deadline';
 import { registerRequestLog } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { registerSerializer } from './plugins/serializer';
@@ -67,6 +68,9 @@ export async function buildApp(
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A stalled or crawling request (an upload at a byte a second) is cut off.
+    connectionTimeout: config.requestIdleSeconds * 1000,
+    requestTimeout: config.requestBodySeconds * 1000,
     frameworkErrors,
     clientErrorHandler,
   });
@@ -82,6 +86,7 @@ export async function buildApp(
   registerRequestLog(app);
   registerSecurity(app);
   registerInputGuard(app);
+  registerRequestDeadline(app, config.requestBodySeconds);
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
 

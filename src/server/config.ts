@@ -45,6 +45,10 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A connection that sends nothing for this long is closed (a stalled upload). */
+  REQUEST_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** A request must have arrived whole within this long (a 10 MB upload at a crawl). */
+  REQUEST_BODY_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
 });
 
 export interface AppConfig {
@@ -58,6 +62,8 @@ export interface AppConfig {
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
   trustProxy: false | number | string[];
   logLevel: string;
+  requestIdleSeconds: number;
+  requestBodySeconds: number;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
 }
@@ -92,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    requestIdleSeconds: e.REQUEST_IDLE_SECONDS,
+    requestBodySeconds: e.REQUEST_BODY_SECONDS,
   };
 }
 

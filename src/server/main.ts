@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
-import { deleteOrphanUploads } from './modules/files/uploads';
+import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
 
@@ -41,19 +41,24 @@ async function main() {
     database.kind === 'postgres' && config.databaseUrl
       ? await startPgBridge(live, database.pool, config.databaseUrl, app.log)
       : null;
-  // Hourly housekeeping: expired sessions, and card images no transaction ever used.
+  // Housekeeping at start and hourly: expired sessions, files never used (card images no card
+  // claimed, chat attachments never sent), and files a crash left without a row.
   const housekeeping = async () => {
-    await deleteExpiredSessions(database.db);
-    await deleteOrphanUploads(database.db, app.storage);
-  };
-  const sweep = setInterval(
-    () => {
-      housekeeping().catch((err) =>
-        app.log.warn({ err: loggableError(err) }, 'housekeeping failed'),
+    const sessions = await deleteExpiredSessions(database.db);
+    const unused = await deleteOrphanUploads(database.db, app.storage);
+    const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
+    if (sessions + unused + unrecorded > 0) {
+      app.log.info(
+        { sessions, unused, unrecorded },
+        'housekeeping removed expired and orphaned data',
       );
-    },
-    60 * 60 * 1000,
-  );
+    }
+  };
+  const runHousekeeping = () => {
+    housekeeping().catch((err) => app.log.warn({ err: loggableError(err) }, 'housekeeping failed'));
+  };
+  runHousekeeping();
+  const sweep = setInterval(runHousekeeping, 60 * 60 * 1000);
   sweep.unref();
 
   let closing = false;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app';
-import type { AppConfig } from '../../src/server/config';
+import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 
@@ -30,15 +30,16 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
   const database = await openDatabase({ databaseUrl: fresh?.url });
   await database.migrate();
   const config: AppConfig = {
-    env: 'test',
+    ...loadConfig({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      BCRYPT_COST: '4',
+      LOG_LEVEL: 'silent',
+    }),
     port: 0,
-    host: '127.0.0.1',
-    dataDir,
     databaseUrl: fresh?.url,
-    sessionSecret: randomBytes(32).toString('hex'),
-    bcryptCost: 4,
-    trustProxy: false,
-    logLevel: 'silent',
     ...overrides,
   };
   let offset = 0;

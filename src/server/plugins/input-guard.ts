@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors';
 
 /** C0 control characters and DEL: never in a single-line field (a name, an email, an amount). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const SINGLE_LINE = /[\u0000-\u001F\u007F]/;
 /** Free text may hold tabs and line breaks, nothing else of the kind (NUL above all). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const MULTI_LINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /** The fields that are free text (docs/decisions/020). */
 const FREE_TEXT = new Set(['message', 'notes', 'adminNotes', 'comment', 'reason']);

@@ -1,6 +1,12 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { OBJECT_KEY_PATTERN, type ObjectStorage } from './object-storage';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { OBJECT_KEY_PATTERN, type ObjectStorage, type StoredObject } from './object-storage';
+
+/** A partly written file older than this was left by a crash. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /** Files on local disk under DATA_DIR/objects, outside any public folder. */
 export class LocalDiskStorage implements ObjectStorage {
@@ -11,18 +17,25 @@ export class LocalDiskStorage implements ObjectStorage {
     return path.join(this.root, key);
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Readable): Promise<void> {
     const file = this.pathOf(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file.
     const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, body, { mode: 0o600 });
-    await rename(temp, file);
+    try {
+      await pipeline(body, createWriteStream(temp, { mode: 0o600 }));
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
   }
 
-  async get(key: string): Promise<Buffer | null> {
+  async get(key: string): Promise<StoredObject | null> {
+    const file = this.pathOf(key);
     try {
-      return await readFile(this.pathOf(key));
+      const { size } = await stat(file);
+      return { body: createReadStream(file), size };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -31,5 +44,34 @@ export class LocalDiskStorage implements ObjectStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Every stored file; temporary files a crash left behind are removed on the way. */
+  async *list(): AsyncIterable<{ key: string; lastModified: Date }> {
+    for (const folder of ['cards', 'chat']) {
+      let names: string[];
+      try {
+        names = await readdir(path.join(this.root, folder));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      for (const name of names) {
+        const file = path.join(this.root, folder, name);
+        const info = await stat(file).catch(() => null);
+        if (!info?.isFile()) continue;
+        if (name.endsWith('.tmp')) {
+          if (Date.now() - info.mtimeMs > STALE_TEMP_MS) await rm(file, { force: true });
+          continue;
+        }
+        const key = `${folder}/${name}`;
+        if (OBJECT_KEY_PATTERN.test(key)) yield { key, lastModified: info.mtime };
+      }
+    }
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root);
   }
 }

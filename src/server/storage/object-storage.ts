@@ -1,9 +1,27 @@
-/** Where uploaded files live. Keys look like `cards/<uuid>.jpg`; never a user-supplied name. */
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  body: Readable;
+  size: number;
+}
+
+/**
+ * Where uploaded files live. Keys look like `cards/<uuid>.jpg`; never a user-supplied name.
+ * Bodies are streams both ways: a 10 MB photo is never held whole in memory.
+ */
 export interface ObjectStorage {
-  put(key: string, body: Buffer): Promise<void>;
-  /** The file's bytes, or null when there is no such object. */
-  get(key: string): Promise<Buffer | null>;
+  /**
+   * Stores `body` under `key`. When the stream fails (the upload broke off, or was refused),
+   * nothing is left behind and the stream's error is thrown.
+   */
+  put(key: string, body: Readable, contentType: string): Promise<void>;
+  /** The object, or null when there is no such object. */
+  get(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
+  /** Every object, with when it was written (the sweep removes files no row knows). */
+  list(): AsyncIterable<{ key: string; lastModified: Date }>;
+  /** Throws when the storage cannot be used (readiness). */
+  check(): Promise<void>;
 }
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */

@@ -23,8 +23,8 @@ export default async function fileRoutes(app: FastifyInstance) {
       onRequest: requireCustomer,
       schema: { response: { 200: z.object({ objectPath: z.string() }) } },
     },
-    async (request) => {
-      const { objectPath } = await storeUpload(request, accountOf(request), 'card');
+    async (request, reply) => {
+      const { objectPath } = await storeUpload(request, reply, accountOf(request), 'card');
       return { objectPath };
     },
   );
@@ -37,8 +37,8 @@ export default async function fileRoutes(app: FastifyInstance) {
         response: { 200: z.object({ url: z.string(), type: z.enum(['image', 'other']) }) },
       },
     },
-    async (request) => {
-      const { objectPath, type } = await storeUpload(request, accountOf(request), 'chat');
+    async (request, reply) => {
+      const { objectPath, type } = await storeUpload(request, reply, accountOf(request), 'chat');
       return {
         url: objectPath,
         type: type.kind === 'image' ? ('image' as const) : ('other' as const),
@@ -59,8 +59,8 @@ export default async function fileRoutes(app: FastifyInstance) {
       upload?.ownerUserId === account.id ||
       upload?.conversationUserId === account.id;
     if (!upload || !allowed) throw notFound();
-    const body = await app.storage.get(key);
-    if (!body) throw notFound();
+    const stored = await app.storage.get(key);
+    if (!stored) throw notFound();
 
     const name = key.split('/')[1]!;
     const inline = upload.contentType.startsWith('image/');
@@ -69,6 +69,7 @@ export default async function fileRoutes(app: FastifyInstance) {
       .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${name}"`)
       .header('Cache-Control', 'private, no-store')
       .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox")
-      .send(body);
+      .header('Content-Length', String(stored.size))
+      .send(stored.body);
   });
 }

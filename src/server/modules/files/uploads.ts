@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { detectFileType } from '../../storage/file-type';
+import { type DetectedType, detectFileType } from '../../storage/file-type';
 import type { ObjectStorage } from '../../storage/object-storage';
 
 export type UploadKind = 'card' | 'chat';
@@ -17,60 +18,151 @@ export const OBJECTS_PREFIX = '/objects/';
 export const NOT_ALLOWED_TYPE =
   'Only images (JPEG, PNG, WebP, GIF, HEIC) and PDF files are allowed';
 export const TOO_LARGE = `File is too large. The limit is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB per file.`;
+export const UNREADABLE = 'Send one file as multipart form data in the field "file"';
+/** Enough of a file's start to tell what it is (file-type.ts). */
+const HEAD_BYTES = 16;
 
 /** Upload endpoints carry their message in `error` too (PRODUCT.md). */
 const uploadError = (status: number, message: string) =>
   new HttpError(status, message, undefined, { error: message });
 
-async function readSingleFile(request: FastifyRequest): Promise<Buffer> {
-  let part: MultipartFile | undefined;
-  try {
-    part = await request.file();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw uploadError(400, 'Send the file as multipart form data in the field "file"');
-    }
-    throw error;
-  }
-  if (part?.fieldname !== 'file') throw uploadError(400, 'No file was sent in the field "file"');
-  try {
-    // Buffered in memory (at most 10 MB): nothing reaches the disk until the bytes are checked.
-    return await part.toBuffer();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw uploadError(413, TOO_LARGE);
-    throw error;
+/** A refusal after which the rest of the body is not read: the connection closes. */
+class RefusedUpload extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
-/**
- * Reads the one file of a multipart request, checks its bytes, and stores it under a new random
- * name with a row that records its owner. Returns the object path and what kind of file it is.
- */
-export async function storeUpload(request: FastifyRequest, account: Account, kind: UploadKind) {
-  const body = await readSingleFile(request);
-  const type = detectFileType(body);
-  if (!type) throw uploadError(400, NOT_ALLOWED_TYPE);
-
-  const key = `${FOLDERS[kind]}/${randomUUID()}.${type.extension}`;
-  const storage = request.server.storage;
-  await storage.put(key, body);
+async function firstFile(request: FastifyRequest): Promise<MultipartFile> {
+  let part: MultipartFile | undefined;
   try {
-    await request.server.db.insert(uploads).values({
-      key,
-      kind,
-      ownerUserId: account.kind === 'user' ? account.id : null,
-      ownerAdminId: account.kind === 'admin' ? account.id : null,
-      contentType: type.contentType,
-      size: body.length,
-      sha256: createHash('sha256').update(body).digest('hex'),
-    });
-  } catch (error) {
-    await storage.delete(key);
-    throw error;
+    part = await request.file();
+  } catch {
+    // Not multipart, no boundary, a broken first part: the body cannot be read as an upload.
+    throw uploadError(400, UNREADABLE);
   }
-  return { objectPath: `${OBJECTS_PREFIX}${key}`, type };
+  if (part?.fieldname !== 'file') throw new RefusedUpload(400, UNREADABLE);
+  return part;
+}
+
+/**
+ * The file's bytes as a stream that checks them on the way: its first bytes must be an image or
+ * a PDF, and byte 10 MB + 1 ends it (busboy stops there and flags the file truncated). Size and
+ * SHA-256 are counted as the bytes pass; nothing is held beyond one chunk.
+ */
+async function checkedStream(part: MultipartFile) {
+  // Busboy stops passing bytes at the limit but would read on to the part's end (the rest of a
+  // 100 MB body): end the file at once instead.
+  part.file.once('limit', () => part.file.destroy(new RefusedUpload(413, TOO_LARGE)));
+  const chunks = part.file[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let headLength = 0;
+  let ended = false;
+  while (headLength < HEAD_BYTES) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    headLength += next.value.length;
+  }
+  const type = detectFileType(Buffer.concat(head));
+  if (!type) throw new RefusedUpload(400, NOT_ALLOWED_TYPE);
+
+  const hash = createHash('sha256');
+  let size = 0;
+  const count = (chunk: Buffer) => {
+    size += chunk.length;
+    hash.update(chunk);
+    return chunk;
+  };
+  async function* bytes() {
+    for (const chunk of head) yield count(chunk);
+    if (!ended) {
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        yield count(next.value);
+      }
+    }
+    // The whole body may have been in hand already: the file then ends, marked truncated.
+    if (part.file.truncated) throw new RefusedUpload(413, TOO_LARGE);
+  }
+  return {
+    type,
+    body: Readable.from(bytes(), { objectMode: false }),
+    totals: () => ({ size, sha256: hash.digest('hex') }),
+  };
+}
+
+/**
+ * Reads the one file of a multipart request as it arrives, checks its bytes, and streams it into
+ * storage under a new random name, then records its owner in a row. A refused or broken upload
+ * leaves no file and no row; a file over 10 MB is refused the moment its 10 MB + 1st byte arrives,
+ * and the connection is closed without reading the rest.
+ */
+export async function storeUpload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: Account,
+  kind: UploadKind,
+): Promise<{ objectPath: string; type: DetectedType }> {
+  const storage = request.server.storage;
+  try {
+    const part = await firstFile(request);
+    const file = await checkedStream(part);
+    const key = `${FOLDERS[kind]}/${randomUUID()}.${file.type.extension}`;
+    await storage.put(key, file.body, file.type.contentType);
+    const { size, sha256 } = file.totals();
+    try {
+      await request.server.db.insert(uploads).values({
+        key,
+        kind,
+        ownerUserId: account.kind === 'user' ? account.id : null,
+        ownerAdminId: account.kind === 'admin' ? account.id : null,
+        contentType: file.type.contentType,
+        size,
+        sha256,
+      });
+    } catch (error) {
+      await storage.delete(key);
+      throw error;
+    }
+    return { objectPath: `${OBJECTS_PREFIX}${key}`, type: file.type };
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const refused =
+      error instanceof RefusedUpload
+        ? error
+        : isMultipartError(error)
+          ? new RefusedUpload(400, UNREADABLE)
+          : null;
+    if (!refused) throw error;
+    refuseAndClose(request, reply);
+    throw uploadError(refused.status, refused.message);
+  }
+}
+
+/** An error of the incoming multipart body (broken off, malformed), not of the server. */
+function isMultipartError(error: unknown) {
+  const e = error as { code?: string; message?: string };
+  return (
+    (typeof e?.code === 'string' && e.code.startsWith('FST_')) ||
+    /multipart|unexpected end|malformed|part terminated|boundary|aborted|premature/i.test(
+      e?.message ?? '',
+    )
+  );
+}
+
+/**
+ * Stops reading the request: its remaining bytes (the rest of a 100 MB body) are never read, and
+ * the connection closes once the answer is sent.
+ */
+function refuseAndClose(request: FastifyRequest, reply: FastifyReply) {
+  request.raw.unpipe();
+  reply.header('Connection', 'close');
 }
 
 export const keyOfPath = (objectPath: string) =>
@@ -103,20 +195,58 @@ export async function claimCardImages(
   return claimed.length === keys.length;
 }
 
-/** Card images uploaded but never used by a transaction are deleted after a day. */
+/**
+ * Files uploaded but never used after a day: card images no transaction claimed, and chat
+ * attachments never sent in a conversation. Rows go first, then their files.
+ */
 export async function deleteOrphanUploads(db: Db, storage: ObjectStorage, olderThanHours = 24) {
   const orphans = await db
     .delete(uploads)
     .where(
       and(
-        eq(uploads.kind, 'card'),
-        isNull(uploads.transactionId),
+        or(
+          and(eq(uploads.kind, 'card'), isNull(uploads.transactionId)),
+          and(eq(uploads.kind, 'chat'), isNull(uploads.conversationUserId)),
+        ),
         lt(uploads.createdAt, sql`now() - make_interval(hours => ${olderThanHours})`),
       ),
     )
     .returning({ key: uploads.key });
   for (const { key } of orphans) await storage.delete(key);
   return orphans.length;
+}
+
+/**
+ * Files in storage that no row knows: what a crash left between writing a file and recording it.
+ * Only files older than an hour go, so an upload being recorded right now is never touched.
+ */
+export async function deleteUnrecordedFiles(
+  db: Db,
+  storage: ObjectStorage,
+  olderThanMs = 3600_000,
+) {
+  let removed = 0;
+  let batch: string[] = [];
+  const sweep = async () => {
+    const known = new Set(
+      (await db.select({ key: uploads.key }).from(uploads).where(inArray(uploads.key, batch))).map(
+        (r) => r.key,
+      ),
+    );
+    for (const key of batch) {
+      if (known.has(key)) continue;
+      await storage.delete(key);
+      removed++;
+    }
+    batch = [];
+  };
+  for await (const object of storage.list()) {
+    if (Date.now() - object.lastModified.getTime() < olderThanMs) continue;
+    batch.push(object.key);
+    if (batch.length >= 500) await sweep();
+  }
+  if (batch.length > 0) await sweep();
+  return removed;
 }
 
 /**

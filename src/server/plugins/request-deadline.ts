@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A request must arrive whole within `seconds` (REQUEST_BODY_SECONDS): a client trickling a body
+ * a byte at a time, which the idle limit never catches, is cut off. Node's own `requestTimeout`
+ * stops counting once the headers are in, so the deadline is kept here, for requests that carry
+ * a body; it ends when the body has been read.
+ */
+export function registerRequestDeadline(app: FastifyInstance, seconds: number) {
+  app.addHook('onRequest', async (request) => {
+    const raw = request.raw;
+    const hasBody = raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'];
+    if (!hasBody || raw.complete) return;
+    const timer = setTimeout(() => {
+      if (raw.complete) return;
+      request.log.info({ url: request.url.split('?')[0] }, 'request body too slow: cut off');
+      raw.socket?.destroy();
+    }, seconds * 1000);
+    timer.unref();
+    const done = () => clearTimeout(timer);
+    raw.once('end', done);
+    raw.once('close', done);
+  });
+}

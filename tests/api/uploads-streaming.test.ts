@@ -1,0 +1,194 @@
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploads } from '../../src/server/db/schema';
+import { deleteOrphanUploads, deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
+import { MAX_UPLOAD_BYTES } from '../../src/shared/card-rules';
+import {
+  as,
+  createTestApp,
+  fixture,
+  multipart,
+  type SignedIn,
+  signUp,
+  type TestApp,
+} from './helpers';
+
+let t: TestApp;
+let customer: SignedIn;
+let port: number;
+const sockets: net.Socket[] = [];
+beforeAll(async () => {
+  t = await createTestApp({ requestIdleSeconds: 1, requestBodySeconds: 3 });
+  customer = await signUp(t.app);
+  t.app.server.on('connection', (socket: net.Socket) => sockets.push(socket));
+  port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
+});
+afterAll(() => t.close());
+
+const BOUNDARY = 'cardbridge-test-boundary';
+const partHead = Buffer.from(
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="card.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+);
+const jpegStart = fixture('card-front.jpg').subarray(0, 64);
+
+interface RawUpload {
+  socket: net.Socket;
+  /** The server's side of the connection (bytes it read). */
+  server: () => net.Socket;
+  response: Promise<string>;
+  closed: Promise<void>;
+}
+
+/** Opens a connection and sends the request line and headers of an upload of `declared` bytes. */
+function openUpload(declared: number): Promise<RawUpload> {
+  return new Promise((resolve) => {
+    const before = sockets.length;
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        `POST /api/upload-card-image HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${customer.cookie}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${declared}\r\n\r\n`,
+      );
+      resolve({ socket, server: () => sockets[before]!, response, closed });
+    });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    const response = closed.then(() => received);
+  });
+}
+
+async function send(socket: net.Socket, bytes: number) {
+  const chunk = Buffer.alloc(64 * 1024, 0x41);
+  for (let sent = 0; sent < bytes && !socket.destroyed; sent += chunk.length) {
+    if (!socket.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) {
+      await new Promise((r) => {
+        socket.once('drain', r);
+        socket.once('close', r);
+      });
+    }
+  }
+}
+
+const filesOnDisk = (folder = 'cards') => {
+  try {
+    return readdirSync(path.join(t.config.dataDir, 'objects', folder));
+  } catch {
+    return [];
+  }
+};
+
+describe('a file over 10 MB', () => {
+  it('gets its 413 as soon as byte 10 MB + 1 arrives, without the rest being sent', async () => {
+    const upload = await openUpload(100 * 1024 * 1024);
+    upload.socket.write(partHead);
+    upload.socket.write(jpegStart);
+    await send(upload.socket, MAX_UPLOAD_BYTES + 64 * 1024);
+    // The client stops here, 90 MB short: the answer must not wait for them.
+    const response = await upload.response;
+    expect(response).toMatch(/^HTTP\/1.1 413 /);
+    expect(response.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(response.split('\r\n\r\n')[1]!)).toEqual({
+      message: 'File is too large. The limit is 10 MB per file.',
+      error: 'File is too large. The limit is 10 MB per file.',
+    });
+  });
+
+  it('is cut off before 11 MB is read, however fast the client keeps sending', async () => {
+    const before = filesOnDisk().length;
+    const upload = await openUpload(100 * 1024 * 1024);
+    upload.socket.write(partHead);
+    upload.socket.write(jpegStart);
+    await send(upload.socket, 100 * 1024 * 1024);
+    await upload.closed;
+    expect(upload.server().bytesRead).toBeLessThan(11 * 1024 * 1024);
+    expect(filesOnDisk().length).toBe(before);
+  });
+});
+
+describe('a stalled upload', () => {
+  it('is cut off after the idle limit without a byte', async () => {
+    const upload = await openUpload(1024 * 1024);
+    upload.socket.write(partHead);
+    upload.socket.write(jpegStart);
+    const started = Date.now();
+    await upload.closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('is cut off at the whole-request limit, even when a byte keeps trickling in', async () => {
+    const upload = await openUpload(1024 * 1024);
+    upload.socket.write(partHead);
+    upload.socket.write(jpegStart);
+    const started = Date.now();
+    const trickle = setInterval(() => upload.socket.write('A'), 300);
+    const response = await upload.response;
+    clearInterval(trickle);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeGreaterThan(2000);
+    expect(response).toBe('');
+  });
+});
+
+describe('multipart bodies that cannot be read', () => {
+  it('answer 400 with the upload message, never 5xx', async () => {
+    const file = fixture('card-front.jpg');
+    const good = multipart(file);
+    const boundary = good.headers['content-type'].split('boundary=')[1]!;
+    const bodies: [string, Record<string, string>, Buffer][] = [
+      ['no boundary', { 'content-type': 'multipart/form-data' }, good.payload],
+      ['truncated', good.headers, good.payload.subarray(0, 300)],
+      ['wrong boundary', { 'content-type': 'multipart/form-data; boundary=other' }, good.payload],
+      ['no file part', good.headers, Buffer.from(`--${boundary}--\r\n`)],
+      ['empty file', multipart(Buffer.alloc(0)).headers, multipart(Buffer.alloc(0)).payload],
+      ['garbage', good.headers, Buffer.from('\u0000\u0001garbage')],
+    ];
+    for (const [name, headers, payload] of bodies) {
+      const response = await as(t.app, customer, {
+        method: 'POST',
+        url: '/api/upload-card-image',
+        headers,
+        payload,
+      });
+      expect(response.statusCode, name).toBe(400);
+      expect(response.json().error, name).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('the sweep', () => {
+  it('removes files no row knows, stale temporary files and unsent chat attachments', async () => {
+    const cards = path.join(t.config.dataDir, 'objects', 'cards');
+    mkdirSync(cards, { recursive: true });
+    const orphan = '0f0f0f0f-0000-4000-8000-000000000001.jpg';
+    const temp = `0f0f0f0f-0000-4000-8000-000000000002.jpg.${process.pid}.tmp`;
+    const fresh = '0f0f0f0f-0000-4000-8000-000000000003.jpg';
+    for (const name of [orphan, temp, fresh]) writeFileSync(path.join(cards, name), 'x');
+    const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(path.join(cards, orphan), hoursAgo, hoursAgo);
+    utimesSync(path.join(cards, temp), hoursAgo, hoursAgo);
+
+    const attachment = await as(t.app, customer, {
+      method: 'POST',
+      url: '/api/chat/upload-attachment',
+      ...multipart(fixture('card-front.jpg')),
+    });
+    const key = attachment.json().url.replace('/objects/', '');
+    await t.database.db
+      .update(uploads)
+      .set({ createdAt: sql`now() - interval '25 hours'` })
+      .where(eq(uploads.key, key));
+
+    expect(await deleteUnrecordedFiles(t.database.db, t.app.storage)).toBe(1);
+    expect(filesOnDisk()).toContain(fresh);
+    expect(filesOnDisk()).not.toContain(orphan);
+    expect(filesOnDisk()).not.toContain(temp);
+    expect(await deleteOrphanUploads(t.database.db, t.app.storage)).toBe(1);
+    expect(filesOnDisk('chat')).not.toContain(key.split('/')[1]);
+  });
+});
