@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
 import { BRANDS } from '../src/shared/brands';
@@ -57,17 +58,12 @@ await db.execute(sql`analyze`);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
 const app = await buildApp(
-  {
-    env: 'production',
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: undefined,
-    sessionSecret: randomBytes(32).toString('hex'),
-    bcryptCost: 4,
-    trustProxy: false,
-    logLevel: 'silent',
-  },
+  loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+  }),
   database,
 );
 await upsertAdmin(db, { email: 'bench@example.com', password: 'bench password' }, 4);
