@@ -18,6 +18,7 @@ import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerRateLimits } from './plugins/rate-limit';
 import { registerRequestDeadline } from './plugins/request-deadline';
 import { registerRequestLog } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
@@ -89,6 +90,7 @@ export async function buildApp(
   registerRequestDeadline(app, config.requestBodySeconds);
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
+  await registerRateLimits(app);
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },

@@ -45,6 +45,13 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Rate limits (docs/decisions/021): counts per window, kept in the database. */
+  LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  LIMIT_SIGNIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LIMIT_SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LIMIT_CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  LIMIT_TICKETS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** A connection that sends nothing for this long is closed (a stalled upload). */
   REQUEST_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** A request must have arrived whole within this long (a 10 MB upload at a crawl). */
@@ -64,8 +71,23 @@ export interface AppConfig {
   logLevel: string;
   requestIdleSeconds: number;
   requestBodySeconds: number;
+  limits: Limits;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
+}
+
+/** How much one account or address may do per window (windows: see docs/decisions/021). */
+export interface Limits {
+  /** Wrong passwords per account per hour, from any number of addresses. */
+  signinFailuresPerAccount: number;
+  /** Wrong passwords per address per 15 minutes. */
+  signinFailuresPerAddress: number;
+  /** Sign-ups (and existing-email probes) per address per hour. */
+  signupsPerAddress: number;
+  chatMessagesPerMinute: number;
+  ticketsPerHour: number;
+  /** Card images and chat attachments per customer per hour. */
+  uploadsPerHour: number;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +122,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     requestIdleSeconds: e.REQUEST_IDLE_SECONDS,
     requestBodySeconds: e.REQUEST_BODY_SECONDS,
+    limits: {
+      signinFailuresPerAccount: e.LIMIT_SIGNIN_FAILURES_PER_ACCOUNT,
+      signinFailuresPerAddress: e.LIMIT_SIGNIN_FAILURES_PER_ADDRESS,
+      signupsPerAddress: e.LIMIT_SIGNUPS_PER_ADDRESS,
+      chatMessagesPerMinute: e.LIMIT_CHAT_MESSAGES_PER_MINUTE,
+      ticketsPerHour: e.LIMIT_TICKETS_PER_HOUR,
+      uploadsPerHour: e.LIMIT_UPLOADS_PER_HOUR,
+    },
   };
 }
 

@@ -41,15 +41,17 @@ async function main() {
     database.kind === 'postgres' && config.databaseUrl
       ? await startPgBridge(live, database.pool, config.databaseUrl, app.log)
       : null;
-  // Housekeeping at start and hourly: expired sessions, files never used (card images no card
-  // claimed, chat attachments never sent), and files a crash left without a row.
+  // Housekeeping at start and hourly: expired sessions and rate-limit windows, files never used
+  // (card images no card claimed, chat attachments never sent), and files a crash left without
+  // a row.
   const housekeeping = async () => {
     const sessions = await deleteExpiredSessions(database.db);
     const unused = await deleteOrphanUploads(database.db, app.storage);
     const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
-    if (sessions + unused + unrecorded > 0) {
+    const limits = await app.counters.deleteExpired();
+    if (sessions + unused + unrecorded + limits > 0) {
       app.log.info(
-        { sessions, unused, unrecorded },
+        { sessions, unused, unrecorded, limits },
         'housekeeping removed expired and orphaned data',
       );
     }

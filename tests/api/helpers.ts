@@ -36,7 +36,9 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
       DATA_DIR: dataDir,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       BCRYPT_COST: '4',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // Every test signs up from the same address: limits are tested on their own (limits.test.ts).
+      ...GENEROUS_LIMITS,
     }),
     port: 0,
     databaseUrl: fresh?.url,
@@ -90,6 +92,16 @@ export function sessionCookie(response: LightMyRequestResponse): string | undefi
   const cookie = response.cookies.find((c) => c.name === 'cb.sid');
   return cookie?.value ? `cb.sid=${cookie.value}` : undefined;
 }
+
+/** Rate limits no test file reaches by accident. */
+export const GENEROUS_LIMITS = {
+  LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: '100000',
+  LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '100000',
+  LIMIT_SIGNUPS_PER_ADDRESS: '100000',
+  LIMIT_CHAT_MESSAGES_PER_MINUTE: '100000',
+  LIMIT_TICKETS_PER_HOUR: '100000',
+  LIMIT_UPLOADS_PER_HOUR: '100000',
+};
 
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') =>

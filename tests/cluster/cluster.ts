@@ -64,6 +64,7 @@ export async function startCluster(count = 2): Promise<Cluster> {
           DATA_DIR: dataDir,
           BCRYPT_COST: '12',
           LOG_LEVEL: 'warn',
+          LIMIT_SIGNUPS_PER_ADDRESS: '1000',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -69,6 +69,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       max: 1,
       idleTimeoutMillis: 0,
     });
+    // PGlite is one session whatever the connection: a connection that replaces a discarded one
+    // would find the old one's prepared statements and fail to prepare its own ("already exists").
+    pool.on('connect', (client) => {
+      client.query('DEALLOCATE ALL').catch(() => {});
+    });
     return wrap('pglite', pool, async () => {
       await pool.end();
       await embedded.stop();

@@ -250,3 +250,18 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt)],
 );
+
+/**
+ * Counters of fixed windows for rate limits (sign-in failures, sign-ups, chat, tickets, uploads),
+ * kept in the database so that a restart forgives nothing and every instance counts together.
+ * `key` is the SHA-256 of what is counted (an address, an email), never the thing itself.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: varchar('key', { length: 64 }).primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);

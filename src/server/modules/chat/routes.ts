@@ -12,6 +12,7 @@ import { chatMessages, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { badRequest } from '../../plugins/errors';
+import { limit, MINUTE } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
 import { allChats, conversation, countChatMessages, toChatMessage } from './queries';
@@ -37,6 +38,15 @@ export default async function chatRoutes(app: FastifyInstance) {
     '/api/chat/messages',
     {
       onRequest: requireSignedIn,
+      config: {
+        rateLimit: limit(
+          'chat',
+          app.config.limits.chatMessagesPerMinute,
+          MINUTE,
+          (request) => accountOf(request).id,
+          'You are sending messages too fast.',
+        ),
+      },
       schema: { body: sendChatMessageSchema, response: { 201: chatMessageSchema } },
     },
     async (request, reply) => {

@@ -12,6 +12,7 @@ import { supportTickets, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
+import { HOUR, limit } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 
 /** The staff list shows the newest tickets, up to this many. */
@@ -50,6 +51,15 @@ export default async function supportRoutes(app: FastifyInstance) {
     '/api/support-tickets',
     {
       onRequest: requireCustomer,
+      config: {
+        rateLimit: limit(
+          'ticket',
+          app.config.limits.ticketsPerHour,
+          HOUR,
+          (request) => accountOf(request).id,
+          'You have filed many tickets in the last hour; we will answer those first.',
+        ),
+      },
       schema: { body: createTicketSchema, response: { 201: ticketSchema } },
     },
     async (request, reply) => {
