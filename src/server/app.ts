@@ -41,6 +41,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Shared with the PostgreSQL bridge, which tells it what other instances changed. */
   live?: LiveHub;
+  /** Where log lines go (tests read them); standard output otherwise. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole app without listening: main.ts listens, tests call app.inject(). */
@@ -60,6 +62,7 @@ export async function buildApp(
               'req.headers.authorization',
               'res.headers["set-cookie"]',
             ],
+            ...(options.logStream && { stream: options.logStream }),
           },
     // Polls are not logged one by one: plugins/request-log.ts decides what is worth a line.
     logController: new LogController({ disableRequestLogging: true }),

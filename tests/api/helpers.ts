@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/server/app';
+import { type BuildOptions, buildApp } from '../../src/server/app';
 import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
@@ -22,7 +22,10 @@ export interface TestApp {
  * A fresh app on a fresh database for one test file: an in-memory PGlite, or, when
  * DATABASE_URL is set, a new PostgreSQL database that is dropped afterwards.
  */
-export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: Omit<BuildOptions, 'now'> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-api-'));
   const fresh = process.env.DATABASE_URL
     ? await createPostgresDatabase(process.env.DATABASE_URL)
@@ -45,7 +48,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     ...overrides,
   };
   let offset = 0;
-  const app = await buildApp(config, database, { now: () => Date.now() + offset });
+  const app = await buildApp(config, database, { ...options, now: () => Date.now() + offset });
   await app.ready();
   return {
     app,
