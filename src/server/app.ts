@@ -13,6 +13,7 @@ import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
+import healthRoutes from './modules/operations/health';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
@@ -20,7 +21,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerInputGuard } from './plugins/input-guard';
 import { registerRateLimits } from './plugins/rate-limit';
 import { registerRequestDeadline } from './plugins/request-deadline';
-import { registerRequestLog } from './plugins/request-log';
+import { registerRequestLog, requestIdOf } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { registerSerializer } from './plugins/serializer';
 import { registerSessions } from './plugins/session';
@@ -64,6 +65,9 @@ export async function buildApp(
             ],
             ...(options.logStream && { stream: options.logStream }),
           },
+    // X-Request-Id passed on, or a random id (plugins/request-log.ts).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Polls are not logged one by one: plugins/request-log.ts decides what is worth a line.
     logController: new LogController({ disableRequestLogging: true }),
     // A hop count trusts that many proxies nearest to us, and no more (config.ts).
@@ -84,6 +88,7 @@ export async function buildApp(
   app.decorate('database', database);
   app.decorate('config', config);
   app.decorate('now', options.now ?? Date.now);
+  app.decorate('draining', false);
   app.decorate('storage', new LocalDiskStorage(path.join(config.dataDir, 'objects')));
 
   registerErrorHandling(app);
@@ -106,6 +111,7 @@ export async function buildApp(
   await app.register(chatRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);
+  await app.register(healthRoutes);
 
   await registerClient(app, config.clientDir);
   return app;

@@ -68,6 +68,7 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, shutting down`);
+    app.draining = true;
     clearInterval(sweep);
     await app.close();
     await bridge?.stop();

@@ -46,7 +46,17 @@ export default async function authRoutes(app: FastifyInstance) {
   async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
     await startSession(request, reply, account);
     request.account = account;
+    request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
     return toCurrentUser(account);
+  }
+
+  /** Sign-out, logged with the account it ends (read before the session goes). */
+  async function signOut(request: FastifyRequest, reply: FastifyReply) {
+    const account = await currentAccount(request);
+    await endSession(request, reply);
+    if (account) {
+      request.log.info({ event: 'signout', account: account.id, kind: account.kind }, 'signed out');
+    }
   }
 
   /** The account whose password this is, or 401 (429 when guessing, see throttle.ts). */
@@ -56,13 +66,25 @@ export default async function authRoutes(app: FastifyInstance) {
     reply: FastifyReply,
   ) {
     const email = normalizeEmail(request.body.email);
-    const attempt = await throttle.check(reply, kind, email, request.ip);
+    const throttled = (error: unknown) => {
+      request.log.warn(
+        { event: 'signin_throttled', kind, ip: request.ip },
+        'sign-in refused (429)',
+      );
+      throw error;
+    };
+    const attempt = await throttle.check(reply, kind, email, request.ip).catch(throttled);
     const row =
       kind === 'user'
         ? await findUserByEmail(app.db, email)
         : await findAdminByEmail(app.db, email);
     if (!(await checkPassword(request.body.password, row?.password, bcryptCost)) || !row) {
-      await throttle.failed(reply, kind, email, request.ip, attempt);
+      // The account when there is one; an unknown email is not written to the log.
+      request.log.info(
+        { event: 'signin_failed', kind, account: row?.id ?? null, ip: request.ip },
+        'sign-in failed',
+      );
+      await throttle.failed(reply, kind, email, request.ip, attempt).catch(throttled);
       throw new HttpError(401, INVALID_CREDENTIALS);
     }
     return row;
@@ -120,12 +142,12 @@ export default async function authRoutes(app: FastifyInstance) {
   );
 
   r.post('/api/logout', async (request, reply) => {
-    await endSession(request, reply);
+    await signOut(request, reply);
     return { success: true };
   });
 
   r.get('/api/logout', async (request, reply) => {
-    await endSession(request, reply);
+    await signOut(request, reply);
     return reply.redirect('/');
   });
 
