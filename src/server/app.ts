@@ -13,7 +13,9 @@ import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
+import { registerApiDocs } from './modules/operations/docs';
 import healthRoutes from './modules/operations/health';
+import { registerMetrics } from './modules/operations/metrics';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
@@ -103,6 +105,8 @@ export async function buildApp(
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },
   });
+  await registerApiDocs(app);
+  registerMetrics(app);
   await app.register(authRoutes);
   await app.register(fileRoutes);
   await app.register(paymentMethodRoutes);

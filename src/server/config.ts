@@ -45,6 +45,8 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** GET /metrics answers only with `Authorization: Bearer <this>`; unset, /metrics is a 404. */
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
   /** Rate limits (docs/decisions/021): counts per window, kept in the database. */
   LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
   LIMIT_SIGNIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
@@ -71,6 +73,7 @@ export interface AppConfig {
   logLevel: string;
   requestIdleSeconds: number;
   requestBodySeconds: number;
+  metricsToken: string | undefined;
   limits: Limits;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     requestIdleSeconds: e.REQUEST_IDLE_SECONDS,
     requestBodySeconds: e.REQUEST_BODY_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
     limits: {
       signinFailuresPerAccount: e.LIMIT_SIGNIN_FAILURES_PER_ACCOUNT,
       signinFailuresPerAddress: e.LIMIT_SIGNIN_FAILURES_PER_ADDRESS,

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, uniqueEmail } from './helpers';
+import { as, createTestApp, signUp, submitCard, type TestApp, uniqueEmail } from './helpers';
 
 const lines: string[] = [];
 let t: TestApp;
@@ -114,5 +114,44 @@ describe('request ids and the operator log', () => {
     expect(text).not.toContain(email);
     expect(text).not.toContain('a fine password');
     expect(text).not.toContain('a wrong password');
+  });
+});
+
+describe('metrics', () => {
+  it('is a 404 when METRICS_TOKEN is unset', async () => {
+    const response = await get(t, '/metrics');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Not found' });
+  });
+
+  it('answers Prometheus text only with the bearer token', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const watched = await createTestApp({ metricsToken: token });
+    try {
+      expect((await get(watched, '/metrics')).statusCode).toBe(401);
+      expect(
+        (await get(watched, '/metrics', { authorization: 'Bearer metrics-token-0123456789abcdeX' }))
+          .statusCode,
+      ).toBe(401);
+      const customer = await signUp(watched.app);
+      await submitCard(watched.app, customer);
+      await as(watched.app, customer, { method: 'GET', url: '/api/transactions/recent' });
+      const response = await get(watched, '/metrics', { authorization: `Bearer ${token}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      const text = response.body;
+      expect(text).toMatch(
+        /cardbridge_http_requests_total\{method="GET",route="\/api\/transactions\/recent",status="200"\} 1/,
+      );
+      expect(text).toContain('cardbridge_http_request_duration_seconds_bucket');
+      expect(text).toMatch(/cardbridge_cards_submitted_total 1/);
+      expect(text).toMatch(/cardbridge_review_queue_pending 1/);
+      expect(text).toMatch(/cardbridge_db_pool_connections\{state="total"\} \d/);
+      expect(text).toContain('nodejs_eventloop_lag_seconds');
+      // Route patterns, never ids.
+      expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/);
+    } finally {
+      await watched.close();
+    }
   });
 });

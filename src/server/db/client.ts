@@ -68,11 +68,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       database: 'postgres',
       max: 1,
       idleTimeoutMillis: 0,
-    });
-    // PGlite is one session whatever the connection: a connection that replaces a discarded one
-    // would find the old one's prepared statements and fail to prepare its own ("already exists").
-    pool.on('connect', (client) => {
-      client.query('DEALLOCATE ALL').catch(() => {});
+      // PGlite is one session whatever the connection: a connection that replaces a discarded
+      // one would find the old one's prepared statements and fail to prepare its own ("already
+      // exists").
+      onConnect: async (client) => {
+        await client.query('DEALLOCATE ALL');
+      },
     });
     return wrap('pglite', pool, async () => {
       await pool.end();
