@@ -4,8 +4,10 @@ import { buildApp } from './app';
 import { ensureFirstStaffAccount } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
+import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
+import { countAdmins } from './modules/auth/accounts';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
@@ -29,6 +31,16 @@ async function main() {
         `  email:    ${staff.email}`,
         `  password: ${staff.password}`,
         'This is shown only once. Change it with: npm run admin:create -- --email E --password P',
+        '',
+      ].join('\n'),
+    );
+  } else if (database.kind === 'postgres' && (await countAdmins(database.db)) === 0) {
+    console.log(
+      [
+        '',
+        'No staff account yet: the admin portal (/admin/login) has no one who can sign in.',
+        'Create the first one on this database (same DATABASE_URL), then sign in:',
+        "  npm run admin:create -- --email you@example.com --password 'a long passphrase'",
         '',
       ].join('\n'),
     );
@@ -56,12 +68,18 @@ async function main() {
       );
     }
   };
-  const runHousekeeping = () => {
-    housekeeping().catch((err) => app.log.warn({ err: loggableError(err) }, 'housekeeping failed'));
-  };
-  runHousekeeping();
-  const sweep = setInterval(runHousekeeping, 60 * 60 * 1000);
-  sweep.unref();
+  const housekeepingFailed = (err: unknown) =>
+    app.log.warn({ err: loggableError(err) }, 'housekeeping failed');
+  // Each instance sweeps what a crash of its own may have left at its start; after that the
+  // hourly run happens once per hour across all instances on the database.
+  housekeeping().catch(housekeepingFailed);
+  const stopHousekeeping = everyPeriod(
+    database,
+    'housekeeping',
+    60 * 60 * 1000,
+    housekeeping,
+    housekeepingFailed,
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -69,7 +87,7 @@ async function main() {
     closing = true;
     app.log.info(`${signal} received, shutting down`);
     app.draining = true;
-    clearInterval(sweep);
+    stopHousekeeping();
     await app.close();
     await bridge?.stop();
     await database.close();

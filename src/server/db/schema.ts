@@ -292,3 +292,9 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
 );
+
+/** When each periodic job last ran, across every instance (src/server/jobs.ts). */
+export const jobRuns = pgTable('job_runs', {
+  name: varchar('name', { length: 64 }).primaryKey(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
+});
