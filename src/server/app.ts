@@ -29,6 +29,7 @@ import { registerSerializer } from './plugins/serializer';
 import { registerSessions } from './plugins/session';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import type { ObjectStorage } from './storage/object-storage';
+import { S3Storage } from './storage/s3-storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,7 +92,12 @@ export async function buildApp(
   app.decorate('config', config);
   app.decorate('now', options.now ?? Date.now);
   app.decorate('draining', false);
-  app.decorate('storage', new LocalDiskStorage(path.join(config.dataDir, 'objects')));
+  app.decorate<ObjectStorage>(
+    'storage',
+    config.s3
+      ? new S3Storage(config.s3)
+      : new LocalDiskStorage(path.join(config.dataDir, 'objects')),
+  );
 
   registerErrorHandling(app);
   registerRequestLog(app);

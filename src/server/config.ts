@@ -58,6 +58,19 @@ const envSchema = z.object({
   REQUEST_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** A request must have arrived whole within this long (a 10 MB upload at a crawl). */
   REQUEST_BODY_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /**
+   * S3-compatible object storage (docs/decisions/025): set S3_BUCKET to keep files there instead
+   * of DATA_DIR/objects. Without the key pair, the SDK's own chain is used (AWS_* variables, an
+   * instance role). S3_FORCE_PATH_STYLE for servers that do not serve bucket.host names (MinIO).
+   */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.stringbool().default(false),
 });
 
 export interface AppConfig {
@@ -77,6 +90,18 @@ export interface AppConfig {
   limits: Limits;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
+  /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
+  s3?: S3Config;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server's URL; absent: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  /** Absent: the AWS SDK's default credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
 }
 
 /** How much one account or address may do per window (windows: see docs/decisions/021). */
@@ -134,6 +159,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ticketsPerHour: e.LIMIT_TICKETS_PER_HOUR,
       uploadsPerHour: e.LIMIT_UPLOADS_PER_HOUR,
     },
+    s3: s3ConfigOf(e),
+  };
+}
+
+/** The bucket settings, or undefined for local disk; a half-given setting is refused. */
+function s3ConfigOf(e: z.infer<typeof envSchema>): S3Config | undefined {
+  if (!e.S3_BUCKET) {
+    if (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY) {
+      throw new ConfigError(
+        'Invalid S3_BUCKET: required when other S3_ variables are set (without it files stay on local disk)',
+      );
+    }
+    return undefined;
+  }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError(
+      `Invalid ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`,
+    );
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
 }
 
