@@ -4,7 +4,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const envSchema = z.object({
+/** Every variable the server reads (.env.example lists them all; a test checks). */
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(5000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -13,6 +14,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** Connections to PostgreSQL per instance (the embedded database always has one). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** bcrypt work factor; the product promises 12, lower only for fast local test runs. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
@@ -79,6 +82,7 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  databasePoolSize: number;
   sessionSecret: string;
   bcryptCost: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
@@ -144,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY,

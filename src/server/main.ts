@@ -18,6 +18,7 @@ async function main() {
   const config = { ...loadConfig(), clientDir: path.resolve(here, '..', 'client') };
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await database.migrate();
