@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/db/schema';
@@ -291,6 +292,23 @@ describe('sessions', () => {
     }
     t.advance(20 * 60 * 1000);
     expect((await me(busy.cookie)).statusCode).toBe(401);
+  });
+
+  it('refuses a cookie whose signature was altered, or that another secret signed', async () => {
+    const { cookie } = await signUp(t.app);
+    expect((await me(cookie)).statusCode).toBe(200);
+    const [name, value] = cookie.split('=') as [string, string];
+    const signed = decodeURIComponent(value);
+    const dot = signed.lastIndexOf('.');
+    const token = signed.slice(0, dot);
+    const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}${signed.slice(dot)}`;
+    expect((await me(`${name}=${encodeURIComponent(flipped)}`)).statusCode).toBe(401);
+    expect((await me(`${name}=${encodeURIComponent(token)}`)).statusCode).toBe(401);
+    const other = createHmac('sha256', 'another secret of thirty-two characters')
+      .update(token)
+      .digest('base64')
+      .replace(/=+$/, '');
+    expect((await me(`${name}=${encodeURIComponent(`${token}.${other}`)}`)).statusCode).toBe(401);
   });
 
   it('POST /api/logout deletes the session row and the old cookie stops working', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fastifyCookie from '@fastify/cookie';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { sign, unsign } from 'cookie-signature';
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
@@ -136,16 +137,34 @@ export async function deleteExpiredSessions(db: Db): Promise<number> {
   return removed.length;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The session cookie's signature: new cookies with the first secret, any one accepted. */
+    cookieSecrets: string[];
+  }
+}
+
 export async function registerSessions(app: FastifyInstance, secret: string | string[]) {
-  // Cookies are parsed only by the requests that look for the session.
-  await app.register(fastifyCookie, { secret, hook: false });
+  app.decorate('cookieSecrets', [secret].flat());
   app.decorateRequest('session', undefined);
 }
 
+/** The signed token in the request's session cookie. Parsed only by requests that need it. */
 function cookieOf(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
   if (!header?.includes(SESSION_COOKIE)) return undefined;
-  return request.server.parseCookie(header)[SESSION_COOKIE] || undefined;
+  return parseCookies(header)[SESSION_COOKIE] || undefined;
+}
+
+const signToken = (app: FastifyInstance, token: string) => sign(token, app.cookieSecrets[0]!);
+
+/** The token of a signed cookie value, or null when no secret signed it. */
+function unsignToken(app: FastifyInstance, cookie: string): string | null {
+  for (const secret of app.cookieSecrets) {
+    const token = unsign(cookie, secret);
+    if (token) return token;
+  }
+  return null;
 }
 
 /**
@@ -179,14 +198,14 @@ export async function loadSession(request: FastifyRequest): Promise<CachedSessio
 
 async function readSession(app: FastifyInstance, cookie: string, now: number) {
   const cache = app.live.sessions;
-  const unsigned = app.unsignCookie(cookie);
-  if (!unsigned.valid || !unsigned.value) {
+  const token = unsignToken(app, cookie);
+  if (!token) {
     cache.markDead(cookie);
     return null;
   }
   const { rows } = await app.database.pool.query<SessionRow>({
     ...LOAD_SESSION,
-    values: [sha256(unsigned.value), new Date(now)],
+    values: [sha256(token), new Date(now)],
   });
   const row = rows[0];
   const account = row ? accountOfRow(row) : null;
@@ -209,14 +228,22 @@ async function readSession(app: FastifyInstance, cookie: string, now: number) {
   return entry;
 }
 
-function setCookie(request: FastifyRequest, reply: FastifyReply, token: string, kind: SessionKind) {
-  reply.setCookie(SESSION_COOKIE, request.server.signCookie(token), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    maxAge: Math.floor(SESSION_LIMITS[kind].absoluteMs / 1000),
-  });
+function setCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signed: string,
+  kind: SessionKind,
+) {
+  reply.header(
+    'Set-Cookie',
+    serializeCookie(SESSION_COOKIE, signed, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: Math.floor(SESSION_LIMITS[kind].absoluteMs / 1000),
+    }),
+  );
 }
 
 /**
@@ -250,10 +277,11 @@ export async function startSession(
     createdAt: new Date(now),
     lastSeenAt: new Date(now),
   });
-  setCookie(request, reply, token, kind);
+  const signed = signToken(app, token);
+  setCookie(request, reply, signed, kind);
   const entry: CachedSession = {
     sid,
-    cookie: app.signCookie(token),
+    cookie: signed,
     account,
     data: sess,
     createdAt: now,
@@ -270,7 +298,10 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply) {
   const session = await loadSession(request);
   if (session) await endSessionsById(request.server, [session.sid]);
   request.session = null;
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.header(
+    'Set-Cookie',
+    serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0) }),
+  );
 }
 
 export async function endSessionsById(app: FastifyInstance, sids: string[]) {
