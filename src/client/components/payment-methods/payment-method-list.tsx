@@ -46,7 +46,7 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
                   {paymentMethodLabel(method.type)}
                   {method.isDefault && <Badge data-testid="default-badge">Default</Badge>}
                 </p>
-                <p className="truncate text-sm text-muted-foreground">
+                <p className="text-sm text-muted-foreground wrap-anywhere">
                   {method.accountName} · {paymentMethodDetail(method)}
                 </p>
               </div>

@@ -1,9 +1,9 @@
 import type { CreatePaymentMethodInput, PaymentMethod } from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { paymentMethodsQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: paymentMethodsQuery().queryKey });
 

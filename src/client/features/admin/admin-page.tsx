@@ -12,9 +12,9 @@ import {
 } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'wouter';
-import { ThemeToggle } from '@/app/theme-toggle';
 import { BrandLogo } from '@/components/brand-logo';
 import { StatCard } from '@/components/stat-card';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';

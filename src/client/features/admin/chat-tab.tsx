@@ -10,10 +10,10 @@ import { EmptyState } from '@/components/empty-state';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { adminChatsQuery, adminStatsQuery } from './queries';
 

@@ -1,8 +1,8 @@
 import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
 import { Link, useLocation } from 'wouter';
-import { ThemeToggle } from '@/app/theme-toggle';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { toast } from '@/components/ui/use-toast';
+import { toast } from '@/lib/toast';
 import { SignInForm } from './auth-forms';
 
 export function AdminLoginPage() {

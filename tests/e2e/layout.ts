@@ -1,0 +1,62 @@
+import type { Page } from 'playwright-core';
+
+/**
+ * Everything on the page can be seen or scrolled to: no element reaches past the viewport unless
+ * a horizontally scrolling box inside the viewport holds it, and no box hides part of its content
+ * without an ellipsis. Returns a description of each offender (empty when all is well).
+ */
+export function findCutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : '';
+      const testId = el.getAttribute('data-testid');
+      const text = (el.textContent ?? '').trim().slice(0, 40);
+      return `<${el.tagName.toLowerCase()}${id}${testId ? ` data-testid=${testId}` : ''}> "${text}"`;
+    };
+    const scrollsSideways = (el: Element) => {
+      const { overflowX } = getComputedStyle(el);
+      return overflowX === 'auto' || overflowX === 'scroll';
+    };
+    const problems: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1) continue; // hidden or visually hidden
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      if (rect.right > width + 1 || rect.left < -1) {
+        let holder = el.parentElement;
+        while (holder && !scrollsSideways(holder)) holder = holder.parentElement;
+        const held =
+          holder !== null &&
+          holder !== document.documentElement &&
+          holder.getBoundingClientRect().right <= width + 1 &&
+          holder.getBoundingClientRect().left >= -1;
+        if (!held) problems.push(`past the viewport: ${describe(el)}`);
+      }
+      const clips = style.overflowX === 'hidden' || style.overflowX === 'clip';
+      if (clips && el.scrollWidth > el.clientWidth + 1 && style.textOverflow !== 'ellipsis') {
+        problems.push(`clipped: ${describe(el)}`);
+      }
+    }
+    return problems;
+  });
+}
+
+/** The text of an element is shown whole: not cut by its box, with or without an ellipsis. */
+export function isShownWhole(page: Page, text: string): Promise<boolean> {
+  return page.evaluate((wanted) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent?.includes(wanted)) continue;
+      for (let el = node.parentElement; el && el !== document.body; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) return false;
+        const rect = el.getBoundingClientRect();
+        if (rect.right > document.documentElement.clientWidth + 1) return false;
+      }
+      return true;
+    }
+    return false;
+  }, text);
+}
