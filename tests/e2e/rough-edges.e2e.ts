@@ -319,7 +319,7 @@ describe('rough edges a new user met', () => {
     await second.getByRole('button', { name: /^Edit/ }).click();
     const dialog = page.getByTestId('payment-method-dialog');
     await dialog.getByLabel('Account Name').fill('Second Wallet Renamed');
-    await dialog.getByLabel('Make this my default').click();
+    await dialog.getByLabel('Use as my default payment method').click();
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByTestId('toast')).toContainText('Payment method updated');
     const renamed = page.getByTestId('payment-method').filter({ hasText: 'Second Wallet Renamed' });

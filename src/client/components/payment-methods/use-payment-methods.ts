@@ -1,4 +1,8 @@
-import type { CreatePaymentMethodInput, PaymentMethod } from '@shared/payment-methods';
+import type {
+  CreatePaymentMethodInput,
+  PaymentMethod,
+  UpdatePaymentMethodInput,
+} from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { paymentMethodsQuery } from '@/lib/queries';
@@ -23,6 +27,27 @@ export function useAddPaymentMethod(onSuccess?: () => void) {
     onError: (error) => {
       toast({
         title: 'Failed to add payment method',
+        description: serverMessage(error),
+        variant: 'destructive',
+      });
+    },
+  });
+}
+
+export function useUpdatePaymentMethod(onSuccess?: () => void) {
+  return useMutation({
+    mutationFn: async ({ id, body }: { id: string; body: UpdatePaymentMethodInput }) =>
+      (
+        await apiRequest('PATCH', `/api/payment-methods/${id}`, body)
+      ).json() as Promise<PaymentMethod>,
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Payment method updated successfully' });
+      onSuccess?.();
+    },
+    onError: (error) => {
+      toast({
+        title: 'Failed to update payment method',
         description: serverMessage(error),
         variant: 'destructive',
       });
