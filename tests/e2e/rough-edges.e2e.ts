@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
@@ -151,9 +152,17 @@ describe('rough edges a new user met', () => {
 
   test('both chat threads open at the newest message', async ({ customer, browser }) => {
     const { page } = customer;
+    const upload = await page.request.post('/api/chat/upload-attachment', {
+      multipart: {
+        file: { name: 'card.jpg', mimeType: 'image/jpeg', buffer: readFileSync(CARD_IMAGE) },
+      },
+    });
+    const { url } = await upload.json();
+    // Photos that load after the thread first shows make it taller under the reader.
     for (let i = 1; i <= 30; i++) {
+      const photo = i % 6 === 0 ? { attachmentUrl: url, attachmentType: 'image' } : {};
       await page.request.post('/api/chat/messages', {
-        data: { message: `Message number ${i}`, senderType: 'user' },
+        data: { message: `Message number ${i}`, senderType: 'user', ...photo },
       });
     }
     await page.goto('/chat');

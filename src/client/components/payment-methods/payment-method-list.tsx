@@ -83,9 +83,7 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
         <DialogContent data-testid="payment-method-dialog">
           <DialogHeader>
             <DialogTitle>Edit Payment Method</DialogTitle>
-            <DialogDescription>
-              Cards not paid yet are paid to the new details.
-            </DialogDescription>
+            <DialogDescription>Cards not paid yet are paid to the new details.</DialogDescription>
           </DialogHeader>
           {editing && (
             <PaymentMethodForm

@@ -171,7 +171,7 @@ export function ChatTab() {
 function Thread({ conversation }: { conversation: Conversation | null }) {
   // The API answers newest first; the thread reads oldest first.
   const ordered = conversation ? [...conversation.messages].reverse() : [];
-  const ref = useScrollToEnd(ordered.length);
+  const ref = useScrollToEnd(ordered.length, conversation?.userId);
   return (
     <div ref={ref} className="h-[380px] overflow-y-auto p-4" data-testid="admin-thread">
       {conversation ? (
