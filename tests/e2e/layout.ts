@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
  * a horizontally scrolling box inside the viewport holds it, and no box hides part of its content
  * without an ellipsis. Returns a description of each offender (empty when all is well).
  */
-export function findCutOff(page: Page): Promise<string[]> {
+export async function findCutOff(page: Page): Promise<string[]> {
+  await settled(page);
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const describe = (el: Element) => {
@@ -23,7 +24,8 @@ export function findCutOff(page: Page): Promise<string[]> {
       const rect = el.getBoundingClientRect();
       if (rect.width <= 1 || rect.height <= 1) continue; // hidden or visually hidden
       const style = getComputedStyle(el);
-      if (style.visibility === 'hidden') continue;
+      // Not seen: hidden, or a transparent stand-in such as a radio group's native input.
+      if (style.visibility === 'hidden' || style.opacity === '0') continue;
       if (rect.right > width + 1 || rect.left < -1) {
         let holder = el.parentElement;
         while (holder && !scrollsSideways(holder)) holder = holder.parentElement;
@@ -43,6 +45,17 @@ export function findCutOff(page: Page): Promise<string[]> {
     }
     return problems;
   });
+}
+
+/** Waits for opening animations (not endless ones, like a spinner) to finish. */
+export function settled(page: Page) {
+  return page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
 }
 
 /** The text of an element is shown whole: not cut by its box, with or without an ellipsis. */

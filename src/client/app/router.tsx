@@ -23,8 +23,16 @@ export function Router() {
       <React.Suspense fallback={<Spinner />}>
         <Switch>
           <Route path="/admin/login" component={AdminLoginPage} />
-          <Route path="/terms" component={TermsPage} />
-          <Route path="/privacy" component={PrivacyPage} />
+          <Route path="/terms">
+            <main>
+              <TermsPage />
+            </main>
+          </Route>
+          <Route path="/privacy">
+            <main>
+              <PrivacyPage />
+            </main>
+          </Route>
           <Route component={LandingPage} />
         </Switch>
       </React.Suspense>

@@ -13,7 +13,7 @@ const HOTKEY = 'F8';
  */
 export function Toaster() {
   const { toasts } = useToast();
-  const regionRef = React.useRef<HTMLOListElement>(null);
+  const regionRef = React.useRef<HTMLDivElement>(null);
 
   React.useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -25,17 +25,16 @@ export function Toaster() {
 
   const shown = toasts.filter((t) => t.open);
   return (
-    <section aria-label={`Notifications (${HOTKEY})`} className="contents">
-      <ol
-        ref={regionRef}
-        tabIndex={-1}
-        aria-live="polite"
-        className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-[420px] empty:hidden"
-      >
-        {shown.map((t) => (
-          <Toast key={t.id} toast={t} />
-        ))}
-      </ol>
+    <section
+      ref={regionRef}
+      tabIndex={-1}
+      aria-label={`Notifications (${HOTKEY})`}
+      aria-live="polite"
+      className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-[420px] empty:hidden"
+    >
+      {shown.map((t) => (
+        <Toast key={t.id} toast={t} />
+      ))}
     </section>
   );
 }
@@ -50,7 +49,7 @@ function Toast({ toast: { id, title, description, variant, duration } }: { toast
 
   const destructive = variant === 'destructive';
   return (
-    <li
+    <div
       role={destructive ? 'alert' : undefined}
       data-testid="toast"
       onMouseEnter={() => setPaused(true)}
@@ -76,6 +75,6 @@ function Toast({ toast: { id, title, description, variant, duration } }: { toast
       >
         <XIcon className="size-4" />
       </button>
-    </li>
+    </div>
   );
 }

@@ -141,9 +141,9 @@ export function ChatTab() {
           className="flex flex-col overflow-hidden rounded-lg border"
           aria-label="Conversation"
         >
-          <h3 className="border-b px-4 py-3 font-semibold" data-testid="thread-title">
+          <h2 className="border-b px-4 py-3 font-semibold" data-testid="thread-title">
             {current ? `Chat with ${current.name}` : 'Select a conversation'}
-          </h3>
+          </h2>
           <Thread conversation={current} />
           <ChatComposer
             disabled={!current}
