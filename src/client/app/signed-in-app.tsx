@@ -2,6 +2,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import * as React from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { TooltipProvider } from '@/components/ui/tooltip';
+// The home page comes with the shell, one round trip sooner than the pages loaded on demand.
+import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { PrivacyPage } from '@/features/legal/privacy-page';
 import { TermsPage } from '@/features/legal/terms-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
@@ -12,10 +14,6 @@ import { Spinner } from './spinner';
 
 const AdminPage = lazyPage(() => import('@/features/admin/admin-page'), 'AdminPage');
 const ChatPage = lazyPage(() => import('@/features/chat/chat-page'), 'ChatPage');
-const DashboardPage = lazyPage(
-  () => import('@/features/dashboard/dashboard-page'),
-  'DashboardPage',
-);
 const HistoryPage = lazyPage(() => import('@/features/history/history-page'), 'HistoryPage');
 const PaymentMethodsPage = lazyPage(
   () => import('@/features/payment-methods/payment-methods-page'),

@@ -67,7 +67,9 @@ export const forgetCurrentUser = () => setCurrentUser(null);
 
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+  };
 };
 const snapshot = () => state;
 
@@ -81,7 +83,14 @@ function start() {
 
 export function useAuth() {
   start();
-  const { user, known } = React.useSyncExternalStore(subscribe, snapshot);
+  // Changes arrive as a transition, not through useSyncExternalStore, which renders at once: the
+  // whole signed-in shell then builds in slices instead of one long task.
+  const [{ user, known }, setState] = React.useState(snapshot);
+  React.useEffect(() => {
+    const update = () => React.startTransition(() => setState(snapshot()));
+    update();
+    return subscribe(update);
+  }, []);
   const isLoading = !known && readHint();
   return { user, isLoading, isAuthenticated: !!user, isAdmin: !!user?.isAdmin };
 }
