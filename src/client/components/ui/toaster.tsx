@@ -23,9 +23,15 @@ export function Toaster() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 
+  // Hovering or focusing the toasts holds them open.
+  const [paused, setPaused] = React.useState(false);
   const shown = toasts.filter((t) => t.open);
   return (
     <section
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
       ref={regionRef}
       tabIndex={-1}
       aria-label={`Notifications (${HOTKEY})`}
@@ -33,14 +39,19 @@ export function Toaster() {
       className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-[420px] empty:hidden"
     >
       {shown.map((t) => (
-        <Toast key={t.id} toast={t} />
+        <Toast key={t.id} toast={t} paused={paused} />
       ))}
     </section>
   );
 }
 
-function Toast({ toast: { id, title, description, variant, duration } }: { toast: ToastItem }) {
-  const [paused, setPaused] = React.useState(false);
+function Toast({
+  toast: { id, title, description, variant, duration },
+  paused,
+}: {
+  toast: ToastItem;
+  paused: boolean;
+}) {
   React.useEffect(() => {
     if (paused || duration === Number.POSITIVE_INFINITY) return;
     const timer = setTimeout(() => dismiss(id), duration ?? TOAST_DURATION);
@@ -52,10 +63,6 @@ function Toast({ toast: { id, title, description, variant, duration } }: { toast
     <div
       role={destructive ? 'alert' : undefined}
       data-testid="toast"
-      onMouseEnter={() => setPaused(true)}
-      onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
-      onBlur={() => setPaused(false)}
       className={cn(
         'pointer-events-auto relative flex w-full animate-[toast-in_200ms_ease-out] items-start justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg',
         destructive
