@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
-import { as, createTestApp, type SignedIn, signUp, type TestApp, uploadCardImage } from './helpers';
+import { as, createTestApp, type SignedIn, signUp, submitCard, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,19 +86,7 @@ async function completedCardWithBank(who: SignedIn) {
       routingNumber: '021000021',
     },
   });
-  const image = await uploadCardImage(t.app, who);
-  const created = await as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.json().id,
-      imageUrls: [image],
-    },
-  });
+  const created = await submitCard(t.app, who, { paymentMethodId: method.json().id });
   const id = created.json().id as string;
   await t.database.db
     .update(transactions)
