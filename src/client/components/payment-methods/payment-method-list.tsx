@@ -55,8 +55,9 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
                   {paymentMethodLabel(method.type)}
                   {method.isDefault && <Badge data-testid="default-badge">Default</Badge>}
                 </p>
+                <p className="text-sm text-muted-foreground wrap-anywhere">{method.accountName}</p>
                 <p className="text-sm text-muted-foreground wrap-anywhere">
-                  {method.accountName} · {paymentMethodDetail(method)}
+                  {paymentMethodDetail(method)}
                 </p>
               </div>
               <Button
