@@ -92,10 +92,11 @@ describe('rough edges a new user met', () => {
   });
 
   test("the spec's fallback texts show when the server gives no message, never raw HTML", async ({
-    customer,
     browser,
   }) => {
-    const { page } = customer;
+    // A name of its own: other tests find their conversation in the staff list by name.
+    const email = uniqueEmail('fallback');
+    const page = await customerPage(browser, { email, firstName: 'Fallback', lastName: 'Tester' });
     await page.request.post('/api/chat/messages', {
       data: { message: 'Hello?', senderType: 'user' },
     });
@@ -132,7 +133,7 @@ describe('rough edges a new user met', () => {
     await admin.route('**/api/chat/messages', (route) => route.fulfill(emptyFailure));
     const staffToast = admin.getByTestId('toast');
     await submitCardByApi(page.request);
-    const dialog = await openReview(admin, customer.account.email);
+    const dialog = await openReview(admin, email);
     await dialog.getByTestId('save-review').click();
     await expect(staffToast).toContainText('Failed to update transaction');
     await admin.keyboard.press('Escape');
@@ -140,7 +141,7 @@ describe('rough edges a new user met', () => {
     await expect(admin.getByTestId('review-dialog')).toHaveCount(0);
 
     await admin.getByRole('tab', { name: 'Chat Support' }).click();
-    await admin.getByTestId('conversation').first().click();
+    await admin.getByTestId('conversation').filter({ hasText: 'Fallback Tester' }).first().click();
     await admin.getByRole('textbox', { name: 'Message' }).fill('We are here');
     await admin.getByLabel('Send message').click();
     await expect(staffToast).toContainText('Failed to send message');
@@ -150,8 +151,12 @@ describe('rough edges a new user met', () => {
     expect(await staffToast.textContent()).not.toContain('Internal Server Error');
   });
 
-  test('both chat threads open at the newest message', async ({ customer, browser }) => {
-    const { page } = customer;
+  test('both chat threads open at the newest message', async ({ browser }) => {
+    const page = await customerPage(browser, {
+      email: uniqueEmail('thread'),
+      firstName: 'Thread',
+      lastName: 'Reader',
+    });
     const upload = await page.request.post('/api/chat/upload-attachment', {
       multipart: {
         file: { name: 'card.jpg', mimeType: 'image/jpeg', buffer: readFileSync(CARD_IMAGE) },
@@ -171,7 +176,7 @@ describe('rough edges a new user met', () => {
 
     const admin = await staffPage(browser);
     await admin.getByRole('tab', { name: 'Chat Support' }).click();
-    await admin.getByTestId('conversation').first().click();
+    await admin.getByTestId('conversation').filter({ hasText: 'Thread Reader' }).first().click();
     await expect(admin.getByTestId('admin-thread')).toContainText('Message number 30');
     await waitFor(() => isAtBottom(admin, 'admin-thread'), 'the staff thread at its end');
   });
