@@ -58,20 +58,29 @@ export function settled(page: Page) {
   );
 }
 
-/** The text of an element is shown whole: not cut by its box, with or without an ellipsis. */
-export function isShownWhole(page: Page, text: string): Promise<boolean> {
-  return page.evaluate((wanted) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.textContent?.includes(wanted)) continue;
-      for (let el = node.parentElement; el && el !== document.body; el = el.parentElement) {
-        const style = getComputedStyle(el);
-        if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) return false;
-        const rect = el.getBoundingClientRect();
-        if (rect.right > document.documentElement.clientWidth + 1) return false;
+/**
+ * The first text containing `text` inside `within` (a selector) is shown whole: not cut by any
+ * box it sits in, with or without an ellipsis, and not past the viewport.
+ */
+export function isShownWhole(page: Page, text: string, within = 'body'): Promise<boolean> {
+  return page.evaluate(
+    ([wanted, root]) => {
+      const walker = document.createTreeWalker(
+        document.querySelector(root!)!,
+        NodeFilter.SHOW_TEXT,
+      );
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.includes(wanted!)) continue;
+        for (let el = node.parentElement; el && el !== document.body; el = el.parentElement) {
+          const style = getComputedStyle(el);
+          if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) return false;
+          const rect = el.getBoundingClientRect();
+          if (rect.right > document.documentElement.clientWidth + 1) return false;
+        }
+        return true;
       }
-      return true;
-    }
-    return false;
-  }, text);
+      return false;
+    },
+    [text, within],
+  );
 }

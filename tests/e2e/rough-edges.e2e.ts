@@ -241,6 +241,8 @@ describe('rough edges a new user met', () => {
     expect(await findCutOff(admin)).toEqual([]);
     await admin.getByRole('tab', { name: 'User Uploads' }).click();
     await openReview(admin, email);
+    // Submitted By wraps inside the dialog.
+    expect(await isShownWhole(admin, email, '[data-testid=review-dialog]')).toBe(true);
     expect(await findCutOff(admin)).toEqual([]);
   });
 
