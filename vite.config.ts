@@ -23,9 +23,13 @@ export default defineConfig({
   },
   server: {
     port: Number(process.env.PORT ?? 5000),
-    proxy: {
-      '/api': `http://127.0.0.1:${apiPort}`,
-      '/objects': `http://127.0.0.1:${apiPort}`,
-    },
+    // The browser's Host header is passed on unchanged (the string shorthand would rewrite it
+    // to the API's port, and the server's Origin check would refuse every write).
+    proxy: Object.fromEntries(
+      ['/api', '/objects'].map((prefix) => [
+        prefix,
+        { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },
+      ]),
+    ),
   },
 });

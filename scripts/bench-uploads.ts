@@ -109,6 +109,7 @@ async function cardbridge() {
       DATA_DIR: dataDir,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
+      LIMIT_SIGNUPS_PER_ADDRESS: '1000',
     },
     stdio: 'ignore',
   });

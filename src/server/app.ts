@@ -13,18 +13,23 @@ import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
+import { registerApiDocs } from './modules/operations/docs';
+import healthRoutes from './modules/operations/health';
+import { registerMetrics } from './modules/operations/metrics';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerRateLimits } from './plugins/rate-limit';
 import { registerRequestDeadline } from './plugins/request-deadline';
-import { registerRequestLog } from './plugins/request-log';
+import { registerRequestLog, requestIdOf } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { registerSerializer } from './plugins/serializer';
 import { registerSessions } from './plugins/session';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import type { ObjectStorage } from './storage/object-storage';
+import { S3Storage } from './storage/s3-storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +45,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Shared with the PostgreSQL bridge, which tells it what other instances changed. */
   live?: LiveHub;
+  /** Where log lines go (tests read them); standard output otherwise. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole app without listening: main.ts listens, tests call app.inject(). */
@@ -59,7 +66,11 @@ export async function buildApp(
               'req.headers.authorization',
               'res.headers["set-cookie"]',
             ],
+            ...(options.logStream && { stream: options.logStream }),
           },
+    // X-Request-Id passed on, or a random id (plugins/request-log.ts).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Polls are not logged one by one: plugins/request-log.ts decides what is worth a line.
     logController: new LogController({ disableRequestLogging: true }),
     // A hop count trusts that many proxies nearest to us, and no more (config.ts).
@@ -80,7 +91,13 @@ export async function buildApp(
   app.decorate('database', database);
   app.decorate('config', config);
   app.decorate('now', options.now ?? Date.now);
-  app.decorate('storage', new LocalDiskStorage(path.join(config.dataDir, 'objects')));
+  app.decorate('draining', false);
+  app.decorate<ObjectStorage>(
+    'storage',
+    config.s3
+      ? new S3Storage(config.s3)
+      : new LocalDiskStorage(path.join(config.dataDir, 'objects')),
+  );
 
   registerErrorHandling(app);
   registerRequestLog(app);
@@ -89,10 +106,13 @@ export async function buildApp(
   registerRequestDeadline(app, config.requestBodySeconds);
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
+  await registerRateLimits(app);
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },
   });
+  await registerApiDocs(app);
+  registerMetrics(app);
   await app.register(authRoutes);
   await app.register(fileRoutes);
   await app.register(paymentMethodRoutes);
@@ -101,6 +121,7 @@ export async function buildApp(
   await app.register(chatRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);
+  await app.register(healthRoutes);
 
   await registerClient(app, config.clientDir);
   return app;

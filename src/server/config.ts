@@ -4,7 +4,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const envSchema = z.object({
+/** Every variable the server reads (.env.example lists them all; a test checks). */
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(5000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -13,6 +14,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** Connections to PostgreSQL per instance (the embedded database always has one). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** bcrypt work factor; the product promises 12, lower only for fast local test runs. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
@@ -45,10 +48,32 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** GET /metrics answers only with `Authorization: Bearer <this>`; unset, /metrics is a 404. */
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  /** Rate limits (docs/decisions/021): counts per window, kept in the database. */
+  LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  LIMIT_SIGNIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LIMIT_SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LIMIT_CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  LIMIT_TICKETS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** A connection that sends nothing for this long is closed (a stalled upload). */
   REQUEST_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** A request must have arrived whole within this long (a 10 MB upload at a crawl). */
   REQUEST_BODY_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /**
+   * S3-compatible object storage (docs/decisions/025): set S3_BUCKET to keep files there instead
+   * of DATA_DIR/objects. Without the key pair, the SDK's own chain is used (AWS_* variables, an
+   * instance role). S3_FORCE_PATH_STYLE for servers that do not serve bucket.host names (MinIO).
+   */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.stringbool().default(false),
 });
 
 export interface AppConfig {
@@ -57,6 +82,7 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  databasePoolSize: number;
   sessionSecret: string;
   bcryptCost: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
@@ -64,8 +90,36 @@ export interface AppConfig {
   logLevel: string;
   requestIdleSeconds: number;
   requestBodySeconds: number;
+  metricsToken: string | undefined;
+  limits: Limits;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
+  /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
+  s3?: S3Config;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server's URL; absent: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  /** Absent: the AWS SDK's default credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+}
+
+/** How much one account or address may do per window (windows: see docs/decisions/021). */
+export interface Limits {
+  /** Wrong passwords per account per hour, from any number of addresses. */
+  signinFailuresPerAccount: number;
+  /** Wrong passwords per address per 15 minutes. */
+  signinFailuresPerAddress: number;
+  /** Sign-ups (and existing-email probes) per address per hour. */
+  signupsPerAddress: number;
+  chatMessagesPerMinute: number;
+  ticketsPerHour: number;
+  /** Card images and chat attachments per customer per hour. */
+  uploadsPerHour: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,12 +148,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     requestIdleSeconds: e.REQUEST_IDLE_SECONDS,
     requestBodySeconds: e.REQUEST_BODY_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
+    limits: {
+      signinFailuresPerAccount: e.LIMIT_SIGNIN_FAILURES_PER_ACCOUNT,
+      signinFailuresPerAddress: e.LIMIT_SIGNIN_FAILURES_PER_ADDRESS,
+      signupsPerAddress: e.LIMIT_SIGNUPS_PER_ADDRESS,
+      chatMessagesPerMinute: e.LIMIT_CHAT_MESSAGES_PER_MINUTE,
+      ticketsPerHour: e.LIMIT_TICKETS_PER_HOUR,
+      uploadsPerHour: e.LIMIT_UPLOADS_PER_HOUR,
+    },
+    s3: s3ConfigOf(e),
+  };
+}
+
+/** The bucket settings, or undefined for local disk; a half-given setting is refused. */
+function s3ConfigOf(e: z.infer<typeof envSchema>): S3Config | undefined {
+  if (!e.S3_BUCKET) {
+    if (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY) {
+      throw new ConfigError(
+        'Invalid S3_BUCKET: required when other S3_ variables are set (without it files stay on local disk)',
+      );
+    }
+    return undefined;
+  }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError(
+      `Invalid ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`,
+    );
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
 }
 

@@ -4,8 +4,10 @@ import { buildApp } from './app';
 import { ensureFirstStaffAccount } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
+import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
+import { countAdmins } from './modules/auth/accounts';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
@@ -16,6 +18,7 @@ async function main() {
   const config = { ...loadConfig(), clientDir: path.resolve(here, '..', 'client') };
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await database.migrate();
@@ -32,6 +35,16 @@ async function main() {
         '',
       ].join('\n'),
     );
+  } else if (database.kind === 'postgres' && (await countAdmins(database.db)) === 0) {
+    console.log(
+      [
+        '',
+        'No staff account yet: the admin portal (/admin/login) has no one who can sign in.',
+        'Create the first one on this database (same DATABASE_URL), then sign in:',
+        "  npm run admin:create -- --email you@example.com --password 'a long passphrase'",
+        '',
+      ].join('\n'),
+    );
   }
 
   const live = new LiveHub();
@@ -41,32 +54,41 @@ async function main() {
     database.kind === 'postgres' && config.databaseUrl
       ? await startPgBridge(live, database.pool, config.databaseUrl, app.log)
       : null;
-  // Housekeeping at start and hourly: expired sessions, files never used (card images no card
-  // claimed, chat attachments never sent), and files a crash left without a row.
+  // Housekeeping at start and hourly: expired sessions and rate-limit windows, files never used
+  // (card images no card claimed, chat attachments never sent), and files a crash left without
+  // a row.
   const housekeeping = async () => {
     const sessions = await deleteExpiredSessions(database.db);
     const unused = await deleteOrphanUploads(database.db, app.storage);
     const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
-    if (sessions + unused + unrecorded > 0) {
+    const limits = await app.counters.deleteExpired();
+    if (sessions + unused + unrecorded + limits > 0) {
       app.log.info(
-        { sessions, unused, unrecorded },
+        { sessions, unused, unrecorded, limits },
         'housekeeping removed expired and orphaned data',
       );
     }
   };
-  const runHousekeeping = () => {
-    housekeeping().catch((err) => app.log.warn({ err: loggableError(err) }, 'housekeeping failed'));
-  };
-  runHousekeeping();
-  const sweep = setInterval(runHousekeeping, 60 * 60 * 1000);
-  sweep.unref();
+  const housekeepingFailed = (err: unknown) =>
+    app.log.warn({ err: loggableError(err) }, 'housekeeping failed');
+  // Each instance sweeps what a crash of its own may have left at its start; after that the
+  // hourly run happens once per hour across all instances on the database.
+  housekeeping().catch(housekeepingFailed);
+  const stopHousekeeping = everyPeriod(
+    database,
+    'housekeeping',
+    60 * 60 * 1000,
+    housekeeping,
+    housekeepingFailed,
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, shutting down`);
-    clearInterval(sweep);
+    app.draining = true;
+    stopHousekeeping();
     await app.close();
     await bridge?.stop();
     await database.close();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminListQuerySchema } from './admin';
 import { TICKET_STATUSES } from './statuses';
 
 export const MAX_CHAT_MESSAGE = 5000;
@@ -102,3 +103,30 @@ export const updateTicketSchema = z.object({
     error: `Status must be one of: ${TICKET_STATUSES.join(', ')}`,
   }),
 });
+
+/** GET /api/admin/conversations: one row per customer, newest last message first. */
+export const adminConversationSchema = z.object({
+  userId: z.string(),
+  userEmail: z.string().nullable(),
+  userFirstName: z.string().nullable(),
+  userLastName: z.string().nullable(),
+  /** The start of the last message (200 characters). */
+  lastMessage: z.string(),
+  lastSenderType: z.enum(['user', 'admin']),
+  lastAttachmentType: z.enum(['image', 'other']).nullable(),
+  lastMessageAt: z.string(),
+  messageCount: z.number(),
+  customerMessageCount: z.number(),
+});
+export type AdminConversation = z.infer<typeof adminConversationSchema>;
+
+/** GET /api/admin/support-tickets: newest first, a page at a time, optionally one status. */
+export const adminTicketsQuerySchema = adminListQuerySchema
+  .pick({ cursor: true, limit: true })
+  .extend({
+    status: z
+      .enum(['all', ...TICKET_STATUSES], {
+        error: `Status must be one of: all, ${TICKET_STATUSES.join(', ')}`,
+      })
+      .optional(),
+  });

@@ -204,3 +204,111 @@ describe('staff replies', () => {
     });
   });
 });
+
+describe('staff conversation list', () => {
+  let fresh: TestApp;
+  let agent: SignedIn;
+  beforeAll(async () => {
+    fresh = await createTestApp();
+    agent = await signInStaff(fresh);
+  });
+  afterAll(() => fresh.close());
+  const list = (query = '') =>
+    as(fresh.app, agent, { method: 'GET', url: `/api/admin/conversations${query}` });
+  const say = (who: SignedIn, message: string) =>
+    as(fresh.app, who, { method: 'POST', url: '/api/chat/messages', payload: { message } });
+
+  it('has one row per customer with the last message and the counts, latest first', async () => {
+    const ann = await signUp(fresh.app, { firstName: 'Ann', lastName: 'One' });
+    const ben = await signUp(fresh.app, { firstName: 'Ben', lastName: 'Two' });
+    await say(ann, 'first from Ann');
+    await say(ben, 'from Ben');
+    await say(ann, 'second from Ann');
+    await as(fresh.app, agent, {
+      method: 'POST',
+      url: '/api/chat/messages',
+      payload: { message: 'Staff answer to Ben', userId: ben.user.id },
+    });
+    const rows = (await list()).json();
+    expect(rows.map((r: { userId: string }) => r.userId)).toEqual([ben.user.id, ann.user.id]);
+    expect(rows[0]).toMatchObject({
+      userFirstName: 'Ben',
+      lastMessage: 'Staff answer to Ben',
+      lastSenderType: 'admin',
+      messageCount: 2,
+      customerMessageCount: 1,
+    });
+    expect(rows[1]).toMatchObject({
+      userEmail: ann.user.email,
+      lastMessage: 'second from Ann',
+      lastSenderType: 'user',
+      messageCount: 2,
+      customerMessageCount: 2,
+    });
+
+    const thread = await as(fresh.app, agent, {
+      method: 'GET',
+      url: `/api/admin/conversations/${ann.user.id}`,
+    });
+    expect(thread.json().map((m: { message: string }) => m.message)).toEqual([
+      'first from Ann',
+      'second from Ann',
+    ]);
+    expect(
+      (await as(fresh.app, ann, { method: 'GET', url: '/api/admin/conversations' })).statusCode,
+    ).toBe(403);
+    expect(
+      (await as(fresh.app, ann, { method: 'GET', url: `/api/admin/conversations/${ann.user.id}` }))
+        .statusCode,
+    ).toBe(403);
+  });
+
+  it('keeps every other customer on the first page when one customer floods', async () => {
+    const quiet = await signUp(fresh.app, { firstName: 'Quiet' });
+    await say(quiet, 'one question');
+    const flooder = await signUp(fresh.app, { firstName: 'Flood' });
+    await fresh.database.pool.query(
+      `insert into chat_messages (user_id, sender_type, message)
+       select $1, 'user', 'spam ' || n from generate_series(1, 2500) n`,
+      [flooder.user.id],
+    );
+    fresh.app.live.changedEverywhere(['chats']);
+    const rows = (await list()).json();
+    const ids = rows.map((r: { userId: string }) => r.userId);
+    expect(ids[0]).toBe(flooder.user.id);
+    expect(ids).toContain(quiet.user.id);
+    expect(rows[0].messageCount).toBe(2500);
+    // The old list of newest messages has only the flood in it.
+    const messages = (
+      await as(fresh.app, agent, { method: 'GET', url: '/api/admin/chats' })
+    ).json();
+    expect(messages.every((m: { userId: string }) => m.userId === flooder.user.id)).toBe(true);
+  });
+
+  it('pages with a cursor, each customer exactly once', async () => {
+    for (let i = 0; i < 5; i++) await say(await signUp(fresh.app), `hello ${i}`);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.statusCode).toBe(200);
+      seen.push(...page.json().map((r: { userId: string }) => r.userId));
+      cursor = page.headers['x-next-cursor'] as string | undefined;
+      pages++;
+    } while (cursor);
+    const all = (await list('?limit=100')).json().map((r: { userId: string }) => r.userId);
+    expect(seen).toEqual(all);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(pages).toBe(Math.ceil(all.length / 2));
+    expect((await list('?cursor=bm9wZQ')).statusCode).toBe(400);
+  });
+
+  it('forgets conversations when chats are cleared', async () => {
+    await as(fresh.app, agent, { method: 'DELETE', url: '/api/admin/chats', payload: {} });
+    expect((await list()).json()).toEqual([]);
+    const again = await signUp(fresh.app);
+    await say(again, 'after the clear');
+    expect((await list()).json()).toMatchObject([{ userId: again.user.id, messageCount: 1 }]);
+  });
+});

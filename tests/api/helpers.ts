@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/server/app';
+import { type BuildOptions, buildApp } from '../../src/server/app';
 import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
@@ -22,7 +22,10 @@ export interface TestApp {
  * A fresh app on a fresh database for one test file: an in-memory PGlite, or, when
  * DATABASE_URL is set, a new PostgreSQL database that is dropped afterwards.
  */
-export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: Omit<BuildOptions, 'now'> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-api-'));
   const fresh = process.env.DATABASE_URL
     ? await createPostgresDatabase(process.env.DATABASE_URL)
@@ -36,14 +39,16 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
       DATA_DIR: dataDir,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       BCRYPT_COST: '4',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // Every test signs up from the same address: limits are tested on their own (limits.test.ts).
+      ...GENEROUS_LIMITS,
     }),
     port: 0,
     databaseUrl: fresh?.url,
     ...overrides,
   };
   let offset = 0;
-  const app = await buildApp(config, database, { now: () => Date.now() + offset });
+  const app = await buildApp(config, database, { ...options, now: () => Date.now() + offset });
   await app.ready();
   return {
     app,
@@ -90,6 +95,16 @@ export function sessionCookie(response: LightMyRequestResponse): string | undefi
   const cookie = response.cookies.find((c) => c.name === 'cb.sid');
   return cookie?.value ? `cb.sid=${cookie.value}` : undefined;
 }
+
+/** Rate limits no test file reaches by accident. */
+export const GENEROUS_LIMITS = {
+  LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: '100000',
+  LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '100000',
+  LIMIT_SIGNUPS_PER_ADDRESS: '100000',
+  LIMIT_CHAT_MESSAGES_PER_MINUTE: '100000',
+  LIMIT_TICKETS_PER_HOUR: '100000',
+  LIMIT_UPLOADS_PER_HOUR: '100000',
+};
 
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') =>

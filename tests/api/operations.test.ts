@@ -1,108 +1,157 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import bcrypt from 'bcrypt';
-import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_ADMIN_EMAIL, ensureFirstStaffAccount } from '../../src/server/bootstrap';
-import { DatabaseLockedError, openDatabase } from '../../src/server/db/client';
-import { admins } from '../../src/server/db/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, signUp, submitCard, type TestApp, uniqueEmail } from './helpers';
 
-const run = promisify(execFile);
-const tempDir = () => mkdtempSync(path.join(tmpdir(), 'cb-ops-'));
+const lines: string[] = [];
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp(
+    { logLevel: 'info' },
+    { logStream: { write: (line) => lines.push(line) } },
+  );
+});
+afterAll(() => t.close());
 
-describe('the embedded database', () => {
-  it('refuses a second opener of the same folder and frees it on close', async () => {
-    const dir = tempDir();
-    const first = await openDatabase({ pgliteDir: dir });
-    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(DatabaseLockedError);
-    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/is in use by process \d+/);
-    await first.close();
-    const second = await openDatabase({ pgliteDir: dir });
-    await second.close();
+const get = (app: TestApp, url: string, headers: Record<string, string> = {}) =>
+  app.app.inject({ method: 'GET', url, headers });
+const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('health and readiness', () => {
+  it('/healthz and /readyz answer without a session and without a log line', async () => {
+    lines.length = 0;
+    const health = await get(t, '/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await get(t, '/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', database: 'ok', storage: 'ok' });
+    expect(ready.headers['set-cookie']).toBeUndefined();
+    expect(lines).toEqual([]);
   });
 
-  it('takes over a lock left by a process that is gone', async () => {
-    const dir = tempDir();
-    writeFileSync(path.join(dir, 'cardbridge.lock'), '999999999');
-    const database = await openDatabase({ pgliteDir: dir });
-    await database.close();
+  it('answers 503 naming the part that fails: the database stopped, the storage gone', async () => {
+    const broken = await createTestApp();
+    try {
+      const objects = path.join(broken.config.dataDir, 'objects');
+      rmSync(objects, { recursive: true, force: true });
+      writeFileSync(objects, 'not a folder');
+      const noStorage = await get(broken, '/readyz');
+      expect(noStorage.statusCode).toBe(503);
+      expect(noStorage.json()).toEqual({
+        status: 'unavailable',
+        database: 'ok',
+        storage: 'unavailable',
+      });
+
+      await broken.database.close();
+      const noDatabase = await get(broken, '/readyz');
+      expect(noDatabase.statusCode).toBe(503);
+      expect(noDatabase.json()).toMatchObject({ status: 'unavailable', database: 'unavailable' });
+      expect((await get(broken, '/healthz')).statusCode).toBe(200);
+    } finally {
+      await broken.app.close();
+    }
   });
 
-  it('creates one staff account with a random password on first start only', async () => {
-    const database = await openDatabase({});
-    await database.migrate();
-    const created = await ensureFirstStaffAccount(database, 4);
-    expect(created?.email).toBe(BOOTSTRAP_ADMIN_EMAIL);
-    expect(created!.password.length).toBeGreaterThanOrEqual(20);
-    const [row] = await database.db.select().from(admins);
-    expect(await bcrypt.compare(created!.password, row!.password)).toBe(true);
-    expect(await ensureFirstStaffAccount(database, 4)).toBeNull();
-    await database.close();
-
-    const again = await openDatabase({});
-    await again.migrate();
-    const other = await ensureFirstStaffAccount(again, 4);
-    expect(other!.password).not.toBe(created!.password);
-    await again.close();
+  it('answers 503 while shutting down', async () => {
+    const closing = await createTestApp();
+    try {
+      closing.app.draining = true;
+      const ready = await get(closing, '/readyz');
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'shutting down' });
+    } finally {
+      await closing.close();
+    }
   });
 });
 
-describe('npm run admin:create', () => {
-  const cli = (dataDir: string, ...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/server/cli/admin-create.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, BCRYPT_COST: '4', DATABASE_URL: '' },
-    });
-
-  it('creates a staff account, then resets its password', async () => {
-    const dataDir = tempDir();
-    const created = await cli(
-      dataDir,
-      '--email',
-      'Boss@Example.com',
-      '--password',
-      'first password',
-      '--first-name',
-      'Pat',
+describe('request ids and the operator log', () => {
+  it('passes X-Request-Id on, or makes a random one, and returns it on every answer', async () => {
+    const given = await get(t, '/api/auth/user', { 'x-request-id': 'lb-7f3a9c' });
+    expect(given.statusCode).toBe(401);
+    expect(given.headers['x-request-id']).toBe('lb-7f3a9c');
+    const made = await get(t, '/api/auth/user');
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await get(t, '/api/auth/user')).headers['x-request-id']).not.toBe(
+      made.headers['x-request-id'],
     );
-    expect(created.stdout).toContain('Created staff account boss@example.com');
-    const reset = await cli(
-      dataDir,
-      '--email',
-      'boss@example.com',
-      '--password',
-      'second password',
-    );
-    expect(reset.stdout).toContain('Updated staff account boss@example.com');
-
-    const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
-    const rows = await database.db.select().from(admins);
-    await database.close();
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.firstName).toBe('Pat');
-    expect(await bcrypt.compare('second password', rows[0]!.password)).toBe(true);
+    const forged = await get(t, '/api/auth/user', { 'x-request-id': 'a\u0007b"} {"level":60' });
+    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logged().find((l) => l.reqId === 'lb-7f3a9c')).toMatchObject({ status: 401 });
   });
 
-  it('refuses bad input and a running server with a clear message', async () => {
-    const dataDir = tempDir();
-    await expect(cli(dataDir, '--email', 'x@example.com')).rejects.toMatchObject({
-      stderr: expect.stringContaining('Usage: npm run admin:create'),
+  it('logs sign-ins, failures and sign-outs with the account id, and never the email or password', async () => {
+    lines.length = 0;
+    const email = uniqueEmail('logged');
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email, password: 'a fine password', firstName: 'Lo', lastName: 'Gged' },
     });
-    await expect(
-      cli(dataDir, '--email', 'x@example.com', '--password', 'short'),
-    ).rejects.toMatchObject({
-      stderr: expect.stringContaining('Password must be at least 8 characters'),
+    const id = signup.json().id;
+    const cookie = signup.headers['set-cookie'] as string;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/signin',
+      payload: { email, password: 'a wrong password' },
     });
-    const server = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/signin',
+      payload: { email, password: 'a fine password' },
+    });
+    await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    const events = logged().filter((l) => l.event);
+    expect(events).toEqual([
+      expect.objectContaining({ event: 'signin', account: id, kind: 'user' }),
+      expect.objectContaining({ event: 'signin_failed', account: id, kind: 'user' }),
+      expect.objectContaining({ event: 'signin', account: id }),
+      expect.objectContaining({ event: 'signout', account: id }),
+    ]);
+    const text = lines.join('');
+    expect(text).not.toContain(email);
+    expect(text).not.toContain('a fine password');
+    expect(text).not.toContain('a wrong password');
+  });
+});
+
+describe('metrics', () => {
+  it('is a 404 when METRICS_TOKEN is unset', async () => {
+    const response = await get(t, '/metrics');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Not found' });
+  });
+
+  it('answers Prometheus text only with the bearer token', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const watched = await createTestApp({ metricsToken: token });
     try {
-      await expect(
-        cli(dataDir, '--email', 'x@example.com', '--password', 'long enough'),
-      ).rejects.toMatchObject({
-        stderr: expect.stringContaining('only be changed while the server is stopped'),
-      });
+      expect((await get(watched, '/metrics')).statusCode).toBe(401);
+      expect(
+        (await get(watched, '/metrics', { authorization: 'Bearer metrics-token-0123456789abcdeX' }))
+          .statusCode,
+      ).toBe(401);
+      const customer = await signUp(watched.app);
+      await submitCard(watched.app, customer);
+      await as(watched.app, customer, { method: 'GET', url: '/api/transactions/recent' });
+      const response = await get(watched, '/metrics', { authorization: `Bearer ${token}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      const text = response.body;
+      expect(text).toMatch(
+        /cardbridge_http_requests_total\{method="GET",route="\/api\/transactions\/recent",status="200"\} 1/,
+      );
+      expect(text).toContain('cardbridge_http_request_duration_seconds_bucket');
+      expect(text).toMatch(/cardbridge_cards_submitted_total 1/);
+      expect(text).toMatch(/cardbridge_review_queue_pending 1/);
+      expect(text).toMatch(/cardbridge_db_pool_connections\{state="total"\} \d/);
+      expect(text).toContain('nodejs_eventloop_lag_seconds');
+      // Route patterns, never ids.
+      expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/);
     } finally {
-      await server.close();
+      await watched.close();
     }
   });
 });

@@ -107,3 +107,43 @@ describe('staff and tickets', () => {
     ).toBe(403);
   });
 });
+
+describe('staff ticket list', () => {
+  const listTickets = (query = '') =>
+    as(t.app, staff, { method: 'GET', url: `/api/admin/support-tickets${query}` });
+
+  it('pages newest first and filters by status', async () => {
+    const who = await signUp(t.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push((await file(who, { ...valid, subject: `Paged ${i}` })).json().id);
+    await as(t.app, staff, {
+      method: 'PATCH',
+      url: `/api/admin/support-tickets/${ids[1]}`,
+      payload: { status: 'in_progress' },
+    });
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listTickets(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.statusCode).toBe(200);
+      expect(page.json().length).toBeLessThanOrEqual(2);
+      seen.push(...page.json().map((r: { id: string }) => r.id));
+      cursor = page.headers['x-next-cursor'] as string | undefined;
+    } while (cursor);
+    expect(seen.slice(0, 5)).toEqual([...ids].reverse());
+    expect(new Set(seen).size).toBe(seen.length);
+
+    const inProgress = (await listTickets('?status=in_progress&limit=100')).json();
+    expect(inProgress.map((r: { id: string }) => r.id)).toContain(ids[1]);
+    expect(inProgress.every((r: { status: string }) => r.status === 'in_progress')).toBe(true);
+    expect((await listTickets('?status=all&limit=100')).json().length).toBe(seen.length);
+    const bad = await listTickets('?status=lost');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(
+      'Status must be one of: all, open, in_progress, resolved, closed',
+    );
+    expect((await listTickets('?cursor=garbage')).statusCode).toBe(400);
+  });
+});

@@ -7,11 +7,13 @@ import path from 'node:path';
 import { openDatabase } from '../../src/server/db/client';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import { createPostgresDatabase } from '../api/helpers';
+import { type S3TestServer, startS3Server } from '../storage/s3-server';
 
 export const STAFF = { email: 'cluster.staff@example.com', password: 'cluster staff password' };
 
 export interface Instance {
   base: string;
+  dataDir: string;
   process: ChildProcess;
   output(): string;
 }
@@ -19,6 +21,7 @@ export interface Instance {
 export interface Cluster {
   instances: Instance[];
   databaseUrl: string;
+  bucket: S3TestServer;
   stop(): Promise<void>;
 }
 
@@ -34,17 +37,16 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Starts `count` built servers (dist/server/main.js) on one new PostgreSQL database, as several
- * instances behind a load balancer would run: same database, same session secret.
+ * Starts `count` built servers (dist/server/main.js) at once on one new, empty PostgreSQL
+ * database and one S3 bucket, as several instances behind a load balancer would run: same
+ * database, same bucket, same session secret.
  */
 export async function startCluster(count = 2): Promise<Cluster> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('npm run test:cluster needs DATABASE_URL (a PostgreSQL server)');
+  // An empty database and one bucket: the instances start together and migrate it themselves.
   const fresh = await createPostgresDatabase(baseUrl);
-  const database = await openDatabase({ databaseUrl: fresh.url });
-  await database.migrate();
-  await upsertAdmin(database.db, STAFF, 4);
-  await database.close();
+  const bucket = await startS3Server();
 
   const secret = randomBytes(32).toString('hex');
   const dataDirs: string[] = [];
@@ -64,6 +66,10 @@ export async function startCluster(count = 2): Promise<Cluster> {
           DATA_DIR: dataDir,
           BCRYPT_COST: '12',
           LOG_LEVEL: 'warn',
+          // Every test client is 127.0.0.1: the per-address limits would stop the suite itself.
+          LIMIT_SIGNUPS_PER_ADDRESS: '1000',
+          LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '1000',
+          ...bucket.env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -79,12 +85,16 @@ export async function startCluster(count = 2): Promise<Cluster> {
         if (i > 300) throw new Error(`instance did not start:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      return { base, process: child, output: () => output };
+      return { base, dataDir, process: child, output: () => output };
     }),
   );
+  const database = await openDatabase({ databaseUrl: fresh.url });
+  await upsertAdmin(database.db, STAFF, 4);
+  await database.close();
   return {
     instances,
     databaseUrl: fresh.url,
+    bucket,
     async stop() {
       await Promise.all(
         instances.map(
@@ -97,6 +107,7 @@ export async function startCluster(count = 2): Promise<Cluster> {
         ),
       );
       await fresh.drop();
+      await bucket.stop();
       for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
     },
   };

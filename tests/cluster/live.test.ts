@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/client';
 import { openEvents } from '../api/live-helpers';
 import { type Cluster, call, type Instance, STAFF, signIn, startCluster, within } from './cluster';
 
@@ -111,5 +113,56 @@ describe('two instances on one PostgreSQL', () => {
     } finally {
       events.close();
     }
+  });
+
+  it('started together on an empty database, applied each migration once', async () => {
+    const journal = JSON.parse(
+      readFileSync('src/server/db/migrations/meta/_journal.json', 'utf8'),
+    ) as { entries: unknown[] };
+    const database = await openDatabase({ databaseUrl: cluster.databaseUrl });
+    try {
+      const { rows } = await database.pool.query(
+        'select count(*)::int as n from drizzle.__drizzle_migrations',
+      );
+      expect(rows[0].n).toBe(journal.entries.length);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('serve a photo uploaded through one from the other (one bucket, nothing on local disk)', async () => {
+    const customer = await newCustomer(a.base);
+    const image = readFileSync('tests/fixtures/card-front.jpg');
+    const form = new FormData();
+    form.append('file', new Blob([image], { type: 'image/jpeg' }), 'card-front.jpg');
+    const upload = await fetch(`${a.base}/api/upload-card-image`, {
+      method: 'POST',
+      headers: { cookie: customer },
+      body: form,
+    });
+    const { objectPath } = await upload.json();
+    const served = await call(b.base, customer, 'GET', objectPath);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+    const stranger = await newCustomer(b.base);
+    expect((await call(a.base, stranger, 'GET', objectPath)).status).toBe(404);
+    for (const instance of cluster.instances) {
+      expect(existsSync(path.join(instance.dataDir, 'objects'))).toBe(false);
+    }
+  });
+
+  it('count a limit across both: the 21st wrong password for one account is refused on either', async () => {
+    const email = `guessed.${Date.now().toString(36)}@example.com`;
+    const attempt = (base: string) =>
+      fetch(`${base}/api/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'not the password' }),
+      });
+    for (let i = 0; i < 20; i++) expect((await attempt(i % 2 ? a.base : b.base)).status).toBe(401);
+    const refusedA = await attempt(a.base);
+    const refusedB = await attempt(b.base);
+    expect([refusedA.status, refusedB.status]).toEqual([429, 429]);
+    expect(Number(refusedB.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

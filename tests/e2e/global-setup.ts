@@ -26,6 +26,11 @@ export default async function setup(project: TestProject) {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // Every browser test signs up from 127.0.0.1; the limits have API tests of their own.
+      LIMIT_SIGNUPS_PER_ADDRESS: '100000',
+      LIMIT_CHAT_MESSAGES_PER_MINUTE: '100000',
+      LIMIT_UPLOADS_PER_HOUR: '100000',
+      LIMIT_TICKETS_PER_HOUR: '100000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -122,6 +122,11 @@ describe('support', () => {
     await expect(admin.getByTestId('toast')).toContainText('Ticket updated successfully');
     await expect(row.getByTestId('ticket-status')).toHaveText('Resolved');
     await screenshot(admin, 'admin-tickets-light-desktop');
+    // The filter shows one status at a time.
+    await admin.getByLabel('Filter tickets by status').selectOption('open');
+    await expect(row).toHaveCount(0);
+    await admin.getByLabel('Filter tickets by status').selectOption('resolved');
+    await expect(row).toHaveCount(1);
     await admin.context().close();
 
     await page.reload();

@@ -64,6 +64,11 @@ export async function getPage<T>(url: string): Promise<Page<T>> {
   return { items: data ?? [], nextCursor };
 }
 
+/** A JSON answer, revalidated with its ETag like every poll. */
+export async function getJson<T>(url: string): Promise<T> {
+  return (await getRevalidated<T>(url)).data as T;
+}
+
 interface Remembered {
   etag: string;
   data: unknown;

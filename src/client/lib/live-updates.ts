@@ -17,7 +17,7 @@ const REFETCH: Record<LiveTopic, string[]> = {
   queue: ['/api/admin/transactions'],
   'admin-stats': ['/api/admin/stats'],
   users: ['/api/admin/users'],
-  chats: ['/api/admin/chats'],
+  chats: ['/api/admin/conversations'],
   'staff-tickets': ['/api/admin/support-tickets'],
 };
 

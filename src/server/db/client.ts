@@ -68,6 +68,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       database: 'postgres',
       max: 1,
       idleTimeoutMillis: 0,
+      // PGlite is one session whatever the connection: a connection that replaces a discarded
+      // one would find the old one's prepared statements and fail to prepare its own ("already
+      // exists").
+      onConnect: async (client) => {
+        await client.query('DEALLOCATE ALL');
+      },
     });
     return wrap('pglite', pool, async () => {
       await pool.end();
@@ -99,9 +105,32 @@ function wrap(kind: Database['kind'], pool: pg.Pool, close: () => Promise<void>)
     get statements() {
       return statements;
     },
-    migrate: () => migrate(db, { migrationsFolder }),
+    // The embedded database has one process (and one connection): nothing to race.
+    migrate: () =>
+      kind === 'postgres' ? migrateOnce(db, pool) : migrate(db, { migrationsFolder }),
     close,
   };
+}
+
+/** Any number; the same in every instance, so they queue on it. */
+const MIGRATION_LOCK = 7_424_521_001;
+
+/**
+ * Applies the migrations once however many instances start together: each takes a PostgreSQL
+ * advisory lock on one connection first, so the second waits and then finds nothing to do.
+ */
+async function migrateOnce(db: Db, pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(db, { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** Starts PGlite in a worker thread, serving the wire protocol on a socket only we can reach. */
@@ -148,7 +177,9 @@ async function startEmbedded(dataDir: string | undefined) {
 
 /**
  * PGlite is a single-process database: two processes on one folder corrupt it. A lock file
- * holding the owner's pid keeps the second one out; a lock left by a dead process is taken over.
+ * holding the owner's pid and start time keeps the second one out. A lock is stale, and taken
+ * over, when that process is gone, or when its pid now belongs to another process (a reboot or
+ * a container restart hands pids out again): the start time tells them apart.
  */
 function lockDirectory(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
@@ -156,7 +187,7 @@ function lockDirectory(dir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      writeSync(fd, `${process.pid} ${processStart(process.pid) ?? ''}`.trim());
       closeSync(fd);
       return () => {
         try {
@@ -165,8 +196,9 @@ function lockDirectory(dir: string): () => void {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-      if (owner && isAlive(owner)) {
+      const [pid, started] = readFileSync(lockFile, 'utf8').trim().split(/\s+/);
+      const owner = Number.parseInt(pid ?? '', 10);
+      if (owner && isOwnerRunning(owner, started)) {
         throw new DatabaseLockedError(
           `The embedded database in ${dir} is in use by process ${owner}. Stop that process first (only one process may open it).`,
         );
@@ -177,11 +209,24 @@ function lockDirectory(dir: string): () => void {
   throw new DatabaseLockedError(`Could not lock the embedded database in ${dir}`);
 }
 
-function isAlive(pid: number): boolean {
+/** When `pid` started (clock ticks since boot, from /proc), or null where that is not known. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (command) " come the fields from the 3rd on; the 22nd is the start time.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function isOwnerRunning(pid: number, started: string | undefined): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // Alive: the lock's own process only if it started when the lock says (where /proc tells).
+  const now = processStart(pid);
+  return !started || now === null || now === started;
 }

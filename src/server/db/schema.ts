@@ -136,6 +136,29 @@ export const chatMessages = pgTable(
   ],
 );
 
+/**
+ * One row per customer who has a conversation: its last message and counts, kept by triggers on
+ * chat_messages (migration 0009), so the staff list pages through customers, not messages, and
+ * one customer's flood cannot push the others off it.
+ */
+export const chatConversations = pgTable(
+  'chat_conversations',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastMessageId: uuid('last_message_id').notNull(),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
+    lastSenderType: varchar('last_sender_type', { length: 16 }).notNull(),
+    /** The start of the last message, for the list. */
+    lastMessage: text('last_message').notNull(),
+    lastAttachmentType: varchar('last_attachment_type', { length: 16 }),
+    messageCount: integer('message_count').notNull(),
+    customerMessageCount: integer('customer_message_count').notNull(),
+  },
+  (t) => [index('chat_conversations_last_idx').on(t.lastMessageAt, t.userId)],
+);
+
 export const feedback = pgTable('feedback', {
   id: id(),
   userId: uuid('user_id')
@@ -176,7 +199,11 @@ export const supportTickets = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('support_tickets_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('support_tickets_user_idx').on(t.userId, t.createdAt),
+    index('support_tickets_created_idx').on(t.createdAt, t.id),
+    index('support_tickets_status_created_idx').on(t.status, t.createdAt, t.id),
+  ],
 );
 
 /**
@@ -250,3 +277,24 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt)],
 );
+
+/**
+ * Counters of fixed windows for rate limits (sign-in failures, sign-ups, chat, tickets, uploads),
+ * kept in the database so that a restart forgives nothing and every instance counts together.
+ * `key` is the SHA-256 of what is counted (an address, an email), never the thing itself.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: varchar('key', { length: 64 }).primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);
+
+/** When each periodic job last ran, across every instance (src/server/jobs.ts). */
+export const jobRuns = pgTable('job_runs', {
+  name: varchar('name', { length: 64 }).primaryKey(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
+});

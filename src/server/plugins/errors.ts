@@ -71,7 +71,17 @@ export function loggableError(error: unknown): Record<string, unknown> {
   };
 }
 
+/** A body larger than this that was refused unread is not read: the connection closes. */
+const UNREAD_BODY_LIMIT = 64 * 1024;
+
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
+  const request = reply.request;
+  if (
+    !request.raw.complete &&
+    Number(request.headers['content-length'] ?? UNREAD_BODY_LIMIT + 1) > UNREAD_BODY_LIMIT
+  ) {
+    reply.header('Connection', 'close');
+  }
   return reply.code(status).send(body);
 }
 

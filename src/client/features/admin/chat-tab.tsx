@@ -1,4 +1,5 @@
-import { type AdminChatMessage, conversationName } from '@shared/support';
+import { ADMIN_PAGE_SIZE } from '@shared/admin';
+import { type AdminConversation, conversationName } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { MessagesSquareIcon, PaperclipIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
@@ -15,39 +16,12 @@ import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { adminChatsQuery, adminStatsQuery } from './queries';
-
-interface Conversation {
-  userId: string;
-  name: string;
-  /** Newest first, as the API answers. */
-  messages: AdminChatMessage[];
-  userMessageCount: number;
-}
-
-/** Groups the newest-first message list by customer; conversations ordered by latest message. */
-function groupConversations(messages: AdminChatMessage[]): Conversation[] {
-  const byUser = new Map<string, Conversation>();
-  for (const m of messages) {
-    let conversation = byUser.get(m.userId);
-    if (!conversation) {
-      conversation = {
-        userId: m.userId,
-        name: conversationName(m),
-        messages: [],
-        userMessageCount: 0,
-      };
-      byUser.set(m.userId, conversation);
-    }
-    conversation.messages.push(m);
-    if (m.senderType === 'user') conversation.userMessageCount += 1;
-  }
-  return [...byUser.values()];
-}
+import { Pager, useCursorPages } from './pager';
+import { adminConversationQuery, adminConversationsQuery, adminStatsQuery } from './queries';
 
 const refreshChats = () =>
   Promise.all([
-    queryClient.invalidateQueries({ queryKey: adminChatsQuery().queryKey }),
+    queryClient.invalidateQueries({ queryKey: ['/api/admin/conversations'] }),
     queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
   ]);
 
@@ -55,11 +29,14 @@ const errorToast = (fallback: string) => (error: Error) =>
   toast({ title: 'Error', description: serverMessage(error) ?? fallback, variant: 'destructive' });
 
 export function ChatTab() {
-  const { data } = useQuery(adminChatsQuery());
-  const conversations = React.useMemo(() => groupConversations(data ?? []), [data]);
-  const [selected, setSelected] = React.useState<string | null>(null);
+  const pages = useCursorPages();
+  const { data } = useQuery(adminConversationsQuery(pages.cursor));
+  const conversations = data?.items ?? [];
+  // The one chosen, kept while the list pages or refreshes under it.
+  const [current, setCurrent] = React.useState<AdminConversation | null>(null);
+  const selected = current?.userId ?? null;
   const [confirming, setConfirming] = React.useState(false);
-  const current = conversations.find((c) => c.userId === selected) ?? null;
+  const currentName = current ? conversationName(current) : '';
 
   const send = useSendChatMessage({
     senderType: 'admin',
@@ -75,14 +52,14 @@ export function ChatTab() {
     mutationFn: async () => (await apiRequest('DELETE', '/api/admin/chats', {})).json(),
     onSuccess: async () => {
       await refreshChats();
-      setSelected(null);
+      setCurrent(null);
       setConfirming(false);
       toast({ title: 'Success', description: 'All chat messages have been cleared' });
     },
     onError: errorToast('Failed to clear chats'),
   });
 
-  if (data && conversations.length === 0) {
+  if (data && conversations.length === 0 && pages.page === 1) {
     return (
       <EmptyState icon={<MessagesSquareIcon />} testId="chats-empty">
         No chat messages yet
@@ -98,14 +75,17 @@ export function ChatTab() {
         </Button>
       </div>
       <div className="grid gap-4 md:grid-cols-[18rem_minmax(0,1fr)]">
-        <ul className="h-[500px] overflow-y-auto rounded-lg border" data-testid="conversation-list">
-          {conversations.map((c) => {
-            const last = c.messages[0]!;
-            return (
+        <div className="grid content-start gap-2">
+          <ul
+            className="h-[500px] overflow-y-auto rounded-lg border"
+            data-testid="conversation-list"
+          >
+            {conversations.map((c) => (
               <li key={c.userId}>
                 <button
                   type="button"
-                  onClick={() => setSelected(c.userId)}
+                  onClick={() => setCurrent(c)}
+                  aria-pressed={c.userId === selected}
                   className={cn(
                     'grid w-full gap-0.5 border-b px-3 py-2.5 text-left text-sm transition-colors hover:bg-muted/60',
                     c.userId === selected && 'bg-accent',
@@ -113,16 +93,16 @@ export function ChatTab() {
                   data-testid="conversation"
                 >
                   <span className="flex items-center justify-between gap-2">
-                    <span className="truncate font-semibold">{c.name}</span>
-                    {c.userMessageCount > 0 && (
+                    <span className="truncate font-semibold">{conversationName(c)}</span>
+                    {c.customerMessageCount > 0 && (
                       <Badge className="shrink-0" data-testid="conversation-count">
-                        {c.userMessageCount}
+                        {c.customerMessageCount}
                       </Badge>
                     )}
                   </span>
                   <span className="flex items-center gap-1 truncate text-muted-foreground">
-                    {last.message ? (
-                      <span className="truncate">{last.message}</span>
+                    {c.lastMessage ? (
+                      <span className="truncate">{c.lastMessage}</span>
                     ) : (
                       <>
                         <PaperclipIcon className="size-3.5 shrink-0" /> Attachment
@@ -130,25 +110,33 @@ export function ChatTab() {
                     )}
                   </span>
                   <span className="text-xs text-muted-foreground">
-                    {formatDate(last.createdAt)} {formatTime(last.createdAt)}
+                    {formatDate(c.lastMessageAt)} {formatTime(c.lastMessageAt)}
                   </span>
                 </button>
               </li>
-            );
-          })}
-        </ul>
+            ))}
+          </ul>
+          <Pager
+            page={pages.page}
+            count={conversations.length}
+            pageSize={ADMIN_PAGE_SIZE}
+            nextCursor={data?.nextCursor}
+            onNext={pages.next}
+            onPrevious={pages.previous}
+          />
+        </div>
         <section
           className="flex flex-col overflow-hidden rounded-lg border"
           aria-label="Conversation"
         >
           <h2 className="border-b px-4 py-3 font-semibold" data-testid="thread-title">
-            {current ? `Chat with ${current.name}` : 'Select a conversation'}
+            {current ? `Chat with ${currentName}` : 'Select a conversation'}
           </h2>
-          <Thread conversation={current} />
+          <Thread userId={selected} name={currentName} />
           <ChatComposer
             disabled={!current}
             sending={send.isPending}
-            placeholder={current ? `Reply to ${current.name}...` : 'Select a conversation to reply'}
+            placeholder={current ? `Reply to ${currentName}...` : 'Select a conversation to reply'}
             onSend={(message, attachment) => send.mutateAsync({ message, attachment })}
             onUploadError={errorToast('Failed to upload attachment')}
           />
@@ -168,19 +156,19 @@ export function ChatTab() {
   );
 }
 
-function Thread({ conversation }: { conversation: Conversation | null }) {
-  // The API answers newest first; the thread reads oldest first.
-  const ordered = conversation ? [...conversation.messages].reverse() : [];
-  const ref = useScrollToEnd(ordered.length, conversation?.userId);
+function Thread({ userId, name }: { userId: string | null; name: string }) {
+  const { data } = useQuery(adminConversationQuery(userId));
+  const messages = userId ? (data ?? []) : [];
+  const ref = useScrollToEnd(messages.length, userId);
   return (
     <div ref={ref} className="h-[380px] overflow-y-auto p-4" data-testid="admin-thread">
-      {conversation ? (
+      {userId ? (
         <ol className="grid grid-cols-1 gap-3">
-          {ordered.map((m) => (
+          {messages.map((m) => (
             <ChatBubble
               key={m.id}
               mine={m.senderType === 'admin'}
-              label={m.senderType === 'admin' ? (m.senderName ?? 'Support') : conversation.name}
+              label={m.senderType === 'admin' ? (m.senderName ?? 'Support') : name}
               message={m.message}
               attachmentUrl={m.attachmentUrl}
               attachmentType={m.attachmentType}

@@ -4,9 +4,9 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
-import type { AdminChatMessage, AdminTicket } from '@shared/support';
+import type { AdminConversation, AdminTicket, ChatMessage } from '@shared/support';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getPage } from '@/lib/api';
+import { getJson, getPage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
 /**
@@ -67,9 +67,38 @@ export function refreshAfterReview() {
   ]);
 }
 
-/** Staff chats: not a poll the spec lists; every 5 s so new customer messages show (decision 016). */
-export const adminChatsQuery = () =>
-  queryOptions<AdminChatMessage[]>({ queryKey: ['/api/admin/chats'], refetchInterval: 5_000 });
+/** Staff chats: one row per customer, a page at a time (decisions 016 and 017). */
+export const adminConversationsQuery = (cursor: string | null) =>
+  queryOptions({
+    queryKey: ['/api/admin/conversations', { cursor }],
+    queryFn: () => getPage<AdminConversation>(withParams('/api/admin/conversations', { cursor })),
+    placeholderData: keepPreviousData,
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
+  });
 
-export const adminTicketsQuery = () =>
-  queryOptions<AdminTicket[]>({ queryKey: ['/api/admin/support-tickets'] });
+/** One customer's conversation, oldest first; refetched with the list when chats change. */
+export const adminConversationQuery = (userId: string | null) =>
+  queryOptions({
+    queryKey: ['/api/admin/conversations', { userId }],
+    queryFn: () => getJson<ChatMessage[]>(`/api/admin/conversations/${userId}`),
+    enabled: !!userId,
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
+  });
+
+export interface TicketsFilter {
+  status: string;
+  cursor: string | null;
+}
+
+export const adminTicketsQuery = ({ status, cursor }: TicketsFilter) =>
+  queryOptions({
+    queryKey: ['/api/admin/support-tickets', { status, cursor }],
+    queryFn: () =>
+      getPage<AdminTicket>(
+        withParams('/api/admin/support-tickets', {
+          status: status === 'all' ? null : status,
+          cursor,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });

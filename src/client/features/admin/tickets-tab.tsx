@@ -1,6 +1,9 @@
+import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { TICKET_STATUSES, ticketStatusLabel } from '@shared/statuses';
+import type { AdminTicket } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { LifeBuoyIcon } from 'lucide-react';
+import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -9,15 +12,19 @@ import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
+import { Pager, useCursorPages } from './pager';
 import { adminTicketsQuery } from './queries';
 
 export function TicketsTab() {
-  const { data, isLoading } = useQuery(adminTicketsQuery());
+  const [status, setStatus] = React.useState('all');
+  const pages = useCursorPages(status);
+  const query = useQuery(adminTicketsQuery({ status, cursor: pages.cursor }));
+  const tickets = query.data?.items ?? [];
   const update = useMutation({
     mutationFn: async ({ id, status }: { id: string; status: string }) =>
       (await apiRequest('PATCH', `/api/admin/support-tickets/${id}`, { status })).json(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminTicketsQuery().queryKey });
+      await queryClient.invalidateQueries({ queryKey: ['/api/admin/support-tickets'] });
       toast({ title: 'Success', description: 'Ticket updated successfully' });
     },
     onError: (error) =>
@@ -28,17 +35,61 @@ export function TicketsTab() {
       }),
   });
 
-  if (isLoading) return <Skeleton className="h-48" />;
-  if (!data?.length) {
-    return (
-      <EmptyState icon={<LifeBuoyIcon />} testId="tickets-empty">
-        No support tickets yet
-      </EmptyState>
-    );
-  }
+  return (
+    <div className="grid gap-4">
+      <div className="flex justify-end">
+        <NativeSelect
+          aria-label="Filter tickets by status"
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          className="w-full sm:w-48"
+          data-testid="ticket-status-filter"
+        >
+          <option value="all">All statuses</option>
+          {TICKET_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {ticketStatusLabel(s)}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      {query.isLoading ? (
+        <Skeleton className="h-48" />
+      ) : tickets.length === 0 ? (
+        <EmptyState icon={<LifeBuoyIcon />} testId="tickets-empty">
+          {status === 'all' ? 'No support tickets yet' : 'No tickets with this status'}
+        </EmptyState>
+      ) : (
+        <TicketList
+          tickets={tickets}
+          pending={update.isPending}
+          onStatus={(id, status) => update.mutate({ id, status })}
+        />
+      )}
+      <Pager
+        page={pages.page}
+        count={tickets.length}
+        pageSize={ADMIN_PAGE_SIZE}
+        nextCursor={query.data?.nextCursor}
+        onNext={pages.next}
+        onPrevious={pages.previous}
+      />
+    </div>
+  );
+}
+
+function TicketList({
+  tickets,
+  pending,
+  onStatus,
+}: {
+  tickets: AdminTicket[];
+  pending: boolean;
+  onStatus: (id: string, status: string) => void;
+}) {
   return (
     <ul className="grid grid-cols-1 gap-3" data-testid="admin-tickets">
-      {data.map((ticket) => {
+      {tickets.map((ticket) => {
         const name = [ticket.userFirstName, ticket.userLastName].filter(Boolean).join(' ');
         return (
           <li
@@ -70,8 +121,8 @@ export function TicketsTab() {
             <NativeSelect
               aria-label={`Status of ${ticket.subject}`}
               value={ticket.status}
-              disabled={update.isPending}
-              onChange={(e) => update.mutate({ id: ticket.id, status: e.target.value })}
+              disabled={pending}
+              onChange={(e) => onStatus(ticket.id, e.target.value)}
             >
               {TICKET_STATUSES.map((s) => (
                 <option key={s} value={s}>

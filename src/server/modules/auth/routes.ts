@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { signInSchema, signUpSchema } from '../../../shared/auth-schemas';
+import { type SignInInput, signInSchema, signUpSchema } from '../../../shared/auth-schemas';
 import { users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import {
@@ -13,7 +13,8 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { endSession, startSession } from '../../plugins/session';
+import { HOUR, limit } from '../../plugins/rate-limit';
+import { endSession, type Principal, startSession } from '../../plugins/session';
 import {
   checkPassword,
   findAdminByEmail,
@@ -22,7 +23,7 @@ import {
   isUniqueViolation,
   normalizeEmail,
 } from './accounts';
-import { LoginThrottle } from './login-throttle';
+import { SignInThrottle } from './throttle';
 
 const currentUserSchema = z.object({
   id: z.string(),
@@ -39,29 +40,70 @@ const INVALID_CREDENTIALS = 'Invalid email or password';
 export default async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { bcryptCost } = app.config;
-  const throttle = new LoginThrottle();
+  const throttle = new SignInThrottle(app.counters, app.config.limits);
 
   /** A new session at every sign-in: the one the browser had before, if any, is ended. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
     await startSession(request, reply, account);
     request.account = account;
+    request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
     return toCurrentUser(account);
   }
 
-  function refuseIfThrottled(request: FastifyRequest, reply: FastifyReply) {
-    const wait = throttle.retryAfter(request.ip);
-    if (wait > 0) {
-      reply.header('Retry-After', String(wait));
-      throw new HttpError(
-        429,
-        `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-      );
+  /** Sign-out, logged with the account it ends (read before the session goes). */
+  async function signOut(request: FastifyRequest, reply: FastifyReply) {
+    const account = await currentAccount(request);
+    await endSession(request, reply);
+    if (account) {
+      request.log.info({ event: 'signout', account: account.id, kind: account.kind }, 'signed out');
     }
+  }
+
+  /** The account whose password this is, or 401 (429 when guessing, see throttle.ts). */
+  async function authenticate(
+    kind: Principal['kind'],
+    request: FastifyRequest<{ Body: SignInInput }>,
+    reply: FastifyReply,
+  ) {
+    const email = normalizeEmail(request.body.email);
+    const throttled = (error: unknown) => {
+      request.log.warn(
+        { event: 'signin_throttled', kind, ip: request.ip },
+        'sign-in refused (429)',
+      );
+      throw error;
+    };
+    const attempt = await throttle.check(reply, kind, email, request.ip).catch(throttled);
+    const row =
+      kind === 'user'
+        ? await findUserByEmail(app.db, email)
+        : await findAdminByEmail(app.db, email);
+    if (!(await checkPassword(request.body.password, row?.password, bcryptCost)) || !row) {
+      // The account when there is one; an unknown email is not written to the log.
+      request.log.info(
+        { event: 'signin_failed', kind, account: row?.id ?? null, ip: request.ip },
+        'sign-in failed',
+      );
+      await throttle.failed(reply, kind, email, request.ip, attempt).catch(throttled);
+      throw new HttpError(401, INVALID_CREDENTIALS);
+    }
+    return row;
   }
 
   r.post(
     '/api/signup',
-    { schema: { body: signUpSchema, response: { 200: currentUserSchema } } },
+    {
+      config: {
+        rateLimit: limit(
+          'signup',
+          app.config.limits.signupsPerAddress,
+          HOUR,
+          (request) => request.ip,
+          'Too many sign-ups from your network.',
+        ),
+      },
+      schema: { body: signUpSchema, response: { 200: currentUserSchema } },
+    },
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
       if (await findUserByEmail(app.db, email)) throw accountExists();
@@ -88,38 +130,24 @@ export default async function authRoutes(app: FastifyInstance) {
   r.post(
     '/api/signin',
     { schema: { body: signInSchema, response: { 200: currentUserSchema } } },
-    async (request, reply) => {
-      refuseIfThrottled(request, reply);
-      const row = await findUserByEmail(app.db, request.body.email);
-      if (!(await checkPassword(request.body.password, row?.password, bcryptCost)) || !row) {
-        throttle.recordFailure(request.ip);
-        throw new HttpError(401, INVALID_CREDENTIALS);
-      }
-      return signIn(request, reply, toAccount('user', row));
-    },
+    async (request, reply) =>
+      signIn(request, reply, toAccount('user', await authenticate('user', request, reply))),
   );
 
   r.post(
     '/api/admin/signin',
     { schema: { body: signInSchema, response: { 200: currentUserSchema } } },
-    async (request, reply) => {
-      refuseIfThrottled(request, reply);
-      const row = await findAdminByEmail(app.db, request.body.email);
-      if (!(await checkPassword(request.body.password, row?.password, bcryptCost)) || !row) {
-        throttle.recordFailure(request.ip);
-        throw new HttpError(401, INVALID_CREDENTIALS);
-      }
-      return signIn(request, reply, toAccount('admin', row));
-    },
+    async (request, reply) =>
+      signIn(request, reply, toAccount('admin', await authenticate('admin', request, reply))),
   );
 
   r.post('/api/logout', async (request, reply) => {
-    await endSession(request, reply);
+    await signOut(request, reply);
     return { success: true };
   });
 
   r.get('/api/logout', async (request, reply) => {
-    await endSession(request, reply);
+    await signOut(request, reply);
     return reply.redirect('/');
   });
 

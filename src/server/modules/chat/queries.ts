@@ -1,8 +1,9 @@
 import { asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { AdminChatMessage, ChatMessage } from '../../../shared/support';
+import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { chatMessages, users } from '../../db/schema';
+import { chatConversations, chatMessages, users } from '../../db/schema';
+import { afterCursor, cursorColumn, toPage } from '../admin/cursor';
 
 /** The staff list carries the newest messages of every conversation, up to this many. */
 export const ADMIN_CHAT_LIMIT = 2000;
@@ -51,4 +52,41 @@ export async function allChats(db: Db): Promise<AdminChatMessage[]> {
 export async function countChatMessages(db: Db) {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(chatMessages);
   return row!.n;
+}
+
+/** Conversations for staff, one row per customer, latest message first, a page at a time. */
+export async function listConversations(db: Db, options: { cursor?: string; limit: number }) {
+  const c = chatConversations;
+  const rows = await db
+    .select({
+      id: c.userId,
+      userEmail: users.email,
+      userFirstName: users.firstName,
+      userLastName: users.lastName,
+      lastMessage: c.lastMessage,
+      lastSenderType: c.lastSenderType,
+      lastAttachmentType: c.lastAttachmentType,
+      lastMessageAt: c.lastMessageAt,
+      messageCount: c.messageCount,
+      customerMessageCount: c.customerMessageCount,
+      cursorCreatedAt: cursorColumn(c.lastMessageAt),
+    })
+    .from(c)
+    .innerJoin(users, eq(users.id, c.userId))
+    .where(options.cursor ? afterCursor(options.cursor, c.lastMessageAt, c.userId) : undefined)
+    .orderBy(desc(c.lastMessageAt), desc(c.userId))
+    .limit(options.limit + 1);
+  const { items, nextCursor } = toPage(rows, options.limit);
+  return {
+    items: items.map(
+      ({ id, ...row }): AdminConversation => ({
+        ...row,
+        userId: id,
+        lastSenderType: row.lastSenderType as AdminConversation['lastSenderType'],
+        lastAttachmentType: row.lastAttachmentType as AdminConversation['lastAttachmentType'],
+        lastMessageAt: row.lastMessageAt.toISOString(),
+      }),
+    ),
+    nextCursor,
+  };
 }

@@ -2,8 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adminListQuerySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
 import {
   adminChatMessageSchema,
+  adminConversationSchema,
   chatMessageSchema,
   sendChatMessageSchema,
 } from '../../../shared/support';
@@ -12,9 +14,16 @@ import { chatMessages, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { badRequest } from '../../plugins/errors';
+import { limit, MINUTE } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
-import { allChats, conversation, countChatMessages, toChatMessage } from './queries';
+import {
+  allChats,
+  conversation,
+  countChatMessages,
+  listConversations,
+  toChatMessage,
+} from './queries';
 
 export default async function chatRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -37,6 +46,15 @@ export default async function chatRoutes(app: FastifyInstance) {
     '/api/chat/messages',
     {
       onRequest: requireSignedIn,
+      config: {
+        rateLimit: limit(
+          'chat',
+          app.config.limits.chatMessagesPerMinute,
+          MINUTE,
+          (request) => accountOf(request).id,
+          'You are sending messages too fast.',
+        ),
+      },
       schema: { body: sendChatMessageSchema, response: { 201: chatMessageSchema } },
     },
     async (request, reply) => {
@@ -89,6 +107,40 @@ export default async function chatRoutes(app: FastifyInstance) {
       schema: { response: { 200: z.array(adminChatMessageSchema) } },
     },
     async () => allChats(app.db),
+  );
+
+  r.get(
+    '/api/admin/conversations',
+    {
+      onRequest: requireStaff,
+      config: { live: { topic: 'chats', scope: 'staff' } },
+      schema: {
+        querystring: adminListQuerySchema.pick({ cursor: true, limit: true }),
+        response: { 200: z.array(adminConversationSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { items, nextCursor } = await listConversations(app.db, request.query);
+      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
+      return items;
+    },
+  );
+
+  r.get(
+    '/api/admin/conversations/:userId',
+    {
+      onRequest: requireStaff,
+      config: { live: { topic: 'chats', scope: 'staff' } },
+      schema: {
+        params: z.object({ userId: z.string() }),
+        response: { 200: z.array(chatMessageSchema) },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      // Oldest first, as the customer sees it; no conversation (or no such customer) is empty.
+      return z.uuid().safeParse(userId).success ? conversation(app.db, userId) : [];
+    },
   );
 
   r.delete(

@@ -11,16 +11,29 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
+import { HOUR, limit } from '../../plugins/rate-limit';
 import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
 import { storeUpload } from './uploads';
 
 export default async function fileRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Card images and chat attachments count together.
+  const uploadLimit = {
+    rateLimit: limit(
+      'upload',
+      app.config.limits.uploadsPerHour,
+      HOUR,
+      (request) => accountOf(request).id,
+      'You have uploaded many files in the last hour.',
+      { uploadEndpoint: true },
+    ),
+  };
 
   r.post(
     '/api/upload-card-image',
     {
       onRequest: requireCustomer,
+      config: uploadLimit,
       schema: { response: { 200: z.object({ objectPath: z.string() }) } },
     },
     async (request, reply) => {
@@ -33,6 +46,7 @@ export default async function fileRoutes(app: FastifyInstance) {
     '/api/chat/upload-attachment',
     {
       onRequest: requireSignedIn,
+      config: uploadLimit,
       schema: {
         response: { 200: z.object({ url: z.string(), type: z.enum(['image', 'other']) }) },
       },

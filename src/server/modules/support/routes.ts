@@ -1,9 +1,11 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { NEXT_CURSOR_HEADER } from '../../../shared/admin';
 import {
   adminTicketSchema,
+  adminTicketsQuerySchema,
   createTicketSchema,
   ticketSchema,
   updateTicketSchema,
@@ -12,10 +14,9 @@ import { supportTickets, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
+import { HOUR, limit } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
-
-/** The staff list shows the newest tickets, up to this many. */
-const ADMIN_TICKET_LIMIT = 500;
+import { afterCursor, cursorColumn, toPage } from '../admin/cursor';
 
 type Row = typeof supportTickets.$inferSelect;
 const toTicket = ({ userId: _u, ...row }: Row) => ({
@@ -50,6 +51,15 @@ export default async function supportRoutes(app: FastifyInstance) {
     '/api/support-tickets',
     {
       onRequest: requireCustomer,
+      config: {
+        rateLimit: limit(
+          'ticket',
+          app.config.limits.ticketsPerHour,
+          HOUR,
+          (request) => accountOf(request).id,
+          'You have filed many tickets in the last hour; we will answer those first.',
+        ),
+      },
       schema: { body: createTicketSchema, response: { 201: ticketSchema } },
     },
     async (request, reply) => {
@@ -68,20 +78,35 @@ export default async function supportRoutes(app: FastifyInstance) {
     {
       onRequest: requireStaff,
       config: { live: { topic: 'staff-tickets', scope: 'staff' } },
-      schema: { response: { 200: z.array(adminTicketSchema) } },
+      schema: {
+        querystring: adminTicketsQuerySchema,
+        response: { 200: z.array(adminTicketSchema) },
+      },
     },
-    async () => {
+    async (request, reply) => {
+      const { status, cursor, limit } = request.query;
+      const t = supportTickets;
       const rows = await app.db
         .select({
-          ticket: supportTickets,
+          ticket: t,
           userFirstName: users.firstName,
           userLastName: users.lastName,
+          id: t.id,
+          cursorCreatedAt: cursorColumn(t.createdAt),
         })
-        .from(supportTickets)
-        .leftJoin(users, eq(users.id, supportTickets.userId))
-        .orderBy(desc(supportTickets.createdAt))
-        .limit(ADMIN_TICKET_LIMIT);
-      return rows.map(({ ticket, ...user }) => ({
+        .from(t)
+        .leftJoin(users, eq(users.id, t.userId))
+        .where(
+          and(
+            status && status !== 'all' ? eq(t.status, status) : undefined,
+            cursor ? afterCursor(cursor, t.createdAt, t.id) : undefined,
+          ),
+        )
+        .orderBy(desc(t.createdAt), desc(t.id))
+        .limit(limit + 1);
+      const { items, nextCursor } = toPage(rows, limit);
+      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
+      return items.map(({ ticket, id: _id, ...user }) => ({
         ...toTicket(ticket),
         userId: ticket.userId,
         ...user,

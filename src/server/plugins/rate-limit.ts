@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { lt } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client';
+import { rateLimits } from '../db/schema';
+import { HttpError } from './errors';
+
+export interface Count {
+  current: number;
+  /** Milliseconds until the window ends. */
+  ttl: number;
+}
+type Callback = (error: Error | null, result?: Count) => void;
+
+export const MINUTE = 60 * 1000;
+export const HOUR = 60 * MINUTE;
+
+const hashed = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/**
+ * Fixed-window counters in the `rate_limits` table, shared by every instance and kept across
+ * restarts; one statement per count. It is the store of `@fastify/rate-limit` (incr, read,
+ * child) and is also used directly where only failures count (sign-in, see auth/throttle.ts).
+ */
+export class DatabaseCounters {
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => number,
+  ) {}
+
+  /** Counts one more in `key`'s window (a new window when the last one ended). */
+  async hit(key: string, windowMs: number): Promise<Count> {
+    const now = new Date(this.now());
+    const { rows } = await this.database.pool.query<{ count: number; reset_at: Date }>({
+      name: 'cardbridge-rate-limit-hit',
+      text: `insert into rate_limits (key, count, reset_at)
+             values ($1, 1, $2::timestamptz + $3 * interval '1 millisecond')
+             on conflict (key) do update set
+               count = case when rate_limits.reset_at <= $2 then 1 else rate_limits.count + 1 end,
+               reset_at = case when rate_limits.reset_at <= $2 then excluded.reset_at
+                               else rate_limits.reset_at end
+             returning count, reset_at`,
+      values: [hashed(key), now, windowMs],
+    });
+    return { current: rows[0]!.count, ttl: rows[0]!.reset_at.getTime() - now.getTime() };
+  }
+
+  /** How many `key`'s current window holds, without counting. */
+  async peek(key: string): Promise<Count> {
+    const now = new Date(this.now());
+    const { rows } = await this.database.pool.query<{ count: number; reset_at: Date }>({
+      name: 'cardbridge-rate-limit-peek',
+      text: 'select count, reset_at from rate_limits where key = $1 and reset_at > $2',
+      values: [hashed(key), now],
+    });
+    const row = rows[0];
+    return row
+      ? { current: row.count, ttl: row.reset_at.getTime() - now.getTime() }
+      : { current: 0, ttl: 0 };
+  }
+
+  /** How many each key's current window holds, in one statement. */
+  async peekMany(keys: string[]): Promise<Count[]> {
+    const now = new Date(this.now());
+    const { rows } = await this.database.pool.query<{ key: string; count: number; reset_at: Date }>(
+      {
+        name: 'cardbridge-rate-limit-peek-many',
+        text: 'select key, count, reset_at from rate_limits where key = any($1) and reset_at > $2',
+        values: [keys.map(hashed), now],
+      },
+    );
+    return keys.map((key) => {
+      const row = rows.find((r) => r.key === hashed(key));
+      return row
+        ? { current: row.count, ttl: row.reset_at.getTime() - now.getTime() }
+        : { current: 0, ttl: 0 };
+    });
+  }
+
+  /** Windows that ended (swept hourly). */
+  async deleteExpired() {
+    const removed = await this.database.db
+      .delete(rateLimits)
+      .where(lt(rateLimits.resetAt, new Date(this.now())))
+      .returning({ key: rateLimits.key });
+    return removed.length;
+  }
+
+  // The store contract of @fastify/rate-limit.
+  incr(key: string, callback: Callback, timeWindow: number) {
+    this.hit(key, timeWindow).then((count) => callback(null, count), callback);
+  }
+  read(key: string, callback: Callback) {
+    this.peek(key).then((count) => callback(null, count), callback);
+  }
+  child() {
+    return this;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    counters: DatabaseCounters;
+  }
+}
+
+/** "in 12 minutes", "in 40 seconds": how long a refused client should wait. */
+export function waitText(ttlMs: number) {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** A 429 with Retry-After and a message that says what was too much and how long to wait. */
+export function tooMany(
+  reply: { header(name: string, value: string): unknown },
+  ttlMs: number,
+  what: string,
+) {
+  reply.header('Retry-After', String(Math.max(1, Math.ceil(ttlMs / 1000))));
+  return new HttpError(429, `${what} Try again in ${waitText(ttlMs)}.`);
+}
+
+export async function registerRateLimits(app: FastifyInstance) {
+  const counters = new DatabaseCounters(app.database, app.now);
+  app.decorate('counters', counters);
+  await app.register(fastifyRateLimit, {
+    global: false,
+    store: class {
+      constructor() {
+        // biome-ignore lint/correctness/noConstructorReturn: the plugin builds its store with `new`.
+        return counters;
+      }
+    } as never,
+    // Retry-After on refusals only; no X-RateLimit-* headers on every answer.
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
+    addHeaders: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+      'retry-after': true,
+    },
+  });
+}
+
+/**
+ * A route's limit: `max` requests per `windowMs` for each key (an account, an address), refused
+ * with 429, Retry-After and `message` ending in how long to wait.
+ */
+export function limit(
+  name: string,
+  max: number,
+  windowMs: number,
+  key: (request: FastifyRequest) => string,
+  message: string,
+  options: { uploadEndpoint?: boolean } = {},
+) {
+  return {
+    max,
+    timeWindow: windowMs,
+    // After the route's guards, so the key can be the signed-in account.
+    hook: 'preHandler' as const,
+    keyGenerator: (request: FastifyRequest) => `${name}:${key(request)}`,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => {
+      const text = `${message} Try again in ${waitText(context.ttl)}.`;
+      // Upload endpoints carry the message in `error` too (PRODUCT.md).
+      return new HttpError(
+        429,
+        text,
+        undefined,
+        options.uploadEndpoint ? { error: text } : undefined,
+      );
+    },
+  };
+}
