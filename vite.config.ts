@@ -18,6 +18,8 @@ export default defineConfig({
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: true,
+    // scripts/finish-client-build.mjs reads which chunks the landing page loads first.
+    manifest: true,
   },
   server: {
     port: Number(process.env.PORT ?? 5000),

@@ -1,6 +1,6 @@
 // Bundles the server and the operator commands into dist/server, next to a copy of the
-// committed SQL migrations and the embedded database's worker (the database client finds both
-// beside itself).
+// committed SQL migrations, the embedded database's worker and the receipt's font (the database
+// client and the receipt find them beside themselves).
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -18,4 +18,5 @@ await build({
 });
 cpSync('src/server/db/migrations', 'dist/server/migrations', { recursive: true });
 cpSync('src/server/db/pglite-worker.mjs', 'dist/server/pglite-worker.mjs');
+cpSync('src/server/modules/cards/receipt-font.ttf', 'dist/server/receipt-font.ttf');
 console.log('built dist/server');

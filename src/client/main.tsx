@@ -1,22 +1,20 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Toaster } from '@/components/ui/toaster';
-import { TooltipProvider } from '@/components/ui/tooltip';
-import { queryClient } from '@/lib/query-client';
+import { ThemeProvider } from '@/lib/theme';
 import { Router } from './app/router';
-import { ThemeProvider } from './app/theme';
 import './index.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
+// A transition lets React render the first screen in slices, so a slow phone stays responsive
+// (no long task blocks input while the page builds).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => {
+  root.render(
+    <StrictMode>
       <ThemeProvider>
-        <TooltipProvider>
-          <Router />
-          <Toaster />
-        </TooltipProvider>
+        <Router />
+        <Toaster />
       </ThemeProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+    </StrictMode>,
+  );
+});

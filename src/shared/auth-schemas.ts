@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import {
+  EMAIL_MAX_LENGTH,
+  fitsBcrypt,
+  INVALID_EMAIL,
+  NAME_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_TOO_LONG,
+  PASSWORD_TOO_SHORT,
+} from './auth-rules';
 
-/** bcrypt reads at most 72 bytes; a longer password would be silently cut, so it is refused. */
-export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_BYTES} bytes`;
-
-const fitsBcrypt = (value: string) => new TextEncoder().encode(value).length <= PASSWORD_MAX_BYTES;
+export { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, PASSWORD_TOO_LONG } from './auth-rules';
 
 const email = z
-  .string({ error: 'Invalid email address' })
+  .string({ error: INVALID_EMAIL })
   .trim()
-  .max(254, 'Invalid email address')
-  .pipe(z.email('Invalid email address'));
+  .max(EMAIL_MAX_LENGTH, INVALID_EMAIL)
+  .pipe(z.email(INVALID_EMAIL));
 
 export const signInSchema = z.object({
   email,
@@ -23,8 +27,8 @@ export const signInSchema = z.object({
 export type SignInInput = z.infer<typeof signInSchema>;
 
 export const newPasswordSchema = z
-  .string({ error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .string({ error: PASSWORD_TOO_SHORT })
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
   .refine(fitsBcrypt, PASSWORD_TOO_LONG);
 
 const name = (message: string) =>
@@ -32,7 +36,7 @@ const name = (message: string) =>
     .string({ error: message })
     .trim()
     .min(1, message)
-    .max(100, `${message.split(' ')[0]} name is too long`);
+    .max(NAME_MAX_LENGTH, `${message.split(' ')[0]} name is too long`);
 
 export const signUpSchema = z.object({
   email,

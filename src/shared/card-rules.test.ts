@@ -6,7 +6,8 @@ import {
   humanize,
   minimumValue,
   quote,
-  uploadFormSchema,
+  type UploadFormValues,
+  uploadFormProblems,
 } from './card-rules';
 
 const valid = {
@@ -62,7 +63,7 @@ describe('card rules', () => {
   });
 });
 
-describe('uploadFormSchema', () => {
+describe('uploadFormProblems', () => {
   const form = {
     cardType: 'Amazon',
     customCardType: '',
@@ -73,7 +74,7 @@ describe('uploadFormSchema', () => {
     notes: '',
   };
   const messages = (input: object) =>
-    uploadFormSchema.safeParse({ ...form, ...input }).error?.issues.map((i) => i.message);
+    Object.values(uploadFormProblems({ ...form, ...input } as UploadFormValues));
 
   it('asks for the custom type when Other is chosen and applies the $50 minimum to it', () => {
     expect(messages({ cardType: 'Other', customCardType: '  ' })).toEqual([
@@ -84,6 +85,32 @@ describe('uploadFormSchema', () => {
     ]);
     expect(effectiveCardType({ cardType: 'Other', customCardType: ' Bakery ' })).toBe('Bakery');
     expect(effectiveCardType({ cardType: 'Visa', customCardType: 'ignored' })).toBe('Visa');
+  });
+
+  it('names every missing field of an empty form at once', () => {
+    expect(
+      messages({
+        cardType: '',
+        cardValue: '',
+        cardCondition: undefined,
+        cardFormat: undefined,
+        paymentMethodId: '',
+      }),
+    ).toEqual([
+      'Card type is required',
+      'Card value is required',
+      'Card condition is required',
+      'Card format is required',
+      'Payment method is required',
+    ]);
+  });
+
+  it('shows the minimum before the condition and format are chosen', () => {
+    expect(messages({ cardValue: '10', cardCondition: undefined, cardFormat: undefined })).toEqual([
+      'Minimum value for this card type is $25',
+      'Card condition is required',
+      'Card format is required',
+    ]);
   });
 
   it('has the spec messages for missing choices', () => {

@@ -4,6 +4,7 @@ import { expectedPayout, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money
 
 export const CARD_CONDITIONS = ['brand_new', 'partially_used'] as const;
 export const CARD_FORMATS = ['physical', 'egift'] as const;
+export type CardFormat = (typeof CARD_FORMATS)[number];
 export const CARD_CONDITION_LABELS: Record<(typeof CARD_CONDITIONS)[number], string> = {
   brand_new: 'Brand New',
   partially_used: 'Partially Used',
@@ -87,33 +88,43 @@ export const createTransactionSchema = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
   });
 
-/** The upload form (spec section 5): the brand list's Other asks for the custom type. */
-export const uploadFormSchema = z
-  .object({
-    cardType: z.string().min(1, 'Card type is required'),
-    customCardType: z.string().max(120, 'Card type is too long'),
-    cardValue: z.string(),
-    cardCondition: z.enum(CARD_CONDITIONS, { error: 'Card condition is required' }),
-    cardFormat: z.enum(CARD_FORMATS, { error: 'Card format is required' }),
-    paymentMethodId: z.string().min(1, 'Payment method is required'),
-    notes: z.string().max(2000, 'Notes are too long'),
-  })
-  .superRefine((input, ctx) => {
-    const isOther = input.cardType === OTHER_BRAND;
-    if (isOther && input.customCardType.trim() === '') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['customCardType'],
-        message: 'Please specify the gift card type',
-      });
-    }
-    const problem = cardValueProblem(
-      isOther ? input.customCardType.trim() : input.cardType,
-      input.cardValue,
-    );
-    if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
-  });
-export type UploadFormValues = z.input<typeof uploadFormSchema>;
+/** The upload form's values (spec section 5): the brand list's Other asks for the custom type. */
+export interface UploadFormValues {
+  cardType: string;
+  customCardType: string;
+  cardValue: string;
+  cardCondition: (typeof CARD_CONDITIONS)[number] | undefined;
+  cardFormat: (typeof CARD_FORMATS)[number] | undefined;
+  paymentMethodId: string;
+  notes: string;
+}
+
+/**
+ * Every problem of the upload form at once, by field, with the spec's messages: an empty first
+ * submit names each missing field, and a low value shows its minimum as soon as the brand is
+ * known, whatever else is still missing. Plain TypeScript, so the form needs no zod.
+ */
+export function uploadFormProblems(values: UploadFormValues) {
+  const problems: Partial<Record<keyof UploadFormValues, string>> = {};
+  const isOther = values.cardType === OTHER_BRAND;
+  if (!values.cardType) problems.cardType = 'Card type is required';
+  if (isOther && values.customCardType.trim() === '') {
+    problems.customCardType = 'Please specify the gift card type';
+  } else if (values.customCardType.length > 120) {
+    problems.customCardType = 'Card type is too long';
+  }
+  const value = cardValueProblem(effectiveCardType(values), values.cardValue);
+  if (value) problems.cardValue = value;
+  if (!values.cardCondition || !CARD_CONDITIONS.includes(values.cardCondition)) {
+    problems.cardCondition = 'Card condition is required';
+  }
+  if (!values.cardFormat || !CARD_FORMATS.includes(values.cardFormat)) {
+    problems.cardFormat = 'Card format is required';
+  }
+  if (!values.paymentMethodId) problems.paymentMethodId = 'Payment method is required';
+  if (values.notes.length > 2000) problems.notes = 'Notes are too long';
+  return problems;
+}
 
 /** The card type the API receives: the custom text when Other was chosen. */
 export const effectiveCardType = (values: Pick<UploadFormValues, 'cardType' | 'customCardType'>) =>

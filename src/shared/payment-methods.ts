@@ -86,49 +86,74 @@ const IDENTIFIER_FORMATS: Partial<Record<PaymentMethodType, [RegExp, string]>> =
   ],
 };
 
+const paymentMethodFields = {
+  type: z.enum(PAYMENT_METHOD_TYPES, { error: 'Payment method type is required' }),
+  accountName: z
+    .string({ error: 'Account name is required' })
+    .trim()
+    .min(1, 'Account name is required')
+    .max(200, 'Account name is too long'),
+  identifier: optionalText(200),
+  accountNumber: optionalText(64),
+  bankName: optionalText(200),
+  routingNumber: optionalText(64),
+};
+
+interface Details {
+  type: PaymentMethodType;
+  identifier: string | null;
+  accountNumber: string | null;
+  bankName: string | null;
+  routingNumber: string | null;
+}
+
+/** The details each type needs (spec section 5), with the spec's messages. */
+function checkDetails(input: Details, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  if (input.type === 'bank_transfer') {
+    if (!input.accountNumber)
+      issue('accountNumber', 'Account number is required for bank transfers');
+    else if (!/^\d{4,17}$/.test(input.accountNumber))
+      issue('accountNumber', 'Account number must be 4 to 17 digits');
+    if (!input.bankName) issue('bankName', 'Bank name is required for bank transfers');
+    if (!input.routingNumber)
+      issue('routingNumber', 'Routing number is required for bank transfers');
+    else if (!/^\d{9}$/.test(input.routingNumber))
+      issue('routingNumber', 'Routing number must be 9 digits');
+    return;
+  }
+  if (!input.identifier) {
+    issue('identifier', 'Account identifier is required');
+    return;
+  }
+  const format = IDENTIFIER_FORMATS[input.type];
+  if (format && !format[0].test(input.identifier)) issue('identifier', format[1]);
+}
+
+/** Only the fields of the chosen type are kept: a bank needs no identifier, a wallet no bank. */
+const keepTypesFields = <T extends Details>(input: T): T =>
+  input.type === 'bank_transfer'
+    ? { ...input, identifier: null }
+    : { ...input, accountNumber: null, bankName: null, routingNumber: null };
+
 /** POST /api/payment-methods (spec sections 5 and 7). A userId in the body is ignored. */
 export const createPaymentMethodSchema = z
-  .object({
-    type: z.enum(PAYMENT_METHOD_TYPES, { error: 'Payment method type is required' }),
-    accountName: z
-      .string({ error: 'Account name is required' })
-      .trim()
-      .min(1, 'Account name is required')
-      .max(200, 'Account name is too long'),
-    identifier: optionalText(200),
-    accountNumber: optionalText(64),
-    bankName: optionalText(200),
-    routingNumber: optionalText(64),
-    isDefault: z.boolean().optional().default(false),
-  })
-  .superRefine((input, ctx) => {
-    const issue = (path: string, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    if (input.type === 'bank_transfer') {
-      if (!input.accountNumber)
-        issue('accountNumber', 'Account number is required for bank transfers');
-      else if (!/^\d{4,17}$/.test(input.accountNumber))
-        issue('accountNumber', 'Account number must be 4 to 17 digits');
-      if (!input.bankName) issue('bankName', 'Bank name is required for bank transfers');
-      if (!input.routingNumber)
-        issue('routingNumber', 'Routing number is required for bank transfers');
-      else if (!/^\d{9}$/.test(input.routingNumber))
-        issue('routingNumber', 'Routing number must be 9 digits');
-      return;
-    }
-    if (!input.identifier) {
-      issue('identifier', 'Account identifier is required');
-      return;
-    }
-    const format = IDENTIFIER_FORMATS[input.type];
-    if (format && !format[0].test(input.identifier)) issue('identifier', format[1]);
-  })
-  .transform((input) =>
-    input.type === 'bank_transfer'
-      ? { ...input, identifier: null }
-      : { ...input, accountNumber: null, bankName: null, routingNumber: null },
-  );
+  .object({ ...paymentMethodFields, isDefault: z.boolean().optional().default(false) })
+  .superRefine(checkDetails)
+  .transform(keepTypesFields);
 export type CreatePaymentMethodInput = z.input<typeof createPaymentMethodSchema>;
+
+/**
+ * PATCH /api/payment-methods/{id}: the whole method again, checked as on creation. `isDefault`
+ * true makes it the default; false or absent leaves the flag as it is, except that the only
+ * default cannot be unset (choose another default instead).
+ */
+export const updatePaymentMethodSchema = z
+  .object({ ...paymentMethodFields, isDefault: z.boolean().optional() })
+  .superRefine(checkDetails)
+  .transform(keepTypesFields);
+export type UpdatePaymentMethodInput = z.input<typeof updatePaymentMethodSchema>;
 
 export interface PaymentMethod {
   id: string;

@@ -88,7 +88,8 @@ describe('logs', () => {
         payload: { message: `my account is ${ACCOUNT_NUMBER}` },
       }),
     ]);
-    for (const failure of failures) expect(`${failure.statusCode} ${failure.body}`).toMatch(/^500 /);
+    for (const failure of failures)
+      expect(`${failure.statusCode} ${failure.body}`).toMatch(/^500 /);
     await as(t.app, customer, { method: 'POST', url: '/api/logout' });
 
     const log = lines.join('');

@@ -154,3 +154,99 @@ describe('DELETE /api/payment-methods/{id}', () => {
     expect((await remove(await signInStaff(t), method.id)).statusCode).toBe(403);
   });
 });
+
+describe('PATCH /api/payment-methods/{id}', () => {
+  const edit = (who: SignedIn, id: string, payload: object) =>
+    as(t.app, who, { method: 'PATCH', url: `/api/payment-methods/${id}`, payload });
+
+  it('edits a method with the same checks as adding one', async () => {
+    const who = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, who);
+    const bad = await edit(who, method.id, { type: 'bank_transfer', accountName: '' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual({
+      accountName: 'Account name is required',
+      accountNumber: 'Account number is required for bank transfers',
+      bankName: 'Bank name is required for bank transfers',
+      routingNumber: 'Routing number is required for bank transfers',
+    });
+    const wallet = await edit(who, method.id, {
+      type: 'usdt_trc20',
+      accountName: 'W',
+      identifier: 'not a wallet',
+    });
+    expect(wallet.json().errors.identifier).toMatch(/TRC20/);
+
+    const response = await edit(who, method.id, {
+      type: 'bank_transfer',
+      accountName: 'Casey C',
+      accountNumber: '12345678',
+      bankName: 'Second Bank',
+      routingNumber: '021000021',
+      identifier: 'dropped for a bank',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: method.id,
+      type: 'bank_transfer',
+      accountName: 'Casey C',
+      identifier: null,
+      bankName: 'Second Bank',
+      isDefault: true,
+    });
+    expect(await list(who)).toEqual([response.json()]);
+  });
+
+  it('makes another method the default, and refuses to leave the customer without one', async () => {
+    const who = await signUp(t.app);
+    const first = await addPaymentMethod(t.app, who);
+    const second = await addPaymentMethod(t.app, who, { accountName: 'Second' });
+    const body = { type: 'paypal', accountName: 'Second', identifier: 'casey@example.com' };
+
+    const unchanged = await edit(who, second.id, body);
+    expect(unchanged.json().isDefault).toBe(false);
+    const made = await edit(who, second.id, { ...body, isDefault: true });
+    expect(made.json().isDefault).toBe(true);
+    const defaults = (await list(who)).filter((m: { isDefault: boolean }) => m.isDefault);
+    expect(defaults.map((m: { id: string }) => m.id)).toEqual([second.id]);
+
+    const unset = await edit(who, second.id, { ...body, isDefault: false });
+    expect(unset.statusCode).toBe(409);
+    expect(unset.json().message).toMatch(/Choose another default first/);
+    const kept = await edit(who, second.id, body);
+    expect(kept.json().isDefault).toBe(true);
+    expect((await edit(who, first.id, { ...body, isDefault: false })).json().isDefault).toBe(false);
+  });
+
+  it('keeps exactly one default when two methods are made the default at once', async () => {
+    const who = await signUp(t.app);
+    const ids = [];
+    for (const name of ['A', 'B', 'C']) {
+      ids.push((await addPaymentMethod(t.app, who, { accountName: name })).id);
+    }
+    const body = { type: 'paypal', identifier: 'casey@example.com', isDefault: true };
+    const answers = await Promise.all([
+      edit(who, ids[1]!, { ...body, accountName: 'B' }),
+      edit(who, ids[2]!, { ...body, accountName: 'C' }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const defaults = (await list(who)).filter((m: { isDefault: boolean }) => m.isDefault);
+    expect(defaults).toHaveLength(1);
+  });
+
+  it("answers 404 for another customer's or a deleted method, 403 for staff", async () => {
+    const owner = await signUp(t.app);
+    const intruder = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, owner);
+    const body = { type: 'paypal', accountName: 'Mine now', identifier: 'x@example.com' };
+    const response = await edit(intruder, method.id, body);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Payment method not found' });
+    expect((await list(owner))[0].accountName).toBe('Casey Customer');
+    expect((await edit(intruder, 'not-a-uuid', body)).statusCode).toBe(404);
+    expect((await edit(await signInStaff(t), method.id, body)).statusCode).toBe(403);
+    await addPaymentMethod(t.app, owner, { accountName: 'Other' });
+    await remove(owner, method.id);
+    expect((await edit(owner, method.id, body)).statusCode).toBe(404);
+  });
+});

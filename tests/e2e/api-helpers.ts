@@ -5,7 +5,11 @@ import type { APIRequestContext } from 'playwright-core';
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
 /** A customer's card made through the API: a PayPal method, one photo, an Amazon card of $100. */
-export async function submitCardByApi(request: APIRequestContext, cardType = 'Amazon') {
+export async function submitCardByApi(
+  request: APIRequestContext,
+  cardType = 'Amazon',
+  cardFormat: 'physical' | 'egift' = 'physical',
+) {
   const method = await (
     await request.post('/api/payment-methods', {
       data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley.paypal@example.com' },
@@ -26,7 +30,7 @@ export async function submitCardByApi(request: APIRequestContext, cardType = 'Am
       cardType,
       cardValue: '100',
       cardCondition: 'partially_used',
-      cardFormat: 'physical',
+      cardFormat,
       paymentMethodId: method.id,
       imageUrls: [objectPath],
       notes: 'PIN is on the back',

@@ -113,7 +113,8 @@ describe('routes', () => {
     await expect(page.getByTestId('shell-brand')).toBeVisible();
 
     await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Welcome back, Riley' })).toBeVisible();
+    // A brand-new account is welcomed, not welcomed back (decision 034).
+    await expect(page.getByRole('heading', { name: 'Welcome, Riley' })).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/');
 
     await page.goto('/terms');

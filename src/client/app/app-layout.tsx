@@ -14,6 +14,7 @@ import {
 import type * as React from 'react';
 import { Link, useLocation } from 'wouter';
 import { BrandMark } from '@/components/brand-logo';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import {
   Sidebar,
@@ -23,9 +24,9 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { UserAvatar } from '@/components/user-avatar';
-import { useAuth, useLogout } from '@/lib/auth';
+import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
-import { ThemeToggle } from './theme-toggle';
+import { useLogout } from '@/lib/logout';
 
 const NAV = [
   { title: 'Dashboard', href: '/', icon: LayoutDashboardIcon },
@@ -92,10 +93,10 @@ function AppSidebar() {
         ))}
       </nav>
       {user && (
-        <div className="grid gap-2 border-t border-sidebar-border p-2">
-          <div className="flex items-center gap-2.5 px-0.5 group-data-[state=collapsed]/sidebar:justify-center">
+        <div className="grid min-w-0 gap-2 border-t border-sidebar-border p-2">
+          <div className="flex min-w-0 items-center gap-2.5 px-0.5 group-data-[state=collapsed]/sidebar:justify-center">
             <UserAvatar user={user} className="size-8" />
-            <div className="min-w-0 group-data-[state=collapsed]/sidebar:hidden">
+            <div className="min-w-0 flex-1 group-data-[state=collapsed]/sidebar:hidden">
               <p className="truncate text-sm font-medium" data-testid="user-display-name">
                 {displayName(user)}
               </p>

@@ -15,15 +15,20 @@ export function isUnauthorizedError(error: unknown): boolean {
   return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 }
 
-/** The server's `message` out of an error made by this client, for toasts. */
+/**
+ * The server's `message` out of an error made by this client, for toasts; undefined when the
+ * server gave none (an empty body, a proxy's HTML page), so the caller shows the spec's fallback.
+ */
 export function serverMessage(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const body = error.message.replace(/^\d{3}: /, '');
   try {
     const parsed = JSON.parse(body) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : undefined;
+    return typeof parsed.message === 'string' && parsed.message.trim() !== ''
+      ? parsed.message
+      : undefined;
   } catch {
-    return body || undefined;
+    return undefined;
   }
 }
 

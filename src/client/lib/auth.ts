@@ -1,34 +1,99 @@
 import type { CurrentUser } from '@shared/auth-schemas';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { useLocation } from 'wouter';
-import { apiRequest, forgetAnswers, getQueryFn } from '@/lib/api';
-import { queryClient } from '@/lib/query-client';
+import * as React from 'react';
 
-/** The current user; null when signed out. Not retried on failure (spec section 4). */
-export const currentUserQuery = () =>
-  queryOptions<CurrentUser | null>({
-    queryKey: ['/api/auth/user'],
-    queryFn: getQueryFn<CurrentUser | null>({ on401: 'returnNull' }),
-    retry: false,
-  });
+/**
+ * The current user, kept in a small store rather than the query cache so the public pages need
+ * neither TanStack Query nor the answer of GET /api/auth/user to paint. A `signed-in` hint in
+ * local storage says whether to wait for that answer: a visitor who was not signed in sees the
+ * landing page at once, a signed-in one a spinner until the shell can show.
+ */
+const HINT_KEY = 'signed-in';
+
+interface AuthState {
+  user: CurrentUser | null;
+  /** GET /api/auth/user has answered (or failed) at least once. */
+  known: boolean;
+}
+
+let state: AuthState = { user: null, known: false };
+const listeners = new Set<() => void>();
+let inFlight: Promise<CurrentUser | null> | null = null;
+
+function readHint() {
+  try {
+    return localStorage.getItem(HINT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function writeHint(signedIn: boolean) {
+  try {
+    if (signedIn) localStorage.setItem(HINT_KEY, '1');
+    else localStorage.removeItem(HINT_KEY);
+  } catch {}
+}
+
+export function setCurrentUser(user: CurrentUser | null) {
+  state = { user, known: true };
+  writeHint(user !== null);
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Asks the server who is signed in; a 401 (or any failure: the call is not retried, spec
+ * section 4) means nobody. Concurrent calls share one request.
+ */
+export function refreshCurrentUser(): Promise<CurrentUser | null> {
+  inFlight ??= (async () => {
+    try {
+      const res = await fetch('/api/auth/user', { credentials: 'include', cache: 'no-store' });
+      const user = res.ok ? ((await res.json()) as CurrentUser) : null;
+      if (!res.ok) await res.text(); // read the 401 body to the end, so the request completes
+      setCurrentUser(user);
+      return user;
+    } catch {
+      setCurrentUser(null);
+      return null;
+    } finally {
+      inFlight = null;
+    }
+  })();
+  return inFlight;
+}
+
+/** Forgets the user and the hint (after a sign-out or a 401). */
+export const forgetCurrentUser = () => setCurrentUser(null);
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
+const snapshot = () => state;
+
+let started = false;
+/** The first read starts the request: the page never waits for it unless the hint says so. */
+function start() {
+  if (started) return;
+  started = true;
+  void refreshCurrentUser();
+}
 
 export function useAuth() {
-  const { data, isLoading } = useQuery(currentUserQuery());
-  const user = data ?? null;
+  start();
+  // Changes arrive as a transition, not through useSyncExternalStore, which renders at once: the
+  // whole signed-in shell then builds in slices instead of one long task.
+  const [{ user, known }, setState] = React.useState(snapshot);
+  React.useEffect(() => {
+    const update = () => React.startTransition(() => setState(snapshot()));
+    update();
+    return subscribe(update);
+  }, []);
+  const isLoading = !known && readHint();
   return { user, isLoading, isAuthenticated: !!user, isAdmin: !!user?.isAdmin };
 }
 
-/** Logout: empty the cached user, clear all cached data, go to / (spec section 4). */
-export function useLogout() {
-  const [, navigate] = useLocation();
-  return useMutation({
-    mutationFn: async () => (await apiRequest('POST', '/api/logout')).json(),
-    onSuccess: () => {
-      forgetAnswers();
-      const userKey = currentUserQuery().queryKey;
-      queryClient.setQueryData(userKey, null);
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userKey[0] });
-      navigate('/');
-    },
-  });
-}
+/** After a 401 the session is gone: the next load need not wait for the current-user call. */
+export const clearSignedInHint = () => writeHint(false);

@@ -1,6 +1,9 @@
 import { EVENTS_PATH, type LiveTopic } from '@shared/live';
 import { useEffect } from 'react';
+import { refreshCurrentUser } from './auth';
 import { queryClient } from './query-client';
+
+const CURRENT_USER_PATH = '/api/auth/user';
 
 /** The queries each topic's change makes stale (their keys start with these paths). */
 const REFETCH: Record<LiveTopic, string[]> = {
@@ -9,7 +12,7 @@ const REFETCH: Record<LiveTopic, string[]> = {
   chat: ['/api/chat/messages'],
   tickets: ['/api/support-tickets'],
   'payment-methods': ['/api/payment-methods'],
-  account: ['/api/auth/user'],
+  account: [CURRENT_USER_PATH],
   notifications: ['/api/notifications'],
   queue: ['/api/admin/transactions'],
   'admin-stats': ['/api/admin/stats'],
@@ -35,6 +38,7 @@ export function useLiveUpdates(signedIn: boolean) {
     // dialog) is never replaced under the person editing it: their save says if it changed.
     const refetch = (paths: string[]) => {
       for (const path of paths) {
+        if (path === CURRENT_USER_PATH) void refreshCurrentUser();
         void queryClient.invalidateQueries({
           queryKey: [path],
           predicate: (query) => typeof query.queryKey[1] !== 'string',

@@ -1,4 +1,5 @@
-import { toast } from '@/components/ui/use-toast';
+import { clearSignedInHint } from './auth';
+import { toast } from './toast';
 
 /** Spec section 9: the redirect after an auth failure waits 500 ms. */
 export const AUTH_REDIRECT_DELAY_MS = 500;
@@ -9,6 +10,7 @@ let redirecting = false;
 export function handleUnauthorized() {
   if (redirecting) return;
   redirecting = true;
+  clearSignedInHint();
   toast({
     title: 'Unauthorized',
     description: 'You are logged out. Logging in again...',

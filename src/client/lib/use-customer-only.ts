@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useLocation } from 'wouter';
-import { toast } from '@/components/ui/use-toast';
+import { toast } from '@/lib/toast';
 import { useAuth } from './auth';
 import { AUTH_REDIRECT_DELAY_MS } from './unauthorized';
 

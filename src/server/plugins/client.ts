@@ -4,8 +4,11 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Serves the built client. Hashed assets are cached for a year; every other GET that is not an
- * API or file path gets index.html, so the client router decides what the path shows.
+ * Serves the built client. The build writes a brotli and a gzip copy beside each text file; the
+ * one the browser accepts is sent with Content-Encoding and `Vary: Accept-Encoding`. Hashed
+ * assets are cached for a year as immutable; index.html is revalidated (no-cache, with its ETag)
+ * so a new build shows at once. Every other GET that is not an API or file path gets index.html,
+ * so the client router decides what the path shows.
  */
 export async function registerClient(app: FastifyInstance, clientDir: string | undefined) {
   const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
@@ -14,6 +17,7 @@ export async function registerClient(app: FastifyInstance, clientDir: string | u
       root: clientDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders(reply, filePath) {
         reply.header(
           'Cache-Control',

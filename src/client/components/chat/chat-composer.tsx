@@ -108,6 +108,7 @@ export function ChatComposer({
           accept={ACCEPTED_UPLOAD_TYPES}
           className="sr-only"
           tabIndex={-1}
+          aria-label="Choose a file to attach"
           onChange={(e) => pick(e.target.files?.[0])}
           data-testid="chat-file-input"
         />

@@ -4,6 +4,7 @@ import {
   createPaymentMethodSchema,
   PAYMENT_METHOD_INFO,
   PAYMENT_METHOD_TYPES,
+  type PaymentMethod,
   type PaymentMethodType,
 } from '@shared/payment-methods';
 import { Controller, useForm } from 'react-hook-form';
@@ -13,7 +14,7 @@ import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { TextField } from '@/components/ui/text-field';
-import { useAddPaymentMethod } from './use-payment-methods';
+import { useAddPaymentMethod, useUpdatePaymentMethod } from './use-payment-methods';
 
 type FormValues = {
   type: PaymentMethodType;
@@ -25,30 +26,41 @@ type FormValues = {
   isDefault: boolean;
 };
 
-/** The add form; its fields and labels follow the chosen type (spec section 5). */
+const valuesOf = (method: PaymentMethod | undefined): FormValues => ({
+  type: (method?.type as PaymentMethodType | undefined) ?? 'cash_app',
+  accountName: method?.accountName ?? '',
+  identifier: method?.identifier ?? '',
+  accountNumber: method?.accountNumber ?? '',
+  bankName: method?.bankName ?? '',
+  routingNumber: method?.routingNumber ?? '',
+  isDefault: method?.isDefault ?? false,
+});
+
+/**
+ * The add form, or the edit form of `method`; its fields and labels follow the chosen type (spec
+ * section 5). The default's own box stays ticked: another method is made the default instead.
+ */
 export function PaymentMethodForm({
+  method,
   onDone,
   onCancel,
 }: {
+  method?: PaymentMethod;
   onDone?: () => void;
   onCancel?: () => void;
 }) {
   const form = useForm<FormValues, unknown, CreatePaymentMethodInput>({
     resolver: zodResolver(createPaymentMethodSchema) as never,
-    defaultValues: {
-      type: 'cash_app',
-      accountName: '',
-      identifier: '',
-      accountNumber: '',
-      bankName: '',
-      routingNumber: '',
-      isDefault: false,
-    },
+    defaultValues: valuesOf(method),
   });
-  const add = useAddPaymentMethod(() => {
+  const done = () => {
     form.reset();
     onDone?.();
-  });
+  };
+  const add = useAddPaymentMethod(done);
+  const update = useUpdatePaymentMethod(done);
+  const pending = add.isPending || update.isPending;
+  const isOnlyDefault = method?.isDefault === true;
   const type = form.watch('type');
   const info = PAYMENT_METHOD_INFO[type];
   const { errors } = form.formState;
@@ -70,7 +82,14 @@ export function PaymentMethodForm({
     <form
       className="grid gap-4"
       noValidate
-      onSubmit={form.handleSubmit((values) => add.mutate(values))}
+      onSubmit={form.handleSubmit((values) =>
+        method
+          ? update.mutate({
+              id: method.id,
+              body: { ...values, isDefault: values.isDefault || undefined },
+            })
+          : add.mutate(values),
+      )}
     >
       <Field id="pm-type" label="Payment Type" error={errors.type?.message}>
         <NativeSelect id="pm-type" {...form.register('type')}>
@@ -101,6 +120,8 @@ export function PaymentMethodForm({
             <Checkbox
               id="pm-default"
               checked={field.value}
+              disabled={isOnlyDefault}
+              aria-describedby={isOnlyDefault ? 'pm-default-hint' : undefined}
               onCheckedChange={(v) => field.onChange(v === true)}
             />
           )}
@@ -109,14 +130,19 @@ export function PaymentMethodForm({
           Use as my default payment method
         </Label>
       </div>
+      {isOnlyDefault && (
+        <p id="pm-default-hint" className="-mt-2 text-xs text-muted-foreground">
+          To change your default, edit another method and make it the default.
+        </p>
+      )}
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         {onCancel && (
           <Button type="button" variant="outline" onClick={onCancel}>
             Cancel
           </Button>
         )}
-        <Button type="submit" disabled={add.isPending}>
-          {add.isPending ? 'Saving...' : 'Add Payment Method'}
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving...' : method ? 'Save Changes' : 'Add Payment Method'}
         </Button>
       </div>
     </form>

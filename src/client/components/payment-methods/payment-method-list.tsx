@@ -1,10 +1,18 @@
 import { type PaymentMethod, paymentMethodLabel } from '@shared/payment-methods';
-import { BanknoteIcon, CoinsIcon, Trash2Icon, WalletIcon } from 'lucide-react';
+import { BanknoteIcon, CoinsIcon, PencilIcon, Trash2Icon, WalletIcon } from 'lucide-react';
 import * as React from 'react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
+import { PaymentMethodForm } from './payment-method-form';
 import { useDeletePaymentMethod, usePaymentMethods } from './use-payment-methods';
 
 const iconFor = (type: string) =>
@@ -23,6 +31,7 @@ export function paymentMethodDetail(
 export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
   const { data: methods, isLoading } = usePaymentMethods();
   const [pendingDelete, setPendingDelete] = React.useState<PaymentMethod | null>(null);
+  const [editing, setEditing] = React.useState<PaymentMethod | null>(null);
   const remove = useDeletePaymentMethod(() => setPendingDelete(null));
 
   if (isLoading) return <Skeleton className="h-20 w-full" />;
@@ -36,7 +45,7 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
             <li
               key={method.id}
               data-testid="payment-method"
-              className="flex items-center gap-4 rounded-lg border bg-card p-4 shadow-xs"
+              className="flex items-center gap-2 rounded-lg border bg-card p-4 shadow-xs sm:gap-4"
             >
               <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
                 <Icon className="size-5" />
@@ -46,10 +55,19 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
                   {paymentMethodLabel(method.type)}
                   {method.isDefault && <Badge data-testid="default-badge">Default</Badge>}
                 </p>
-                <p className="truncate text-sm text-muted-foreground">
-                  {method.accountName} · {paymentMethodDetail(method)}
+                <p className="text-sm text-muted-foreground wrap-anywhere">{method.accountName}</p>
+                <p className="text-sm text-muted-foreground wrap-anywhere">
+                  {paymentMethodDetail(method)}
                 </p>
               </div>
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={`Edit ${paymentMethodLabel(method.type)} ${method.accountName}`}
+                onClick={() => setEditing(method)}
+              >
+                <PencilIcon />
+              </Button>
               <Button
                 variant="ghost"
                 size="icon"
@@ -62,6 +80,22 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
           );
         })}
       </ul>
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        <DialogContent data-testid="payment-method-dialog">
+          <DialogHeader>
+            <DialogTitle>Edit Payment Method</DialogTitle>
+            <DialogDescription>Cards not paid yet are paid to the new details.</DialogDescription>
+          </DialogHeader>
+          {editing && (
+            <PaymentMethodForm
+              key={editing.id}
+              method={editing}
+              onDone={() => setEditing(null)}
+              onCancel={() => setEditing(null)}
+            />
+          )}
+        </DialogContent>
+      </Dialog>
       <ConfirmDialog
         open={pendingDelete !== null}
         onOpenChange={(open) => !open && setPendingDelete(null)}

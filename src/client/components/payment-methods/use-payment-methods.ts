@@ -1,9 +1,9 @@
-import type { CreatePaymentMethodInput, PaymentMethod } from '@shared/payment-methods';
+import type { CreatePaymentMethodInput, UpdatePaymentMethodInput } from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { paymentMethodsQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: paymentMethodsQuery().queryKey });
 
@@ -11,40 +11,43 @@ export function usePaymentMethods() {
   return useQuery(paymentMethodsQuery());
 }
 
-export function useAddPaymentMethod(onSuccess?: () => void) {
+/** A write to the customer's methods: refresh the list and toast the spec's texts. */
+function useMethodWrite<T>(
+  write: (input: T) => Promise<Response>,
+  texts: { success: string; failure: string },
+  onSuccess?: () => void,
+) {
   return useMutation({
-    mutationFn: async (body: CreatePaymentMethodInput) =>
-      (await apiRequest('POST', '/api/payment-methods', body)).json() as Promise<PaymentMethod>,
+    mutationFn: async (input: T) => (await write(input)).json() as Promise<unknown>,
     onSuccess: async () => {
       await refresh();
-      toast({ title: 'Payment method added successfully' });
+      toast({ title: texts.success });
       onSuccess?.();
     },
     onError: (error) => {
-      toast({
-        title: 'Failed to add payment method',
-        description: serverMessage(error),
-        variant: 'destructive',
-      });
+      toast({ title: texts.failure, description: serverMessage(error), variant: 'destructive' });
     },
   });
 }
 
-export function useDeletePaymentMethod(onSuccess?: () => void) {
-  return useMutation({
-    mutationFn: async (id: string) =>
-      (await apiRequest('DELETE', `/api/payment-methods/${id}`)).json(),
-    onSuccess: async () => {
-      await refresh();
-      toast({ title: 'Payment method deleted successfully' });
-      onSuccess?.();
-    },
-    onError: (error) => {
-      toast({
-        title: 'Failed to delete payment method',
-        description: serverMessage(error),
-        variant: 'destructive',
-      });
-    },
-  });
-}
+export const useAddPaymentMethod = (onSuccess?: () => void) =>
+  useMethodWrite(
+    (body: CreatePaymentMethodInput) => apiRequest('POST', '/api/payment-methods', body),
+    { success: 'Payment method added successfully', failure: 'Failed to add payment method' },
+    onSuccess,
+  );
+
+export const useUpdatePaymentMethod = (onSuccess?: () => void) =>
+  useMethodWrite(
+    ({ id, body }: { id: string; body: UpdatePaymentMethodInput }) =>
+      apiRequest('PATCH', `/api/payment-methods/${id}`, body),
+    { success: 'Payment method updated successfully', failure: 'Failed to update payment method' },
+    onSuccess,
+  );
+
+export const useDeletePaymentMethod = (onSuccess?: () => void) =>
+  useMethodWrite(
+    (id: string) => apiRequest('DELETE', `/api/payment-methods/${id}`),
+    { success: 'Payment method deleted successfully', failure: 'Failed to delete payment method' },
+    onSuccess,
+  );

@@ -30,7 +30,7 @@ export function AvatarFallback({
   return (
     <AvatarPrimitive.Fallback
       className={cn(
-        'flex size-full items-center justify-center rounded-full bg-primary/15 text-sm font-semibold text-primary',
+        'flex size-full items-center justify-center rounded-full bg-accent text-sm font-semibold text-accent-foreground',
         className,
       )}
       {...props}

@@ -1,6 +1,7 @@
 import { Dialog as SheetPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
+import { useReturnFocus } from './use-return-focus';
 
 export const Sheet = SheetPrimitive.Root;
 
@@ -9,8 +10,11 @@ export function SheetContent({
   className,
   children,
   title,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof SheetPrimitive.Content> & { title: string }) {
+  const focus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <SheetPrimitive.Portal>
       <SheetPrimitive.Overlay className="fixed inset-0 z-50 bg-black/60 data-[state=open]:animate-[fade-in_150ms]" />
@@ -21,6 +25,7 @@ export function SheetContent({
           className,
         )}
         {...props}
+        {...focus}
       >
         <SheetPrimitive.Title className="sr-only">{title}</SheetPrimitive.Title>
         {children}

@@ -32,6 +32,18 @@ export function useSidebar() {
   return context;
 }
 
+/** Ctrl+B belongs to the text box while one has focus (bold, in many editors). */
+function isTyping(target: EventTarget | null) {
+  if (!(target instanceof HTMLElement)) return false;
+  return (
+    target.isContentEditable ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target instanceof HTMLInputElement &&
+      !['button', 'checkbox', 'radio', 'submit', 'reset', 'file'].includes(target.type))
+  );
+}
+
 function readSidebarCookie(): boolean {
   const match = document.cookie.match(new RegExp(`(?:^|; )${SIDEBAR_COOKIE_NAME}=(true|false)`));
   return match ? match[1] === 'true' : true;
@@ -57,7 +69,8 @@ export function SidebarProvider({ children }: { children: React.ReactNode }) {
     const onKeyDown = (event: KeyboardEvent) => {
       if (
         event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT &&
-        (event.metaKey || event.ctrlKey)
+        (event.metaKey || event.ctrlKey) &&
+        !isTyping(event.target)
       ) {
         event.preventDefault();
         toggleSidebar();
@@ -119,7 +132,7 @@ export function Sidebar({ children, label }: { children: React.ReactNode; label:
       aria-label={label}
       data-testid="sidebar"
       data-state={state}
-      className="group/sidebar sticky top-0 hidden h-svh shrink-0 flex-col border-r border-sidebar-border bg-sidebar text-sidebar-foreground transition-[width] duration-200 md:flex w-(--sidebar-width) data-[state=collapsed]:w-(--sidebar-width-icon)"
+      className="group/sidebar sticky top-0 hidden h-svh shrink-0 flex-col overflow-hidden border-r border-sidebar-border bg-sidebar text-sidebar-foreground transition-[width] duration-200 md:flex w-(--sidebar-width) data-[state=collapsed]:w-(--sidebar-width-icon)"
     >
       {children}
     </aside>

@@ -1,48 +1,87 @@
 import { XIcon } from 'lucide-react';
-import { Toast as ToastPrimitive } from 'radix-ui';
+import * as React from 'react';
+import { dismiss, type ToastItem, useToast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { dismiss, useToast } from './use-toast';
 
-/** Toasts show for 5000 ms by default; F8 focuses them (Radix's hotkey). */
+/** Spec section 9: a toast shows for 5000 ms unless it says otherwise. */
+export const TOAST_DURATION = 5000;
+const HOTKEY = 'F8';
+
+/**
+ * The toasts, one at a time, in a region F8 focuses (spec section 9). Announced politely and
+ * never a layer over a dialog: Escape keeps closing the dialog underneath.
+ */
 export function Toaster() {
   const { toasts } = useToast();
+  const regionRef = React.useRef<HTMLDivElement>(null);
+
+  React.useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === HOTKEY) regionRef.current?.focus();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  // Hovering or focusing the toasts holds them open.
+  const [paused, setPaused] = React.useState(false);
+  const shown = toasts.filter((t) => t.open);
   return (
-    <ToastPrimitive.Provider duration={5000} swipeDirection="right">
-      {toasts.map(({ id, title, description, variant, duration, open }) => (
-        <ToastPrimitive.Root
-          key={id}
-          open={open}
-          duration={duration}
-          onOpenChange={(next) => {
-            if (!next) dismiss(id);
-          }}
-          data-testid="toast"
-          className={cn(
-            'group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg data-[state=open]:animate-[toast-in_200ms_ease-out] data-[state=closed]:hidden',
-            variant === 'destructive'
-              ? 'border-destructive bg-destructive text-destructive-foreground'
-              : 'bg-card text-card-foreground',
-          )}
-        >
-          <div className="grid gap-1">
-            {title && (
-              <ToastPrimitive.Title className="text-sm font-semibold">{title}</ToastPrimitive.Title>
-            )}
-            {description && (
-              <ToastPrimitive.Description className="text-sm opacity-90">
-                {description}
-              </ToastPrimitive.Description>
-            )}
-          </div>
-          <ToastPrimitive.Close
-            aria-label="Close"
-            className="absolute right-2 top-2 rounded-md p-1 opacity-60 hover:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          >
-            <XIcon className="size-4" />
-          </ToastPrimitive.Close>
-        </ToastPrimitive.Root>
+    <section
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+      ref={regionRef}
+      tabIndex={-1}
+      aria-label={`Notifications (${HOTKEY})`}
+      aria-live="polite"
+      className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-[420px] empty:hidden"
+    >
+      {shown.map((t) => (
+        <Toast key={t.id} toast={t} paused={paused} />
       ))}
-      <ToastPrimitive.Viewport className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-[420px]" />
-    </ToastPrimitive.Provider>
+    </section>
+  );
+}
+
+function Toast({
+  toast: { id, title, description, variant, duration },
+  paused,
+}: {
+  toast: ToastItem;
+  paused: boolean;
+}) {
+  React.useEffect(() => {
+    if (paused || duration === Number.POSITIVE_INFINITY) return;
+    const timer = setTimeout(() => dismiss(id), duration ?? TOAST_DURATION);
+    return () => clearTimeout(timer);
+  }, [id, duration, paused]);
+
+  const destructive = variant === 'destructive';
+  return (
+    <div
+      role={destructive ? 'alert' : undefined}
+      data-testid="toast"
+      className={cn(
+        'pointer-events-auto relative flex w-full animate-[toast-in_200ms_ease-out] items-start justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg',
+        destructive
+          ? 'border-destructive bg-destructive text-destructive-foreground'
+          : 'bg-card text-card-foreground',
+      )}
+    >
+      <div className="grid min-w-0 gap-1 break-words">
+        {title && <p className="text-sm font-semibold">{title}</p>}
+        {description && <p className="text-sm">{description}</p>}
+      </div>
+      <button
+        type="button"
+        aria-label="Close"
+        onClick={() => dismiss(id)}
+        className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        <XIcon className="size-4" />
+      </button>
+    </div>
   );
 }

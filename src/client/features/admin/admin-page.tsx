@@ -12,9 +12,9 @@ import {
 } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'wouter';
-import { ThemeToggle } from '@/app/theme-toggle';
 import { BrandLogo } from '@/components/brand-logo';
 import { StatCard } from '@/components/stat-card';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -32,7 +32,7 @@ export function AdminPage() {
   useLiveUpdates(isAdmin);
   if (!isAdmin || !user) {
     return (
-      <div className="flex min-h-svh items-center justify-center bg-muted/40 px-4">
+      <main className="flex min-h-svh items-center justify-center bg-muted/40 px-4">
         <Card className="w-full max-w-md text-center">
           <CardContent className="grid justify-items-center gap-3 pt-8">
             <ShieldAlertIcon className="size-10 text-destructive" />
@@ -43,7 +43,7 @@ export function AdminPage() {
             </Button>
           </CardContent>
         </Card>
-      </div>
+      </main>
     );
   }
   return (

@@ -11,10 +11,10 @@ import { EmptyState } from '@/components/empty-state';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { Pager, useCursorPages } from './pager';
 import { adminConversationQuery, adminConversationsQuery, adminStatsQuery } from './queries';
@@ -129,9 +129,9 @@ export function ChatTab() {
           className="flex flex-col overflow-hidden rounded-lg border"
           aria-label="Conversation"
         >
-          <h3 className="border-b px-4 py-3 font-semibold" data-testid="thread-title">
+          <h2 className="border-b px-4 py-3 font-semibold" data-testid="thread-title">
             {current ? `Chat with ${currentName}` : 'Select a conversation'}
-          </h3>
+          </h2>
           <Thread userId={selected} name={currentName} />
           <ChatComposer
             disabled={!current}
@@ -159,7 +159,7 @@ export function ChatTab() {
 function Thread({ userId, name }: { userId: string | null; name: string }) {
   const { data } = useQuery(adminConversationQuery(userId));
   const messages = userId ? (data ?? []) : [];
-  const ref = useScrollToEnd(messages.length);
+  const ref = useScrollToEnd(messages.length, userId);
   return (
     <div ref={ref} className="h-[380px] overflow-y-auto p-4" data-testid="admin-thread">
       {userId ? (

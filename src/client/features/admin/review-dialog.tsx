@@ -4,7 +4,7 @@ import {
   PAYMENT_AMOUNT_MESSAGE,
 } from '@shared/admin';
 import { ratePercent } from '@shared/brands';
-import { humanize } from '@shared/card-rules';
+import { CARD_FORMAT_LABELS, type CardFormat, humanize } from '@shared/card-rules';
 import { formatMoney, MONEY_PATTERN } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import {
@@ -18,6 +18,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
+import { Detail } from '@/components/detail';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -30,9 +31,9 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
+import { toast } from '@/lib/toast';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
 
 export function ReviewDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -143,18 +144,20 @@ function ReviewForm({
         </div>
       )}
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
-        <ReadOnly label="Submitted By" className="col-span-2 sm:col-span-3">
+        <Detail label="Submitted By" className="col-span-2 sm:col-span-3">
           {submittedBy}
-        </ReadOnly>
-        <ReadOnly label="Card Type">{t.cardType}</ReadOnly>
-        <ReadOnly label="Card Value">{formatMoney(t.cardValue)}</ReadOnly>
-        <ReadOnly label="Card Condition">{humanize(t.cardCondition)}</ReadOnly>
-        <ReadOnly label="Card Format">{t.cardFormat}</ReadOnly>
-        <ReadOnly label="Submitted">{formatDateTime(t.createdAt)}</ReadOnly>
-        <ReadOnly label="Quoted Rate">{ratePercent(t.payoutRate)}%</ReadOnly>
-        <ReadOnly label="Expected Payout">
+        </Detail>
+        <Detail label="Card Type">{t.cardType}</Detail>
+        <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
+        <Detail label="Card Condition">{humanize(t.cardCondition)}</Detail>
+        <Detail label="Card Format">
+          {CARD_FORMAT_LABELS[t.cardFormat as CardFormat] ?? t.cardFormat}
+        </Detail>
+        <Detail label="Submitted">{formatDateTime(t.createdAt)}</Detail>
+        <Detail label="Quoted Rate">{ratePercent(t.payoutRate)}%</Detail>
+        <Detail label="Expected Payout">
           <span data-testid="review-expected">{formatMoney(t.expectedPayout)}</span>
-        </ReadOnly>
+        </Detail>
       </dl>
 
       <CardImages urls={t.imageUrls} />
@@ -170,23 +173,23 @@ function ReviewForm({
         <h3 className="text-sm font-semibold">Payment Method</h3>
         {t.paymentMethodType ? (
           <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
-            <ReadOnly label="Type">{paymentMethodLabel(t.paymentMethodType)}</ReadOnly>
+            <Detail label="Type">{paymentMethodLabel(t.paymentMethodType)}</Detail>
             {t.paymentMethodAccountName && (
-              <ReadOnly label="Account Name">{t.paymentMethodAccountName}</ReadOnly>
+              <Detail label="Account Name">{t.paymentMethodAccountName}</Detail>
             )}
             {t.paymentMethodIdentifier && (
-              <ReadOnly label="Identifier">
+              <Detail label="Identifier">
                 <span className="break-all">{t.paymentMethodIdentifier}</span>
-              </ReadOnly>
+              </Detail>
             )}
             {t.paymentMethodAccountNumber && (
-              <ReadOnly label="Account Number">{t.paymentMethodAccountNumber}</ReadOnly>
+              <Detail label="Account Number">{t.paymentMethodAccountNumber}</Detail>
             )}
             {t.paymentMethodBankName && (
-              <ReadOnly label="Bank Name">{t.paymentMethodBankName}</ReadOnly>
+              <Detail label="Bank Name">{t.paymentMethodBankName}</Detail>
             )}
             {t.paymentMethodRoutingNumber && (
-              <ReadOnly label="Routing Number">{t.paymentMethodRoutingNumber}</ReadOnly>
+              <Detail label="Routing Number">{t.paymentMethodRoutingNumber}</Detail>
             )}
           </dl>
         ) : (
@@ -228,7 +231,7 @@ function ReviewForm({
             step="0.01"
             min="0"
             inputMode="decimal"
-            placeholder={t.expectedPayout}
+            placeholder="Amount sent"
             value={paymentAmount}
             aria-invalid={!!amountError}
             onChange={(e) => setPaymentAmount(e.target.value)}
@@ -255,23 +258,6 @@ function ReviewForm({
         </Button>
       </div>
     </form>
-  );
-}
-
-function ReadOnly({
-  label,
-  children,
-  className,
-}: {
-  label: string;
-  children: React.ReactNode;
-  className?: string;
-}) {
-  return (
-    <div className={className}>
-      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
-      <dd className="mt-0.5 font-medium">{children}</dd>
-    </div>
   );
 }
 

@@ -8,10 +8,10 @@ import { EmptyState } from '@/components/empty-state';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminTicketsQuery } from './queries';
 

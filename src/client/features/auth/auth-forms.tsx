@@ -1,42 +1,42 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  type CurrentUser,
-  type SignInInput,
-  type SignUpInput,
-  signInSchema,
-  signUpSchema,
-} from '@shared/auth-schemas';
-import { useMutation } from '@tanstack/react-query';
+import { signInProblems, signUpProblems } from '@shared/auth-rules';
+import type { CurrentUser } from '@shared/auth-schemas';
+import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
-import { currentUserQuery } from '@/lib/auth';
-import { queryClient } from '@/lib/query-client';
+import { refreshCurrentUser } from '@/lib/auth';
+import { problemsResolver } from '@/lib/form';
+import { toast } from '@/lib/toast';
+
+type SignInInput = { email: string; password: string };
+type SignUpInput = SignInInput & { firstName: string; lastName: string };
 
 /** Signs in or up through `url`, then refreshes the current user (spec section 4). */
-export function useAuthMutation<T>(
+function useAuthSubmit<T>(
   url: string,
   failureTitle: string,
   fallback: string,
   onSuccess: () => void,
 ) {
-  return useMutation({
-    mutationFn: async (body: T) =>
-      (await apiRequest('POST', url, body)).json() as Promise<CurrentUser>,
-    onSuccess: async () => {
-      await queryClient.refetchQueries(currentUserQuery());
+  const [isPending, setPending] = React.useState(false);
+  const submit = async (body: T) => {
+    setPending(true);
+    try {
+      (await (await apiRequest('POST', url, body)).json()) as CurrentUser;
+      await refreshCurrentUser();
       onSuccess();
-    },
-    onError: (error) => {
+    } catch (error) {
       toast({
         title: failureTitle,
         description: serverMessage(error) ?? fallback,
         variant: 'destructive',
       });
-    },
-  });
+    } finally {
+      setPending(false);
+    }
+  };
+  return { submit, isPending };
 }
 
 export function SignInForm({
@@ -49,10 +49,10 @@ export function SignInForm({
   submitLabel?: string;
 }) {
   const form = useForm<SignInInput>({
-    resolver: zodResolver(signInSchema),
+    resolver: problemsResolver(signInProblems),
     defaultValues: { email: '', password: '' },
   });
-  const mutation = useAuthMutation<SignInInput>(
+  const mutation = useAuthSubmit<SignInInput>(
     url,
     'Sign in failed',
     'Invalid email or password',
@@ -60,7 +60,7 @@ export function SignInForm({
   );
   const { errors } = form.formState;
   return (
-    <form className="grid gap-4" noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
+    <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(mutation.submit)}>
       <TextField
         id="signin-email"
         label="Email"
@@ -87,10 +87,10 @@ export function SignInForm({
 
 export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   const form = useForm<SignUpInput>({
-    resolver: zodResolver(signUpSchema),
+    resolver: problemsResolver(signUpProblems),
     defaultValues: { email: '', password: '', firstName: '', lastName: '' },
   });
-  const mutation = useAuthMutation<SignUpInput>(
+  const mutation = useAuthSubmit<SignUpInput>(
     '/api/signup',
     'Sign up failed',
     'Could not create account',
@@ -98,7 +98,7 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
   );
   const { errors } = form.formState;
   return (
-    <form className="grid gap-4" noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
+    <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(mutation.submit)}>
       <div className="grid grid-cols-2 gap-3">
         <TextField
           id="signup-first-name"

@@ -6,10 +6,10 @@ import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
 import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
 import { PageHeader } from '@/components/page-header';
 import { Card } from '@/components/ui/card';
-import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { chatMessagesQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 
 export function ChatPage() {
   const { data: messages, isLoading } = useQuery(chatMessagesQuery());

@@ -1,3 +1,4 @@
+import type { CurrentUser } from '@shared/auth-schemas';
 import { formatMoney } from '@shared/money';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
@@ -24,6 +25,15 @@ import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/dates';
 import { recentTransactionsQuery, statsQuery } from '@/lib/queries';
 
+const NEW_ACCOUNT_MS = 24 * 60 * 60 * 1000;
+
+/** 'Welcome back' only to someone who has been here before: an account older than a day. */
+function greeting(user: CurrentUser | null) {
+  if (!user?.firstName) return 'Dashboard';
+  const isNew = Date.now() - new Date(user.createdAt).getTime() < NEW_ACCOUNT_MS;
+  return `${isNew ? 'Welcome' : 'Welcome back'}, ${user.firstName}`;
+}
+
 export function DashboardPage() {
   const { user } = useAuth();
   const stats = useQuery(statsQuery());
@@ -33,7 +43,7 @@ export function DashboardPage() {
   return (
     <div className="grid gap-8">
       <PageHeader
-        title={user?.firstName ? `Welcome back, ${user.firstName}` : 'Dashboard'}
+        title={greeting(user)}
         description="Your gift card sales at a glance."
         backHref={null}
       />

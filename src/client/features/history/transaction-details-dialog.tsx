@@ -6,6 +6,7 @@ import type { Transaction } from '@shared/transactions';
 import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
 import { CardImages } from '@/components/card-images';
+import { Detail } from '@/components/detail';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -17,7 +18,9 @@ import {
 } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/dates';
 
-export const receiptUrl = (id: string) => `/api/transactions/${id}/receipt`;
+/** The receipt shows times in the viewer's time zone, as the app does. */
+export const receiptUrl = (id: string) =>
+  `/api/transactions/${id}/receipt?tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
 
 export function TransactionDetailsDialog({
   transaction: t,
@@ -78,15 +81,6 @@ export function TransactionDetailsDialog({
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
-      <dd className="mt-0.5 font-medium">{children}</dd>
-    </div>
   );
 }
 

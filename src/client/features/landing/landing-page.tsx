@@ -20,10 +20,15 @@ import {
 } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'wouter';
-import { ThemeToggle } from '@/app/theme-toggle';
 import { BrandLogo } from '@/components/brand-logo';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
-import { AuthDialog, type AuthTab } from '../auth/auth-dialog';
+import type { AuthTab } from '../auth/auth-dialog';
+
+/** The sign-in dialog (its forms, Radix dialog and tabs) loads when first wanted. */
+const loadAuthDialog = () => import('../auth/auth-dialog');
+const AuthDialog = React.lazy(async () => ({ default: (await loadAuthDialog()).AuthDialog }));
+const preload = { onPointerEnter: loadAuthDialog, onFocus: loadAuthDialog };
 
 const FEATURES = [
   {
@@ -72,7 +77,11 @@ export function LandingPage() {
     open: new URLSearchParams(window.location.search).get('auth') === 'signin',
     tab: 'signin',
   }));
-  const openDialog = (tab: AuthTab) => setDialog({ open: true, tab });
+  const [wanted, setWanted] = React.useState(dialog.open);
+  const openDialog = (tab: AuthTab) => {
+    setWanted(true);
+    setDialog({ open: true, tab });
+  };
 
   return (
     <div className="min-h-svh bg-background">
@@ -87,7 +96,7 @@ export function LandingPage() {
               How It Works
             </a>
             <ThemeToggle />
-            <Button onClick={() => openDialog('signin')} data-testid="header-signin">
+            <Button onClick={() => openDialog('signin')} data-testid="header-signin" {...preload}>
               Sign In
             </Button>
           </nav>
@@ -111,7 +120,12 @@ export function LandingPage() {
                 submit, and get paid by Cash App, PayPal, bank transfer or USDT.
               </p>
               <div className="mt-8 flex flex-wrap gap-3">
-                <Button size="lg" onClick={() => openDialog('signup')} data-testid="get-started">
+                <Button
+                  size="lg"
+                  onClick={() => openDialog('signup')}
+                  data-testid="get-started"
+                  {...preload}
+                >
                   Get Started Free <ArrowRightIcon />
                 </Button>
                 <Button
@@ -208,6 +222,7 @@ export function LandingPage() {
               className="mt-8"
               onClick={() => openDialog('signup')}
               data-testid="cta-signup"
+              {...preload}
             >
               Sign Up Now <ArrowRightIcon />
             </Button>
@@ -267,12 +282,16 @@ export function LandingPage() {
         </p>
       </footer>
 
-      <AuthDialog
-        open={dialog.open}
-        tab={dialog.tab}
-        onOpenChange={(open) => setDialog((d) => ({ ...d, open }))}
-        onTabChange={(tab) => setDialog((d) => ({ ...d, tab }))}
-      />
+      {wanted && (
+        <React.Suspense fallback={null}>
+          <AuthDialog
+            open={dialog.open}
+            tab={dialog.tab}
+            onOpenChange={(open) => setDialog((d) => ({ ...d, open }))}
+            onTabChange={(tab) => setDialog((d) => ({ ...d, tab }))}
+          />
+        </React.Suspense>
+      )}
     </div>
   );
 }

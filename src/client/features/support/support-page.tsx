@@ -11,12 +11,12 @@ import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/dates';
 import { supportTicketsQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
+import { toast } from '@/lib/toast';
 
 type FormValues = { email: string; subject: string; message: string; attachmentUrl: string };
 

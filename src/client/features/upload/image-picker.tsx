@@ -2,7 +2,7 @@ import { FileTextIcon, ImagePlusIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
-import { toast } from '@/components/ui/use-toast';
+import { toast } from '@/lib/toast';
 import { ACCEPTED_UPLOAD_TYPES, localFileProblem } from '@/lib/upload';
 import { cn } from '@/lib/utils';
 
@@ -30,10 +30,11 @@ export function ImagePicker({
 
   const add = (list: FileList | null) => {
     const added: PickedFile[] = [];
+    const problems: string[] = [];
     for (const file of Array.from(list ?? [])) {
       const problem = localFileProblem(file);
       if (problem) {
-        toast({ title: 'Upload failed', description: problem, variant: 'destructive' });
+        problems.push(problem);
         continue;
       }
       added.push({
@@ -41,6 +42,14 @@ export function ImagePicker({
         file,
         previewUrl: file.type.startsWith('image/') ? URL.createObjectURL(file) : null,
         progress: 0,
+      });
+    }
+    // One toast shows at a time, so every refused file is named in the same one.
+    if (problems.length > 0) {
+      toast({
+        title: problems.length === 1 ? 'Upload failed' : `${problems.length} files were not added`,
+        description: problems.join('. '),
+        variant: 'destructive',
       });
     }
     onChange([...files, ...added]);
@@ -58,7 +67,7 @@ export function ImagePicker({
       <label
         htmlFor="card-images"
         className={cn(
-          'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed border-input bg-muted/30 px-4 py-8 text-center transition-colors hover:border-primary/50 hover:bg-accent/30',
+          'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed border-input bg-muted/30 px-4 py-8 text-center transition-colors hover:border-primary/50 hover:bg-accent/30 has-[:focus-visible]:border-primary has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring has-[:focus-visible]:ring-offset-2 has-[:focus-visible]:ring-offset-background',
           disabled && 'pointer-events-none opacity-60',
         )}
         onDragOver={(event) => event.preventDefault()}

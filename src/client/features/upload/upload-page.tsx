@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { BRANDS, OTHER_BRAND, ratePercent } from '@shared/brands';
 import {
   CARD_CONDITION_LABELS,
@@ -10,7 +9,7 @@ import {
   minimumValue,
   quote,
   type UploadFormValues,
-  uploadFormSchema,
+  uploadFormProblems,
 } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
@@ -31,9 +30,10 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
 import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/api';
+import { problemsResolver } from '@/lib/form';
 import { refreshAfterSubmission } from '@/lib/queries';
+import { toast } from '@/lib/toast';
 import { uploadFile } from '@/lib/upload';
 import { useCustomerOnly } from '@/lib/use-customer-only';
 import { ImagePicker, type PickedFile } from './image-picker';
@@ -42,8 +42,8 @@ const EMPTY: UploadFormValues = {
   cardType: '',
   customCardType: '',
   cardValue: '',
-  cardCondition: undefined as never,
-  cardFormat: undefined as never,
+  cardCondition: undefined,
+  cardFormat: undefined,
   paymentMethodId: '',
   notes: '',
 };
@@ -86,7 +86,7 @@ function UploadForm({
   const hasMethods = (methods.data?.length ?? 0) > 0;
   const [files, setFiles] = React.useState<PickedFile[]>([]);
   const form = useForm<UploadFormValues>({
-    resolver: zodResolver(uploadFormSchema),
+    resolver: problemsResolver(uploadFormProblems),
     defaultValues: EMPTY,
   });
   const { errors } = form.formState;
@@ -239,7 +239,6 @@ function UploadForm({
                       <Input
                         id="cardValue"
                         inputMode="decimal"
-                        placeholder="100.00"
                         className="pl-7"
                         aria-invalid={!!errors.cardValue}
                         {...form.register('cardValue')}

@@ -58,6 +58,8 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
       ...columns,
       userId: transactions.userId,
       paymentMethodIdentifier: paymentMethods.identifier,
+      paymentMethodAccountNumber: paymentMethods.accountNumber,
+      paymentMethodBankName: paymentMethods.bankName,
     })
     .from(transactions)
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))

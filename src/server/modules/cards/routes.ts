@@ -16,7 +16,7 @@ import { findUserById } from '../auth/accounts';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
-import { renderReceipt } from './receipt';
+import { isTimeZone, renderReceipt } from './receipt';
 
 const IMAGES_NOT_YOURS =
   'Each image must be one you uploaded for this card and not used by another card';
@@ -97,7 +97,16 @@ export default async function cardRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/transactions/:id/receipt',
-    { onRequest: requireSignedIn, schema: { params: z.object({ id: z.string() }) } },
+    {
+      onRequest: requireSignedIn,
+      schema: {
+        params: z.object({ id: z.string() }),
+        // The viewer's time zone, so the receipt shows times as the app does.
+        querystring: z.object({
+          tz: z.string().max(64).refine(isTimeZone, 'Unknown time zone').optional().default('UTC'),
+        }),
+      },
+    },
     async (request, reply) => {
       const account = accountOf(request);
       const { id } = request.params;
@@ -108,11 +117,14 @@ export default async function cardRoutes(app: FastifyInstance) {
         throw new HttpError(409, 'A receipt is available once the transaction is completed');
       }
       const customer = await findUserById(app.db, row.userId);
-      const pdf = await renderReceipt({
-        ...row,
-        customerName: customer ? displayName(customer) : '',
-        customerEmail: customer?.email ?? '',
-      });
+      const pdf = await renderReceipt(
+        {
+          ...row,
+          customerName: customer ? displayName(customer) : '',
+          customerEmail: customer?.email ?? '',
+        },
+        request.query.tz,
+      );
       return reply
         .header('Content-Type', 'application/pdf')
         .header(

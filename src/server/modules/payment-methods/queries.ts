@@ -1,5 +1,9 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import type { CreatePaymentMethodInput, PaymentMethod } from '../../../shared/payment-methods';
+import type {
+  CreatePaymentMethodInput,
+  PaymentMethod,
+  UpdatePaymentMethodInput,
+} from '../../../shared/payment-methods';
 import type { Db } from '../../db/client';
 import { paymentMethods, users } from '../../db/schema';
 
@@ -65,6 +69,41 @@ export function createPaymentMethod(db: Db, userId: string, input: CreateData) {
     const [row] = await tx
       .insert(paymentMethods)
       .values({ ...input, userId, isDefault })
+      .returning();
+    return row!;
+  });
+}
+
+type UpdateData = Omit<Required<UpdatePaymentMethodInput>, 'isDefault'> & { isDefault?: boolean };
+
+/** Why an edit was refused: not the customer's method, or it would leave them no default. */
+export type UpdateRefusal = 'not-found' | 'only-default';
+
+/**
+ * Edits a method in place under the same per-customer lock as creation. Making it the default
+ * takes the flag from the old default; unsetting the flag of the default is refused, since the
+ * customer must always have one (they choose another default instead).
+ */
+export function updatePaymentMethod(db: Db, userId: string, id: string, input: UpdateData) {
+  return db.transaction(async (tx): Promise<Row | UpdateRefusal> => {
+    await lockCustomer(tx, userId);
+    const [current] = await tx
+      .select({ isDefault: paymentMethods.isDefault })
+      .from(paymentMethods)
+      .where(and(visibleTo(userId), eq(paymentMethods.id, id)));
+    if (!current) return 'not-found';
+    if (current.isDefault && input.isDefault === false) return 'only-default';
+    const isDefault = input.isDefault ?? current.isDefault;
+    if (isDefault && !current.isDefault) {
+      await tx
+        .update(paymentMethods)
+        .set({ isDefault: false })
+        .where(and(visibleTo(userId), eq(paymentMethods.isDefault, true)));
+    }
+    const [row] = await tx
+      .update(paymentMethods)
+      .set({ ...input, isDefault })
+      .where(eq(paymentMethods.id, id))
       .returning();
     return row!;
   });

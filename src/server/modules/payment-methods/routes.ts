@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createPaymentMethodSchema } from '../../../shared/payment-methods';
+import {
+  createPaymentMethodSchema,
+  updatePaymentMethodSchema,
+} from '../../../shared/payment-methods';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
-import { notFound } from '../../plugins/errors';
+import { HttpError, notFound } from '../../plugins/errors';
 import {
   createPaymentMethod,
   deletePaymentMethod,
   listPaymentMethods,
   toPaymentMethod,
+  updatePaymentMethod,
 } from './queries';
+
+const NOT_FOUND = 'Payment method not found';
+const ONLY_DEFAULT = 'This is your default payment method. Choose another default first.';
 
 export const paymentMethodSchema = z.object({
   id: z.string(),
@@ -55,6 +62,28 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
     },
   );
 
+  r.patch(
+    '/api/payment-methods/:id',
+    {
+      onRequest: requireCustomer,
+      schema: {
+        params: z.object({ id: z.string() }),
+        body: updatePaymentMethodSchema,
+        response: { 200: paymentMethodSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!z.uuid().safeParse(id).success) throw notFound(NOT_FOUND);
+      const userId = accountOf(request).id;
+      const result = await updatePaymentMethod(app.db, userId, id, request.body);
+      if (result === 'not-found') throw notFound(NOT_FOUND);
+      if (result === 'only-default') throw new HttpError(409, ONLY_DEFAULT);
+      changed(userId);
+      return toPaymentMethod(result);
+    },
+  );
+
   r.delete(
     '/api/payment-methods/:id',
     {
@@ -69,7 +98,7 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
       const isUuid = z.uuid().safeParse(id).success;
       const userId = accountOf(request).id;
       if (!isUuid || !(await deletePaymentMethod(app.db, userId, id))) {
-        throw notFound('Payment method not found');
+        throw notFound(NOT_FOUND);
       }
       changed(userId);
       return { success: true as const };

@@ -1,0 +1,63 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import * as React from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { TooltipProvider } from '@/components/ui/tooltip';
+// The home page comes with the shell, one round trip sooner than the pages loaded on demand.
+import { DashboardPage } from '@/features/dashboard/dashboard-page';
+import { PrivacyPage } from '@/features/legal/privacy-page';
+import { TermsPage } from '@/features/legal/terms-page';
+import { NotFoundPage } from '@/features/not-found/not-found-page';
+import { queryClient } from '@/lib/query-client';
+import { AppLayout } from './app-layout';
+import { lazyPage } from './lazy-page';
+import { Spinner } from './spinner';
+
+const AdminPage = lazyPage(() => import('@/features/admin/admin-page'), 'AdminPage');
+const ChatPage = lazyPage(() => import('@/features/chat/chat-page'), 'ChatPage');
+const HistoryPage = lazyPage(() => import('@/features/history/history-page'), 'HistoryPage');
+const PaymentMethodsPage = lazyPage(
+  () => import('@/features/payment-methods/payment-methods-page'),
+  'PaymentMethodsPage',
+);
+const ProfilePage = lazyPage(() => import('@/features/profile/profile-page'), 'ProfilePage');
+const SupportPage = lazyPage(() => import('@/features/support/support-page'), 'SupportPage');
+const UploadPage = lazyPage(() => import('@/features/upload/upload-page'), 'UploadPage');
+
+/** Everything behind sign-in: the query cache, tooltips, the shell and its pages. */
+export function SignedInApp() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TooltipProvider>
+        <React.Suspense fallback={<Spinner />}>
+          <Switch>
+            <Route path="/admin" component={AdminPage} />
+            <Route path="/admin/login">
+              <Redirect to="/admin" replace />
+            </Route>
+            <Route path="/dashboard">
+              <Redirect to="/" replace />
+            </Route>
+            <Route>
+              <AppLayout>
+                <React.Suspense fallback={<Spinner />}>
+                  <Switch>
+                    <Route path="/" component={DashboardPage} />
+                    <Route path="/upload" component={UploadPage} />
+                    <Route path="/history" component={HistoryPage} />
+                    <Route path="/payment-methods" component={PaymentMethodsPage} />
+                    <Route path="/chat" component={ChatPage} />
+                    <Route path="/support" component={SupportPage} />
+                    <Route path="/profile" component={ProfilePage} />
+                    <Route path="/terms" component={TermsPage} />
+                    <Route path="/privacy" component={PrivacyPage} />
+                    <Route component={NotFoundPage} />
+                  </Switch>
+                </React.Suspense>
+              </AppLayout>
+            </Route>
+          </Switch>
+        </React.Suspense>
+      </TooltipProvider>
+    </QueryClientProvider>
+  );
+}

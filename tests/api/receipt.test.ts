@@ -1,0 +1,157 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  type PDFRawStream,
+  type PDFRef,
+} from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactions } from '../../src/server/db/schema';
+import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
+import { as, createTestApp, type SignedIn, signUp, submitCard, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const streamText = (stream: PDFRawStream) =>
+  Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1');
+
+/**
+ * The text a PDF of ours shows, one string per text-drawing operator, in drawing order: strings
+ * in the embedded Unicode font are read back through its ToUnicode map, the standard fonts' as
+ * WinAnsi (Latin-1).
+ */
+async function pdfText(bytes: Uint8Array): Promise<string[]> {
+  const pdf = await PDFDocument.load(bytes);
+  const shown: string[] = [];
+  for (const page of pdf.getPages()) {
+    const fonts = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict);
+    const toUnicode = new Map<string, Map<number, string>>();
+    for (const [name, ref] of fonts.entries()) {
+      const font = pdf.context.lookup(ref as PDFRef, PDFDict);
+      const cmapRef = font.get(PDFName.of('ToUnicode'));
+      if (!cmapRef) continue;
+      const map = new Map<number, string>();
+      const cmap = streamText(pdf.context.lookup(cmapRef as PDFRef) as PDFRawStream);
+      for (const [, gid, utf16] of cmap.matchAll(/<([0-9a-fA-F]{4})>\s*<([0-9a-fA-F]+)>/g)) {
+        map.set(Number.parseInt(gid!, 16), Buffer.from(utf16!, 'hex').swap16().toString('utf16le'));
+      }
+      toUnicode.set(name.asString(), map);
+    }
+    const contents = page.node.Contents()!;
+    const streams =
+      contents instanceof PDFArray
+        ? contents.asArray().map((ref) => pdf.context.lookup(ref as PDFRef) as PDFRawStream)
+        : [contents as PDFRawStream];
+    for (const stream of streams) {
+      let font: Map<number, string> | undefined;
+      for (const [, fontName, hex] of streamText(stream).matchAll(
+        /(\/\S+) [\d.]+ Tf|<([0-9a-fA-F]*)> Tj/g,
+      )) {
+        if (fontName) {
+          font = toUnicode.get(fontName);
+          continue;
+        }
+        const bytes = Buffer.from(hex!, 'hex');
+        if (!font) {
+          shown.push(bytes.toString('latin1'));
+          continue;
+        }
+        let text = '';
+        for (let i = 0; i < bytes.length; i += 2)
+          text += font.get(bytes.readUInt16BE(i)) ?? '\uFFFD';
+        shown.push(text);
+      }
+    }
+  }
+  return shown;
+}
+
+async function completedCardWithBank(who: SignedIn) {
+  const method = await as(t.app, who, {
+    method: 'POST',
+    url: '/api/payment-methods',
+    payload: {
+      type: 'bank_transfer',
+      accountName: '李小龙',
+      accountNumber: '9876543210',
+      bankName: '中国银行 Bank of China',
+      routingNumber: '021000021',
+    },
+  });
+  const created = await submitCard(t.app, who, { paymentMethodId: method.json().id });
+  const id = created.json().id as string;
+  await t.database.db
+    .update(transactions)
+    .set({
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
+      createdAt: new Date('2026-03-01T02:30:00Z'),
+    })
+    .where(eq(transactions.id, id));
+  return id;
+}
+
+describe('the receipt', () => {
+  it('prints a Chinese name, a long email whole, a masked account, in the viewer’s time zone', async () => {
+    const email = `xiaolong.li.with.a.very.long.mailbox.name.${Date.now()}@subdomain.example-company.com`;
+    const who = await signUp(t.app, { email, firstName: '小龙', lastName: '李' });
+    const id = await completedCardWithBank(who);
+    const response = await as(t.app, who, {
+      method: 'GET',
+      url: `/api/transactions/${id}/receipt?tz=${encodeURIComponent('Asia/Shanghai')}`,
+    });
+    expect(response.statusCode).toBe(200);
+    mkdirSync('screenshots', { recursive: true });
+    writeFileSync('screenshots/receipt-sample.pdf', response.rawPayload);
+
+    const shown = await pdfText(response.rawPayload);
+    const all = shown.join('');
+    expect(all).toContain('小龙 李');
+    expect(all).not.toContain('?');
+    expect(all).toContain(email);
+    // The email does not fit on one line: it is wrapped, not run off the page.
+    expect(shown.filter((line) => email.includes(line) && line.length > 3).length).toBeGreaterThan(
+      1,
+    );
+    expect(all).toContain('Bank Transfer, 李小龙, 中国银行 Bank of China ****3210');
+    expect(all).not.toContain('9876543210');
+    expect(all).toContain('Mar 01, 2026 10:30 AM GMT+8');
+    expect(response.rawPayload.length).toBeLessThan(150_000);
+  });
+
+  it('refuses an unknown time zone and uses UTC without one', async () => {
+    const who = await signUp(t.app);
+    const id = await completedCardWithBank(who);
+    const url = `/api/transactions/${id}/receipt`;
+    const bad = await as(t.app, who, { method: 'GET', url: `${url}?tz=Mars%2FOlympus` });
+    expect(bad.statusCode).toBe(400);
+    const plain = await as(t.app, who, { method: 'GET', url });
+    expect((await pdfText(plain.rawPayload)).join('')).toContain('Mar 01, 2026 02:30 AM UTC');
+  });
+
+  it('shows emails and handles whole and masks numbers', () => {
+    expect(maskedIdentifier('riley.stone@example.com')).toBe('riley.stone@example.com');
+    expect(maskedIdentifier('$rileys')).toBe('$rileys');
+    expect(maskedIdentifier('5551234567')).toBe('****4567');
+    expect(maskedIdentifier(`0x${'ab'.repeat(20)}`)).toBe('0xabab...abab');
+    expect(receiptTime(new Date('2026-07-04T18:05:00Z'), 'America/Chicago')).toBe(
+      'Jul 04, 2026 01:05 PM CDT',
+    );
+  });
+
+  it('wraps at spaces, and inside a word only when it must', () => {
+    const measure = (s: string) => s.length;
+    expect(wrapText('one two three four', 9, measure)).toEqual(['one two', 'three', 'four']);
+    expect(wrapText('abcdefghijkl', 5, measure)).toEqual(['abcde', 'fghij', 'kl']);
+    expect(wrapText('', 5, measure)).toEqual(['']);
+  });
+});

@@ -1,0 +1,384 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { submitCardByApi } from './api-helpers';
+import { axeFindings } from './axe';
+import {
+  baseURL,
+  CUSTOMER_PASSWORD,
+  screenshot,
+  staffCredentials,
+  test,
+  uniqueEmail,
+} from './fixtures';
+import { findCutOff } from './layout';
+
+/**
+ * Accessibility and layout, page by page: axe-core finds nothing on any page or dialog in either
+ * theme, everything can be reached by keyboard, focus goes back to what opened a dialog, and no
+ * customer or staff page is wider than a 375 px phone.
+ */
+
+type Theme = 'light' | 'dark';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+const CARD_IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.jpg');
+
+async function open(
+  browser: Browser,
+  options: { theme?: Theme; viewport?: { width: number; height: number } } = {},
+) {
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    viewport: options.viewport ?? DESKTOP,
+  });
+  const theme = options.theme ?? 'light';
+  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  return context.newPage();
+}
+
+/** A customer with a PayPal method, a submitted card and a chat message, signed in. */
+async function customerWithData(page: Page) {
+  const email = uniqueEmail('a11y');
+  const response = await page.request.post('/api/signup', {
+    data: { email, password: CUSTOMER_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' },
+  });
+  if (!response.ok()) throw new Error(await response.text());
+  await submitCardByApi(page.request);
+  await page.request.post('/api/chat/messages', {
+    data: { message: 'Is my card received?', senderType: 'user' },
+  });
+  await page.request.post('/api/support-tickets', {
+    data: { email, subject: 'Payout question', message: 'When am I paid?', attachmentUrl: null },
+  });
+  return email;
+}
+
+async function signInStaff(page: Page) {
+  const response = await page.request.post('/api/admin/signin', { data: staffCredentials() });
+  if (!response.ok()) throw new Error(await response.text());
+}
+
+/** Collects axe findings state by state, so one run names every problem. */
+function recorder(page: Page, theme: Theme) {
+  const findings: string[] = [];
+  return {
+    findings,
+    check: async (where: string) => {
+      for (const finding of await axeFindings(page))
+        findings.push(`[${theme}] ${where}: ${finding}`);
+    },
+  };
+}
+
+const dialog = (page: Page) => page.getByRole('dialog');
+const closeDialog = async (page: Page) => {
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+};
+
+describe('accessibility', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`public pages and the sign-in dialog have no axe findings (${theme})`, async ({
+      browser,
+    }) => {
+      const page = await open(browser, { theme });
+      const { findings, check } = recorder(page, theme);
+      for (const url of ['/', '/terms', '/privacy', '/admin/login']) {
+        await page.goto(url);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await check(url);
+      }
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page.getByText('Invalid email address')).toBeVisible();
+      await check('/admin/login with errors');
+      await page.goto('/');
+      await page.getByTestId('header-signin').click();
+      await expect(dialog(page)).toBeVisible();
+      await check('sign-in dialog');
+      await dialog(page).getByRole('button', { name: 'Sign In' }).last().click();
+      await expect(dialog(page).getByText('Invalid email address')).toBeVisible();
+      await check('sign-in dialog with errors');
+      await dialog(page).getByRole('tab', { name: 'Sign Up' }).click();
+      await dialog(page).getByRole('button', { name: 'Create Account' }).click();
+      await expect(dialog(page).getByText('First name is required')).toBeVisible();
+      await check('sign-up dialog with errors');
+      if (theme === 'dark') await screenshot(page, 'landing-signup-dialog-dark', false);
+      expect(findings).toEqual([]);
+    });
+
+    test(`customer pages and dialogs have no axe findings (${theme})`, async ({ browser }) => {
+      const page = await open(browser, { theme });
+      await customerWithData(page);
+      const { findings, check } = recorder(page, theme);
+
+      await page.goto('/');
+      await expect(page.getByTestId('recent-transaction')).toHaveCount(1);
+      await check('dashboard');
+      await screenshot(page, `dashboard-${theme}-desktop`);
+
+      await page.goto('/upload');
+      await page.getByTestId('submit-card').click();
+      await expect(page.getByText('Card value is required')).toBeVisible();
+      await page.getByTestId('submit-card').hover();
+      await check('upload with errors');
+      await screenshot(page, `upload-errors-${theme}-desktop`);
+
+      await page.goto('/history');
+      await expect(page.getByTestId('history-row')).toHaveCount(1);
+      await check('history');
+      await page.getByRole('button', { name: 'View details of Amazon' }).click();
+      await expect(dialog(page)).toBeVisible();
+      await check('history details dialog');
+      await closeDialog(page);
+
+      await page.goto('/payment-methods');
+      await expect(page.getByTestId('payment-method')).toHaveCount(1);
+      await check('payment methods');
+      await page.getByTestId('add-payment-method').click();
+      await dialog(page).getByRole('button', { name: 'Add Payment Method' }).click();
+      await expect(dialog(page).getByText('Account name is required')).toBeVisible();
+      await check('add payment method dialog with errors');
+      await closeDialog(page);
+      await page.getByRole('button', { name: /^Edit / }).click();
+      await expect(dialog(page)).toBeVisible();
+      await check('edit payment method dialog');
+      await closeDialog(page);
+      await page.getByRole('button', { name: /^Delete / }).click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await check('delete payment method confirmation');
+      await page.keyboard.press('Escape');
+
+      await page.goto('/chat');
+      await expect(page.getByText('Is my card received?')).toBeVisible();
+      await page.getByTestId('chat-file-input').setInputFiles(CARD_IMAGE);
+      await expect(page.getByText('Attachment ready')).toBeVisible();
+      await check('chat with an attachment ready');
+
+      await page.goto('/support');
+      await page.getByRole('button', { name: /Submit/ }).click();
+      await check('support with errors');
+
+      await page.goto('/profile');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await check('profile info');
+      await page.getByRole('tab', { name: /Payment/ }).click();
+      await check('profile payments');
+
+      for (const url of ['/terms', '/privacy', '/no-such-page', '/admin']) {
+        await page.goto(url);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await check(url);
+      }
+
+      // A toast, in both its kinds.
+      await page.goto('/upload');
+      await page.getByTestId('card-images-input').setInputFiles({
+        name: 'notes.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('x'),
+      });
+      await expect(page.getByTestId('toast')).toBeVisible();
+      await check('destructive toast');
+
+      const phone = await open(browser, { theme, viewport: PHONE });
+      await phone.context().addCookies(await page.context().cookies());
+      await phone.goto('/');
+      await phone.getByTestId('sidebar-trigger').click();
+      await expect(phone.getByTestId('sidebar-mobile')).toBeVisible();
+      const phoneRecorder = recorder(phone, theme);
+      await phoneRecorder.check('mobile sidebar');
+      await screenshot(phone, `sidebar-${theme}-phone`, false);
+      findings.push(...phoneRecorder.findings);
+      expect(findings).toEqual([]);
+    });
+
+    test(`staff pages and dialogs have no axe findings (${theme})`, async ({ browser }) => {
+      const customer = await open(browser);
+      const email = await customerWithData(customer);
+      const page = await open(browser, { theme });
+      await signInStaff(page);
+      const { findings, check } = recorder(page, theme);
+
+      await page.goto('/admin');
+      await expect(page.getByTestId('upload-row').first()).toBeVisible();
+      await check('staff uploads');
+      await screenshot(page, `admin-uploads-${theme}-desktop`);
+      await page.getByLabel('Search card type, email or ID').fill(email);
+      await expect(page.getByTestId('upload-row')).toHaveCount(1);
+      await page.getByTestId('upload-row').getByRole('button', { name: 'Review' }).click();
+      await expect(dialog(page).getByTestId('save-review')).toBeVisible();
+      await dialog(page).getByLabel('Payment Amount').fill('1.234');
+      await check('review dialog with an error');
+      await screenshot(page, `admin-review-${theme}-desktop`, false);
+      await closeDialog(page);
+
+      for (const tab of ['Users', 'Tickets']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await check(`staff ${tab}`);
+      }
+      await page.getByRole('tab', { name: 'Chat Support' }).click();
+      await page.getByTestId('conversation').first().click();
+      await expect(page.getByTestId('admin-thread')).toContainText('Is my card received?');
+      await check('staff chat');
+      await page.getByTestId('clear-chats').click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await check('clear chats confirmation');
+      await page.keyboard.press('Escape');
+
+      await page.goto('/');
+      await expect(page.getByTestId('shell-brand')).toBeVisible();
+      await check('staff in the customer shell');
+      expect(findings).toEqual([]);
+    });
+  }
+
+  test('a card can be uploaded with the keyboard alone', async ({ customer }) => {
+    const { page } = customer;
+    await page.request.post('/api/payment-methods', {
+      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
+    });
+    await page.goto('/upload');
+    await expect(page.getByLabel('Payment Method')).toHaveText(/PayPal/);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.id || el?.getAttribute('aria-label') || el?.textContent?.trim() || '';
+      });
+    /** Presses Tab until `target` has focus (at most 40 times). */
+    const tabTo = async (target: string) => {
+      for (let i = 0; i < 40; i++) {
+        if ((await focused()) === target) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error(`Tab never reached ${target}; focus is on ${await focused()}`);
+    };
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo('cardType');
+    await page.keyboard.type('Amazon'); // a native select picks by typing
+    await tabTo('cardValue');
+    await page.keyboard.type('100');
+    await tabTo('Brand New');
+    await page.keyboard.press('Space');
+    await tabTo('Physical');
+    await page.keyboard.press('Space');
+    await tabTo('card-images');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.keyboard.press('Space'),
+    ]);
+    await chooser.setFiles(CARD_IMAGE);
+    await expect(page.getByTestId('picked-file')).toHaveCount(1);
+    await tabTo('Submit Gift Card');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('upload-success')).toBeVisible();
+    await expect(page.getByTestId('toast')).toContainText(
+      'Your gift card has been submitted for review.',
+    );
+  });
+
+  test('focus goes back to what opened each dialog', async ({ browser }) => {
+    const page = await open(browser);
+    const isFocused = (name: string | RegExp) =>
+      page
+        .getByRole('button', { name })
+        .first()
+        .evaluate((el) => el === document.activeElement);
+    const expectFocusBack = async (name: string | RegExp) => {
+      for (let i = 0; i < 20 && !(await isFocused(name)); i++) await page.waitForTimeout(100);
+      expect(await isFocused(name), `focus back on ${name}`).toBe(true);
+    };
+
+    await page.goto('/');
+    await page.getByTestId('header-signin').focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog(page)).toBeVisible();
+    await closeDialog(page);
+    await expectFocusBack('Sign In');
+
+    await customerWithData(page);
+    await page.goto('/payment-methods');
+    for (const name of ['Add Payment Method', /^Edit /, /^Delete /]) {
+      await page.getByRole('button', { name }).first().focus();
+      await page.keyboard.press('Enter');
+      await expect(dialog(page).or(page.getByRole('alertdialog'))).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expectFocusBack(name);
+    }
+    await page.goto('/history');
+    await page.getByRole('button', { name: 'View details of Amazon' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog(page)).toBeVisible();
+    await closeDialog(page);
+    await expectFocusBack('View details of Amazon');
+
+    const staff = await open(browser);
+    await signInStaff(staff);
+    await staff.goto('/admin');
+    const review = staff.getByTestId('upload-row').first().getByRole('button', { name: 'Review' });
+    await review.focus();
+    await staff.keyboard.press('Enter');
+    await expect(staff.getByTestId('save-review')).toBeVisible();
+    await staff.keyboard.press('Escape');
+    await expect(staff.getByRole('dialog')).toHaveCount(0);
+    expect(await review.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
+  test('no customer or staff page is wider than a 375 px phone', async ({ browser }) => {
+    const page = await open(browser, { viewport: PHONE });
+    await customerWithData(page);
+    const problems: string[] = [];
+    const record = async (where: string) => {
+      for (const problem of await findCutOff(page)) problems.push(`${where}: ${problem}`);
+    };
+    for (const url of [
+      '/',
+      '/upload',
+      '/history',
+      '/payment-methods',
+      '/chat',
+      '/support',
+      '/profile',
+      '/terms',
+      '/privacy',
+      '/no-such-page',
+    ]) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForTimeout(300);
+      await record(url);
+      await screenshot(page, `phone${url.replaceAll('/', '-') || '-home'}`);
+    }
+    await page.goto('/history');
+    await page.getByRole('button', { name: 'View details of Amazon' }).first().click();
+    await record('history details dialog');
+
+    const staff = await open(browser, { viewport: PHONE });
+    await signInStaff(staff);
+    await staff.goto('/admin');
+    await expect(staff.getByTestId('upload-card').first()).toBeVisible();
+    for (const tab of ['User Uploads', 'Users', 'Chat Support', 'Tickets']) {
+      await staff.getByRole('tab', { name: tab }).click();
+      await staff.waitForTimeout(300);
+      for (const problem of await findCutOff(staff)) problems.push(`staff ${tab}: ${problem}`);
+      await screenshot(staff, `phone-admin-${tab.toLowerCase().replaceAll(' ', '-')}`);
+    }
+    await staff.getByRole('tab', { name: 'User Uploads' }).click();
+    await staff.getByTestId('upload-card').first().getByRole('button', { name: 'Review' }).click();
+    await expect(staff.getByTestId('save-review')).toBeVisible();
+    for (const problem of await findCutOff(staff)) problems.push(`review dialog: ${problem}`);
+    await screenshot(staff, 'phone-admin-review', false);
+    for (const url of ['/', '/admin/login', '/terms']) {
+      const visitor = await open(browser, { viewport: PHONE });
+      await visitor.goto(url);
+      await expect(visitor.getByRole('heading', { level: 1 })).toBeVisible();
+      for (const problem of await findCutOff(visitor)) problems.push(`visitor ${url}: ${problem}`);
+      await screenshot(visitor, `phone-visitor${url.replaceAll('/', '-')}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+// Reading the image once keeps a missing fixture from failing in the middle of a test.
+readFileSync(CARD_IMAGE);
