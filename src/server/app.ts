@@ -19,7 +19,12 @@ import { registerMetrics } from './modules/operations/metrics';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  refuseExpectation,
+  registerErrorHandling,
+} from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerRateLimits } from './plugins/rate-limit';
 import { registerRequestDeadline } from './plugins/request-deadline';
@@ -84,7 +89,11 @@ export async function buildApp(
     requestTimeout: config.requestBodySeconds * 1000,
     frameworkErrors,
     clientErrorHandler,
+    // A request without Host reaches our handlers (and gets our 400 shape, not Node's bare one).
+    http: { requireHostHeader: false },
   });
+  // Node would answer an unknown Expect header with a bare 417 of its own.
+  app.server.on('checkExpectation', refuseExpectation);
   app.setValidatorCompiler(validatorCompiler);
   registerSerializer(app);
   app.decorate('db', database.db);

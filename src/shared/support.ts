@@ -63,7 +63,11 @@ const required = (message: string, max: number) =>
 
 /** POST /api/support-tickets (spec section 5). */
 export const createTicketSchema = z.object({
-  email: z.string({ error: 'Invalid email address' }).trim().pipe(z.email('Invalid email address')),
+  email: z
+    .string({ error: 'Invalid email address' })
+    .trim()
+    .max(254, 'Invalid email address')
+    .pipe(z.email('Invalid email address')),
   subject: required('Subject is required', 200),
   message: required('Message is required', 5000),
   attachmentUrl: z

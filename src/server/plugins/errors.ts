@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -74,8 +75,14 @@ export function loggableError(error: unknown): Record<string, unknown> {
 /** A body larger than this that was refused unread is not read: the connection closes. */
 const UNREAD_BODY_LIMIT = 64 * 1024;
 
+/** Upload endpoints carry the message in `error` too, whatever refused the request (PRODUCT.md). */
+const UPLOAD_PATHS = new Set(['/api/upload-card-image', '/api/chat/upload-attachment']);
+
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
   const request = reply.request;
+  if (UPLOAD_PATHS.has(request.url.split('?')[0]!) && !('error' in body)) {
+    body = { ...body, error: body.message };
+  }
   if (
     !request.raw.complete &&
     Number(request.headers['content-length'] ?? UNREAD_BODY_LIMIT + 1) > UNREAD_BODY_LIMIT
@@ -171,4 +178,14 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     .map(([name, value]) => `${name}: ${value}`)
     .join('\r\n');
   socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${headers}\r\n\r\n${body}`);
+}
+
+/** An `Expect` header other than 100-continue: 417 in our shape (Node's own has no body). */
+export function refuseExpectation(_request: IncomingMessage, response: ServerResponse) {
+  response.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    connection: 'close',
+    ...securityHeaders({ protocol: 'http' } as FastifyRequest),
+  });
+  response.end(JSON.stringify({ message: 'Expectation not supported' }));
 }

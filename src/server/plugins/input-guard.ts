@@ -7,6 +7,8 @@ const SINGLE_LINE = /[\u0000-\u001F\u007F]/;
 /** Free text may hold tabs and line breaks, nothing else of the kind (NUL above all). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const MULTI_LINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/** Half of a UTF-16 pair on its own: not text, and PostgreSQL's json refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** The fields that are free text (docs/decisions/020). */
 const FREE_TEXT = new Set(['message', 'notes', 'adminNotes', 'comment', 'reason']);
 
@@ -26,7 +28,8 @@ function findControl(value: unknown, path: string, depth = 0): string | null {
       .split('.')
       .at(-1)!
       .replace(/\[\d+\]$/, '');
-    return (FREE_TEXT.has(key) ? MULTI_LINE : SINGLE_LINE).test(value) ? path : null;
+    const refused = FREE_TEXT.has(key) ? MULTI_LINE : SINGLE_LINE;
+    return refused.test(value) || LONE_SURROGATE.test(value) ? path : null;
   }
   if (depth > 8 || value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {

@@ -14,7 +14,9 @@ export function registerRequestDeadline(app: FastifyInstance, seconds: number) {
     const timer = setTimeout(() => {
       if (raw.complete) return;
       request.log.info({ url: request.url.split('?')[0] }, 'request body too slow: cut off');
-      raw.socket?.destroy();
+      // The socket goes, and the request with it (under app.inject there is only the request).
+      if (typeof raw.socket?.destroy === 'function') raw.socket.destroy();
+      else raw.destroy();
     }, seconds * 1000);
     timer.unref();
     const done = () => clearTimeout(timer);

@@ -39,6 +39,10 @@ export function isCrossOrigin(request: FastifyRequest): boolean {
 
 export function registerSecurity(app: FastifyInstance) {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // HTTP/1.1 requires it; Node's own refusal would have no body and none of our headers.
+    if (!request.headers.host && request.raw.httpVersion !== '1.0') {
+      return reply.code(400).send({ message: 'Host header required' });
+    }
     if (!SAFE_METHODS.has(request.method) && isCrossOrigin(request)) {
       return reply.code(403).send({ message: 'Cross-origin request refused' });
     }

@@ -10,27 +10,31 @@ const encodeCursor = (createdAt: string, id: string) =>
   Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 
 /** A timestamp as Postgres writes `timestamptz::text`, e.g. 2026-11-22 14:00:00.123456+00. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
-/** Postgres would refuse a day or hour that does not exist (and answer an error, not a page). */
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?(?::(\d{2}))?$/;
+/**
+ * Postgres would refuse a day, an hour or a time-zone offset that does not exist (and answer an
+ * error, not a page): each part is checked here.
+ */
 function isTimestamp(text: string) {
-  const parts = TIMESTAMP.exec(text) && text.match(/\d+/g)!.map(Number);
+  const parts = TIMESTAMP.exec(text)
+    ?.slice(1)
+    .map((part) => Number(part ?? 0));
   if (!parts) return false;
-  const [year, month, day, hour, minute, second] = parts as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes, offsetSeconds] =
+    parts as [number, number, number, number, number, number, number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
   return (
     year >= 1970 &&
+    year <= 9999 &&
     date.getUTCMonth() === month - 1 &&
     date.getUTCDate() === day &&
     hour < 24 &&
     minute < 60 &&
-    second < 60
+    second < 60 &&
+    offsetHours <= 15 &&
+    offsetMinutes < 60 &&
+    offsetSeconds < 60
   );
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

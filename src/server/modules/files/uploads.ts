@@ -36,13 +36,43 @@ class RefusedUpload extends Error {
   }
 }
 
+/** How long the parser may hold the body back before naming a file. */
+const PARSER_STALL_MS = 1000;
+
+/**
+ * Resolves with undefined when the multipart parser has stopped reading the body without naming
+ * a file: busboy never finishes a part it skips (no field name) once the part outgrows its
+ * look-ahead, and holds the request paused, so `request.file()` would wait forever. Before the
+ * first file is named the parser has no reason to hold the body back; a slow client is not
+ * paused, only slow (the request deadlines deal with that). `stop` ends the watch.
+ */
+function parserStalled(request: FastifyRequest) {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<undefined>((resolve) => {
+    let pausedSince = 0;
+    timer = setInterval(() => {
+      if (request.raw.readableFlowing !== false) {
+        pausedSince = 0;
+        return;
+      }
+      pausedSince ||= Date.now();
+      if (Date.now() - pausedSince >= PARSER_STALL_MS) resolve(undefined);
+    }, 100);
+    timer.unref();
+  });
+  return { stalled, stop: () => clearInterval(timer) };
+}
+
 async function firstFile(request: FastifyRequest): Promise<MultipartFile> {
   let part: MultipartFile | undefined;
+  const watch = parserStalled(request);
   try {
-    part = await request.file();
+    part = await Promise.race([request.file(), watch.stalled]);
   } catch {
     // Not multipart, no boundary, a broken first part: the body cannot be read as an upload.
     throw uploadError(400, UNREADABLE);
+  } finally {
+    watch.stop();
   }
   if (part?.fieldname !== 'file') throw new RefusedUpload(400, UNREADABLE);
   return part;

@@ -1,0 +1,651 @@
+/**
+ * Every route of the API with who may call it, a valid request to start mutating from, and what
+ * a successful answer must never show (another customer's data, a privilege the body asked for).
+ * Routes the app registers that are missing here are still fuzzed, generically (see runner.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { BRANDS, brandRate, OTHER_BRAND } from '../../src/shared/brands';
+import { CARD_CONDITIONS, CARD_FORMATS } from '../../src/shared/card-rules';
+import { expectedPayout } from '../../src/shared/money';
+import { PAYMENT_METHOD_TYPES } from '../../src/shared/payment-methods';
+import { PAYMENT_STATUSES, TICKET_STATUSES, TRANSACTION_STATUSES } from '../../src/shared/statuses';
+import { addPaymentMethod, uploadCardImage } from '../api/helpers';
+import { type GenOptions, type JsonLike, JsonObject } from './generators';
+import type { Rng } from './rng';
+
+export type Who = 'anonymous' | 'customer' | 'staff';
+export const IDENTITIES: readonly Who[] = ['anonymous', 'customer', 'staff'];
+
+/** Who may call a route: anyone, anyone signed in, customers only, staff only. */
+export type Access = 'public' | 'signed-in' | 'customer' | 'staff';
+
+export const allows = (access: Access, who: Who) =>
+  access === 'public' || (access === 'signed-in' && who !== 'anonymous') || access === who;
+
+export interface Account {
+  id: string;
+  email: string;
+  password: string;
+  cookie: string;
+}
+
+export const POOL_NAMES = [
+  'customerTransactions',
+  'otherTransactions',
+  'customerMethods',
+  'otherMethods',
+  /** The customer's card images no transaction has claimed yet. */
+  'customerCardImages',
+  'claimedCardImages',
+  'otherCardImages',
+  'customerChatFiles',
+  'staffChatFiles',
+  'otherChatFiles',
+  'tickets',
+  'userIds',
+  'transactionCursors',
+  'userCursors',
+  'conversationCursors',
+  'ticketCursors',
+  'updatedAts',
+] as const;
+export type PoolName = (typeof POOL_NAMES)[number];
+
+/** The accounts and the ids they own: valid requests start from these, mutated ones reuse them. */
+export interface World {
+  customer: Account;
+  /** A second customer whose ids the first must never reach. */
+  other: Account;
+  staff: Account;
+  pools: Record<PoolName, string[]>;
+}
+
+const POOL_CAP = 300;
+
+export function addToPool(world: World, pool: PoolName, ...values: string[]) {
+  const list = world.pools[pool];
+  for (const value of values) if (!list.includes(value)) list.push(value);
+  if (list.length > POOL_CAP) list.splice(0, list.length - POOL_CAP);
+}
+
+export function removeFromPool(world: World, pool: PoolName, value: string) {
+  const list = world.pools[pool];
+  const at = list.indexOf(value);
+  if (at >= 0) list.splice(at, 1);
+}
+
+export interface GenContext {
+  rng: Rng;
+  world: World;
+  who: Who;
+  options: GenOptions;
+}
+
+/** A successful answer, for the checks and for learning new ids. */
+export interface Success {
+  status: number;
+  json: unknown;
+  headers: Record<string, unknown>;
+  /** The path parameter and body the request carried. */
+  param: string | undefined;
+  body: JsonObject | undefined;
+  who: Who;
+}
+
+export interface RouteSpec {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** As registered: `:id` and `*` are filled in by `param`. */
+  path: string;
+  access: Access;
+  body?: 'json' | 'multipart';
+  validBody?: (ctx: GenContext) => JsonObject;
+  /** A valid value for the path's parameter. */
+  param?: (ctx: GenContext) => string;
+  /** Query parameters the route reads, each with a valid value. */
+  query?: Record<string, (ctx: GenContext) => string>;
+  /** Signs in or out: sent on a session of its own, so the identity's own session survives. */
+  ownSession?: boolean;
+  /** Answers a stream that stays open (server-sent events). */
+  streaming?: boolean;
+  /** What a 2xx answer must not show; a message when it does. */
+  check?: (success: Success, world: World) => string | null;
+  /** Ids a 2xx answer teaches the fuzzer, so later valid requests reach deeper. */
+  learn?: (success: Success, world: World) => void;
+  /** Tops up what a valid request needs (images, a payment method), before a customer's try. */
+  prepare?: (app: FastifyInstance, world: World) => Promise<void>;
+  /** Generic: a registered route the catalogue does not describe. */
+  generic?: boolean;
+}
+
+export const routeKey = (route: Pick<RouteSpec, 'method' | 'path'>) =>
+  `${route.method} ${route.path}`;
+
+const pickOr = (rng: Rng, list: string[], fallback: () => string) =>
+  list.length > 0 ? rng.pick(list) : fallback();
+
+const keyOf = (objectPath: string) => objectPath.replace(/^\/objects\//, '');
+
+const obj = (value: Record<string, JsonLike>) => JsonObject.from(value);
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+function paymentMethodBody(rng: Rng): JsonObject {
+  // Bank transfers most often: their required fields are an invariant the run checks.
+  const type = rng.chance(0.4) ? 'bank_transfer' : rng.pick(PAYMENT_METHOD_TYPES);
+  const base: Record<string, JsonLike> = { type, accountName: 'Casey Customer' };
+  switch (type) {
+    case 'bank_transfer':
+      Object.assign(base, {
+        accountNumber: rng.pick(['12345678', '0000', '12345678901234567']),
+        bankName: 'First Fuzz Bank',
+        routingNumber: '021000021',
+      });
+      break;
+    case 'paypal':
+    case 'sofi':
+      base.identifier = 'casey@example.com';
+      break;
+    case 'usdt_bep20':
+      base.identifier = `0x${rng.hex(40)}`;
+      break;
+    case 'usdt_trc20':
+      base.identifier = `T${'A'.repeat(33)}`;
+      break;
+    default:
+      base.identifier = '$casey';
+  }
+  if (rng.chance(0.3)) base.isDefault = rng.chance(0.5);
+  return obj(base);
+}
+
+function transactionBody({ rng, world }: GenContext): JsonObject {
+  const cardType = rng.chance(0.9)
+    ? rng.pick(BRANDS.filter((b) => b !== OTHER_BRAND))
+    : rng.pick(['Local Bakery', OTHER_BRAND]);
+  const images = world.pools.customerCardImages;
+  return obj({
+    cardType,
+    cardValue: rng.pick<JsonLike>(['100', '25', '50.50', '1000', 75, '99999999.99']),
+    cardCondition: rng.pick(CARD_CONDITIONS),
+    cardFormat: rng.pick(CARD_FORMATS),
+    paymentMethodId: pickOr(rng, world.pools.customerMethods, () => rng.uuid()),
+    imageUrls: images.length > 0 ? rng.sample(images, rng.int(1, Math.min(3, images.length))) : [],
+    ...(rng.chance(0.5) ? { notes: 'PIN is on the back' } : {}),
+  });
+}
+
+/** The customer's own ids are allowed; the other customer's must never come back in a 2xx. */
+function foreign(world: World, pool: PoolName, value: unknown) {
+  return typeof value === 'string' && world.pools[pool].includes(value);
+}
+
+const anyTransaction = ({ rng, world }: GenContext) =>
+  pickOr(rng, [...world.pools.customerTransactions, ...world.pools.otherTransactions], () =>
+    rng.uuid(),
+  );
+
+/** A staff list's paging: a limit, and a cursor the server wrote for that list. */
+const paged = (pool: PoolName) => ({
+  limit: ({ rng }: GenContext) => String(rng.int(1, 100)),
+  cursor: ({ rng, world }: GenContext) => pickOr(rng, world.pools[pool], () => 'bm90LWEtY3Vyc29y'),
+});
+
+/** Keeps the next-page cursor a staff list answered with. */
+const learnCursor =
+  (pool: PoolName) =>
+  ({ headers }: Success, world: World) => {
+    const next = headers['x-next-cursor'];
+    if (typeof next === 'string') addToPool(world, pool, next);
+  };
+
+export const CATALOGUE: RouteSpec[] = [
+  // auth
+  {
+    method: 'POST',
+    path: '/api/signup',
+    access: 'public',
+    body: 'json',
+    ownSession: true,
+    validBody: ({ rng }) =>
+      obj({
+        email: `fuzz.${rng.hex(12)}@example.com`,
+        password: 'correct horse battery',
+        firstName: 'Fuzz',
+        lastName: 'Tester',
+      }),
+    check: ({ json }) => (asRecord(json).isAdmin === false ? null : 'sign-up answered isAdmin'),
+  },
+  {
+    method: 'POST',
+    path: '/api/signin',
+    access: 'public',
+    body: 'json',
+    ownSession: true,
+    validBody: ({ rng, world }) =>
+      rng.chance(0.6)
+        ? obj({ email: world.customer.email, password: world.customer.password })
+        : obj({ email: world.other.email, password: 'wrong password' }),
+    check: ({ json }, world) =>
+      asRecord(json).isAdmin === true && asRecord(json).email !== world.staff.email
+        ? 'customer sign-in answered isAdmin'
+        : null,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/signin',
+    access: 'public',
+    body: 'json',
+    ownSession: true,
+    validBody: ({ rng, world }) =>
+      rng.chance(0.6)
+        ? obj({ email: world.staff.email, password: world.staff.password })
+        : obj({ email: world.customer.email, password: world.customer.password }),
+    check: ({ json }, world) =>
+      asRecord(json).email === world.staff.email ? null : 'staff sign-in let a non-staff in',
+  },
+  { method: 'POST', path: '/api/logout', access: 'public', ownSession: true },
+  { method: 'GET', path: '/api/logout', access: 'public', ownSession: true },
+  { method: 'GET', path: '/api/login', access: 'public' },
+  { method: 'GET', path: '/api/auth/user', access: 'signed-in' },
+
+  // files
+  {
+    method: 'POST',
+    path: '/api/upload-card-image',
+    access: 'customer',
+    body: 'multipart',
+    learn: ({ json, who }, world) => {
+      const objectPath = asRecord(json).objectPath;
+      if (who === 'customer' && typeof objectPath === 'string') {
+        addToPool(world, 'customerCardImages', objectPath);
+      }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/chat/upload-attachment',
+    access: 'signed-in',
+    body: 'multipart',
+    learn: ({ json, who }, world) => {
+      const url = asRecord(json).url;
+      if (typeof url !== 'string') return;
+      addToPool(world, who === 'staff' ? 'staffChatFiles' : 'customerChatFiles', url);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/objects/*',
+    access: 'signed-in',
+    param: ({ rng, world }) =>
+      keyOf(
+        pickOr(
+          rng,
+          [
+            ...world.pools.customerCardImages,
+            ...world.pools.claimedCardImages,
+            ...world.pools.otherCardImages,
+            ...world.pools.customerChatFiles,
+            ...world.pools.staffChatFiles,
+            ...world.pools.otherChatFiles,
+          ],
+          () => `/objects/cards/${rng.uuid()}.jpg`,
+        ),
+      ),
+    check: ({ param, who }, world) =>
+      who === 'customer' &&
+      (foreign(world, 'otherCardImages', `/objects/${param}`) ||
+        foreign(world, 'otherChatFiles', `/objects/${param}`))
+        ? "a customer was served another customer's file"
+        : null,
+  },
+
+  // payment methods
+  { method: 'GET', path: '/api/payment-methods', access: 'signed-in' },
+  {
+    method: 'POST',
+    path: '/api/payment-methods',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) => paymentMethodBody(rng),
+    check: ({ json }) => {
+      const m = asRecord(json);
+      if (m.type === 'bank_transfer' && !(m.accountNumber && m.bankName && m.routingNumber)) {
+        return 'a bank transfer method was created without its bank fields';
+      }
+      return null;
+    },
+    learn: ({ json }, world) => {
+      const id = asRecord(json).id;
+      if (typeof id === 'string') addToPool(world, 'customerMethods', id);
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/payment-methods/:id',
+    access: 'customer',
+    body: 'json',
+    param: ({ rng, world }) =>
+      pickOr(rng, [...world.pools.customerMethods, ...world.pools.otherMethods], () => rng.uuid()),
+    validBody: ({ rng }) => paymentMethodBody(rng),
+    check: ({ json, param }, world) => {
+      if (foreign(world, 'otherMethods', param)) {
+        return "a customer changed another customer's payment method";
+      }
+      const m = asRecord(json);
+      if (m.type === 'bank_transfer' && !(m.accountNumber && m.bankName && m.routingNumber)) {
+        return 'a payment method became a bank transfer without its bank fields';
+      }
+      return null;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/payment-methods/:id',
+    access: 'customer',
+    param: ({ rng, world }) =>
+      pickOr(rng, [...world.pools.customerMethods, ...world.pools.otherMethods], () => rng.uuid()),
+    check: ({ param }, world) =>
+      foreign(world, 'otherMethods', param)
+        ? "a customer deleted another customer's payment method"
+        : null,
+    learn: ({ param }, world) => {
+      if (param) removeFromPool(world, 'customerMethods', param);
+    },
+  },
+
+  // cards
+  {
+    method: 'POST',
+    path: '/api/transactions',
+    access: 'customer',
+    body: 'json',
+    validBody: transactionBody,
+    prepare: async (app, world) => {
+      const customer = {
+        cookie: world.customer.cookie,
+        user: { ...world.customer, isAdmin: false },
+      };
+      if (world.pools.customerMethods.length === 0) {
+        addToPool(world, 'customerMethods', (await addPaymentMethod(app, customer)).id);
+      }
+      while (world.pools.customerCardImages.length < 3) {
+        addToPool(world, 'customerCardImages', await uploadCardImage(app, customer));
+      }
+    },
+    check: ({ json }, world) => {
+      const t = asRecord(json);
+      if (t.status !== 'pending' || t.paymentStatus !== 'pending' || t.paymentAmount !== null) {
+        return `a new transaction was not pending/unpaid: ${t.status}/${t.paymentStatus}/${t.paymentAmount}`;
+      }
+      if (typeof t.cardType === 'string' && typeof t.cardValue === 'string') {
+        const rate = brandRate(t.cardType);
+        if (Number(t.payoutRate) !== Number(rate))
+          return `payout rate ${t.payoutRate} is not ${rate}`;
+        const payout = expectedPayout(t.cardValue, rate);
+        if (Number(t.expectedPayout) !== Number(payout)) {
+          return `expected payout ${t.expectedPayout} is not ${payout}`;
+        }
+      }
+      if (foreign(world, 'otherMethods', t.paymentMethodId)) {
+        return "a transaction was paid to another customer's payment method";
+      }
+      const images = Array.isArray(t.imageUrls) ? t.imageUrls : [];
+      if (images.length === 0) return 'a transaction was created without images';
+      if (images.some((i) => foreign(world, 'otherCardImages', i))) {
+        return "a transaction claimed another customer's image";
+      }
+      return null;
+    },
+    learn: ({ json }, world) => {
+      const t = asRecord(json);
+      if (typeof t.id === 'string') addToPool(world, 'customerTransactions', t.id);
+      for (const image of Array.isArray(t.imageUrls) ? t.imageUrls : []) {
+        if (typeof image !== 'string') continue;
+        removeFromPool(world, 'customerCardImages', image);
+        addToPool(world, 'claimedCardImages', image);
+      }
+    },
+  },
+  { method: 'GET', path: '/api/transactions', access: 'signed-in' },
+  { method: 'GET', path: '/api/transactions/recent', access: 'signed-in' },
+  { method: 'GET', path: '/api/stats', access: 'signed-in' },
+  {
+    method: 'GET',
+    path: '/api/transactions/:id/receipt',
+    access: 'signed-in',
+    param: anyTransaction,
+    check: ({ param, who }, world) =>
+      who === 'customer' && foreign(world, 'otherTransactions', param)
+        ? "a customer got another customer's receipt"
+        : null,
+  },
+
+  // staff
+  { method: 'GET', path: '/api/admin/stats', access: 'staff' },
+  {
+    method: 'GET',
+    path: '/api/admin/transactions',
+    access: 'staff',
+    query: {
+      ...paged('transactionCursors'),
+      search: ({ rng, world }) =>
+        rng.pick(['amazon', 'example.com', world.customer.email.slice(0, 8), rng.hex(6), 'a']),
+      status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
+    },
+    learn: ({ json, headers }, world) => {
+      const next = headers['x-next-cursor'];
+      if (typeof next === 'string') addToPool(world, 'transactionCursors', next);
+      for (const row of Array.isArray(json) ? json : []) {
+        const updatedAt = asRecord(row).updatedAt;
+        if (typeof updatedAt === 'string') addToPool(world, 'updatedAts', updatedAt);
+      }
+    },
+  },
+  { method: 'GET', path: '/api/admin/transactions/:id', access: 'staff', param: anyTransaction },
+  {
+    method: 'PATCH',
+    path: '/api/admin/transactions/:id',
+    access: 'staff',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng, world }) => {
+      const body: Record<string, JsonLike> = {};
+      if (rng.chance(0.7)) body.status = rng.pick(TRANSACTION_STATUSES);
+      if (rng.chance(0.5)) body.paymentStatus = rng.pick(PAYMENT_STATUSES);
+      if (rng.chance(0.5)) body.paymentAmount = rng.pick<JsonLike>(['85.00', '12.3', 40, null]);
+      if (rng.chance(0.3)) body.adminNotes = rng.pick<JsonLike>(['Checked the PIN', null]);
+      if (rng.chance(0.2) && world.pools.updatedAts.length > 0) {
+        body.expectedUpdatedAt = rng.pick(world.pools.updatedAts);
+      }
+      return obj(body);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/users',
+    access: 'staff',
+    query: paged('userCursors'),
+    learn: learnCursor('userCursors'),
+  },
+
+  // chat
+  { method: 'GET', path: '/api/chat/messages', access: 'signed-in' },
+  {
+    method: 'POST',
+    path: '/api/chat/messages',
+    access: 'signed-in',
+    body: 'json',
+    validBody: ({ rng, world, who }) => {
+      const files = who === 'staff' ? world.pools.staffChatFiles : world.pools.customerChatFiles;
+      return obj({
+        message: rng.pick(['Hello, is my card processed?', 'Thanks!', '']),
+        ...(rng.chance(0.4) && files.length > 0 ? { attachmentUrl: rng.pick(files) } : {}),
+        ...(who === 'staff' ? { userId: rng.pick([world.customer.id, world.other.id]) } : {}),
+      });
+    },
+    check: ({ json, who }, world) => {
+      const m = asRecord(json);
+      if (who === 'customer' && (m.userId !== world.customer.id || m.senderType !== 'user')) {
+        return `a customer's message went to ${m.userId} as ${m.senderType}`;
+      }
+      if (who === 'customer' && foreign(world, 'otherChatFiles', m.attachmentUrl)) {
+        return "a customer attached another customer's file";
+      }
+      if (who === 'staff' && m.senderType !== 'admin') return 'a staff reply was not from admin';
+      return null;
+    },
+  },
+  { method: 'GET', path: '/api/admin/chats', access: 'staff' },
+  {
+    method: 'GET',
+    path: '/api/admin/conversations',
+    access: 'staff',
+    query: paged('conversationCursors'),
+    learn: learnCursor('conversationCursors'),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/conversations/:userId',
+    access: 'staff',
+    param: ({ rng, world }) => rng.pick(world.pools.userIds),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/chats',
+    access: 'staff',
+    learn: (_success, world) => {
+      // Every chat file is gone with the messages.
+      world.pools.customerChatFiles.length = 0;
+      world.pools.staffChatFiles.length = 0;
+    },
+  },
+
+  // support
+  { method: 'GET', path: '/api/support-tickets', access: 'signed-in' },
+  {
+    method: 'POST',
+    path: '/api/support-tickets',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        email: 'casey@example.com',
+        subject: 'Where is my payout?',
+        message: 'I sent my card yesterday.\nIt still shows pending.',
+        ...(rng.chance(0.3) ? { attachmentUrl: 'https://example.com/screenshot.png' } : {}),
+      }),
+    check: ({ json }) => (asRecord(json).status === 'open' ? null : 'a new ticket was not open'),
+    learn: ({ json }, world) => {
+      const id = asRecord(json).id;
+      if (typeof id === 'string') addToPool(world, 'tickets', id);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/support-tickets',
+    access: 'staff',
+    query: {
+      ...paged('ticketCursors'),
+      status: ({ rng }) => rng.pick(['all', ...TICKET_STATUSES]),
+    },
+    learn: learnCursor('ticketCursors'),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/support-tickets/:id',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng, world }) => pickOr(rng, world.pools.tickets, () => rng.uuid()),
+    validBody: ({ rng }) => obj({ status: rng.pick(TICKET_STATUSES) }),
+  },
+
+  // live updates
+  { method: 'GET', path: '/api/events', access: 'signed-in', streaming: true },
+
+  // operations (503 from /readyz only when the database or storage is down: a real outage)
+  { method: 'GET', path: '/healthz', access: 'public' },
+  { method: 'GET', path: '/readyz', access: 'public' },
+  // 404 unless METRICS_TOKEN is set, 401 without the token: public as far as the fuzzer knows.
+  { method: 'GET', path: '/metrics', access: 'public' },
+
+  // API documentation (OpenAPI and its UI)
+  ...[
+    '/api/openapi.json',
+    '/api/docs',
+    '/api/docs/',
+    '/api/docs/json',
+    '/api/docs/yaml',
+    '/api/docs/static/index.html',
+    '/api/docs/static/swagger-initializer.js',
+  ].map((path): RouteSpec => ({ method: 'GET', path, access: 'public' })),
+  {
+    method: 'GET',
+    path: '/api/docs/static/*',
+    access: 'public',
+    param: ({ rng }) =>
+      rng.pick(['swagger-ui.css', 'swagger-ui-bundle.js', 'index.css', 'favicon-32x32.png']),
+  },
+];
+
+/** Query parameters any list might read (paging and filters added later get fuzzed too). */
+export const GENERIC_QUERY_KEYS = ['limit', 'cursor', 'status', 'search', 'page', 'offset', 'q'];
+
+export interface RegisteredRoute {
+  method: string;
+  path: string;
+}
+
+/**
+ * The routes the app has, read from Fastify's route tree (`printRoutes`), without the HEAD twins
+ * of GET routes.
+ */
+export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
+  const stack: string[] = [];
+  const routes: RegisteredRoute[] = [];
+  for (const line of app.printRoutes().split('\n')) {
+    const marker = line.indexOf('── ');
+    if (marker < 0) continue;
+    const depth = (marker - 1) / 4;
+    const match = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(marker + 3))!;
+    stack.length = depth;
+    stack.push(match[1]!);
+    if (!match[2]) continue;
+    const path = stack.join('');
+    for (const method of match[2].split(', ')) {
+      if (method !== 'HEAD') routes.push({ method, path });
+    }
+  }
+  return routes;
+}
+
+/** The catalogue's spec for every registered route; a generic one where it has none. */
+export function routesToFuzz(app: FastifyInstance): {
+  routes: RouteSpec[];
+  uncatalogued: string[];
+} {
+  const registered = registeredRoutes(app);
+  const known = new Map(CATALOGUE.map((r) => [routeKey(r), r]));
+  const routes: RouteSpec[] = [];
+  const uncatalogued: string[] = [];
+  for (const { method, path } of registered) {
+    const spec = known.get(`${method} ${path}`);
+    if (spec) {
+      routes.push(spec);
+      continue;
+    }
+    uncatalogued.push(`${method} ${path}`);
+    routes.push({
+      method: method as RouteSpec['method'],
+      path,
+      // Unknown: the strictest reading, so no access expectation is asserted (generic).
+      access: 'public',
+      body: method === 'GET' || method === 'DELETE' ? undefined : 'json',
+      validBody: () => new JsonObject(),
+      generic: true,
+    });
+  }
+  return { routes, uncatalogued };
+}

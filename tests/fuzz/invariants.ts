@@ -1,0 +1,288 @@
+/**
+ * What must hold whatever the input: the answer's contract (no 5xx; every error is PRODUCT.md's
+ * JSON shape with the security headers, and carries no internals), and the database's invariants
+ * after a fuzz run (no transaction without images, no bank transfer without its fields, no money
+ * with more than 2 decimals, no file in storage without a row once the sweep has run).
+ */
+import { readdir, stat, utimes } from 'node:fs/promises';
+import path from 'node:path';
+import type { Database } from '../../src/server/db/client';
+import { deleteOrphanUploads, deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
+import type { ObjectStorage } from '../../src/server/storage/object-storage';
+import { OBJECT_KEY_PATTERN } from '../../src/server/storage/object-storage';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+/** Keys an error body may have (PRODUCT.md): message, errors for 400, error on uploads. */
+const ERROR_KEYS = new Set(['message', 'errors', 'error']);
+
+/** Text that must never reach a client: stack frames, paths, SQL, driver errors. */
+const INTERNALS =
+  /\bat [\w.<>]+ \(|node_modules|\/work\/|\/src\/server|DrizzleQueryError|\bselect .+ from\b|\binsert into\b|syntax error at|violates .* constraint|ECONNREFUSED|TypeError|ReferenceError|RangeError|Cannot read propert/i;
+
+const header = (answer: Answer, name: string) => {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value === undefined ? undefined : String(value);
+};
+
+/**
+ * The contract of one answer. Returns what is wrong with it, or an empty list. `head` is true for
+ * HEAD requests (no body to check).
+ */
+export function contractViolations(answer: Answer, options: { head?: boolean } = {}): string[] {
+  const problems: string[] = [];
+  if (answer.status >= 500) problems.push(`${answer.status} answer`);
+  if (answer.status < 400) return problems;
+
+  if (header(answer, 'x-content-type-options') !== 'nosniff') {
+    problems.push('error without X-Content-Type-Options: nosniff');
+  }
+  if (!header(answer, 'content-security-policy')) problems.push('error without a CSP header');
+  if (options.head) return problems;
+
+  const type = header(answer, 'content-type') ?? '';
+  if (!type.startsWith('application/json')) {
+    problems.push(`error with content type ${JSON.stringify(type)}, not JSON`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    problems.push('error body is not JSON');
+    return problems;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    problems.push('error body is not a JSON object');
+    return problems;
+  }
+  const record = body as Record<string, unknown>;
+  if (typeof record.message !== 'string' || record.message.trim() === '') {
+    problems.push('error body has no message');
+  }
+  const extra = Object.keys(record).filter((k) => !ERROR_KEYS.has(k));
+  if (extra.length > 0) problems.push(`error body has other keys: ${extra.join(', ')}`);
+  if ('errors' in record) {
+    const errors = record.errors;
+    if (
+      !errors ||
+      typeof errors !== 'object' ||
+      Array.isArray(errors) ||
+      Object.values(errors).some((v) => typeof v !== 'string')
+    ) {
+      problems.push('errors is not an object of field messages');
+    }
+  }
+  if ('error' in record && record.error !== record.message) {
+    problems.push('error and message differ');
+  }
+  if (INTERNALS.test(answer.body)) problems.push('error body shows internals');
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database and storage
+
+export interface InvariantResult {
+  name: string;
+  violations: number;
+  examples: unknown[];
+}
+
+async function rows(database: Database, text: string) {
+  return (await database.pool.query(text)).rows as Record<string, unknown>[];
+}
+
+/** Every numeric column whose name says it holds money (all money is numeric(10,2)). */
+async function moneyColumns(database: Database) {
+  const columns = await rows(
+    database,
+    `select table_name, column_name, numeric_scale from information_schema.columns
+      where table_schema = 'public' and data_type = 'numeric'`,
+  );
+  return columns.filter((c) => !/rate/i.test(String(c.column_name))) as {
+    table_name: string;
+    column_name: string;
+    numeric_scale: number | null;
+  }[];
+}
+
+/** The SQL invariants of the data, each with how many rows break it and a few examples. */
+export async function databaseInvariants(database: Database): Promise<InvariantResult[]> {
+  const results: InvariantResult[] = [];
+  const check = async (name: string, text: string) => {
+    const found = await rows(database, text);
+    results.push({ name, violations: found.length, examples: found.slice(0, 5) });
+  };
+
+  await check(
+    'no transaction without images',
+    `select id, image_urls from transactions
+      where image_urls is null or cardinality(image_urls) = 0
+         or exists (select 1 from unnest(image_urls) u where u is null or btrim(u) = '')`,
+  );
+  await check(
+    "every transaction image is an upload of the transaction's customer, claimed by it",
+    `select t.id, u.url from transactions t cross join lateral unnest(t.image_urls) as u(url)
+      where not exists (
+        select 1 from uploads up
+         where '/objects/' || up.key = u.url and up.kind = 'card'
+           and up.transaction_id = t.id and up.owner_user_id = t.user_id)`,
+  );
+  await check(
+    'no card image claimed by two transactions',
+    `select u.url, count(*) from transactions t cross join lateral unnest(t.image_urls) as u(url)
+      group by u.url having count(*) > 1`,
+  );
+  await check(
+    'no bank_transfer payment method without its bank fields',
+    `select id, account_number is null as no_number, bank_name is null as no_bank,
+            routing_number is null as no_routing
+       from payment_methods
+      where type = 'bank_transfer'
+        and (coalesce(btrim(account_number), '') = '' or coalesce(btrim(bank_name), '') = ''
+             or coalesce(btrim(routing_number), '') = '')`,
+  );
+  await check(
+    'no payment method of an unknown type',
+    `select id, type from payment_methods
+      where type not in ('cash_app','paypal','chime','sofi','revolut','bank_transfer',
+                         'usdt_bep20','usdt_trc20')`,
+  );
+  await check(
+    'at most one visible default payment method per customer',
+    `select user_id, count(*) from payment_methods
+      where is_default and deleted_at is null group by user_id having count(*) > 1`,
+  );
+  await check(
+    "a transaction's payment method is its customer's",
+    `select t.id from transactions t join payment_methods p on p.id = t.payment_method_id
+      where p.user_id <> t.user_id`,
+  );
+
+  const money = await moneyColumns(database);
+  for (const column of money) {
+    await check(
+      `no money with more than 2 decimals, nor below 0: ${column.table_name}.${column.column_name}`,
+      `select ${column.column_name}::text as value from ${column.table_name}
+        where ${column.column_name} is not null
+          and (${column.column_name} <> round(${column.column_name}, 2)
+               or scale(${column.column_name}) > 2 or ${column.column_name} < 0)`,
+    );
+  }
+  results.push({
+    name: 'every money column is declared with at most 2 decimals',
+    violations: money.filter((c) => c.numeric_scale === null || c.numeric_scale > 2).length,
+    examples: money.filter((c) => c.numeric_scale === null || c.numeric_scale > 2),
+  });
+
+  await check(
+    'no known status outside its list',
+    `select id, status, payment_status from transactions
+      where status not in ('pending','processing','completed','rejected')
+         or payment_status not in ('pending','sent','confirmed')`,
+  );
+  await check(
+    'no control character in single-line text',
+    `select 'users' as t, id::text from users
+      where first_name ~ '[\\x01-\\x1f\\x7f]' or last_name ~ '[\\x01-\\x1f\\x7f]' or email ~ '[\\x01-\\x1f\\x7f]'
+     union all
+     select 'payment_methods', id::text from payment_methods
+      where account_name ~ '[\\x01-\\x1f\\x7f]' or identifier ~ '[\\x01-\\x1f\\x7f]'
+         or account_number ~ '[\\x01-\\x1f\\x7f]' or bank_name ~ '[\\x01-\\x1f\\x7f]'
+         or routing_number ~ '[\\x01-\\x1f\\x7f]'
+     union all
+     select 'transactions', id::text from transactions where card_type ~ '[\\x01-\\x1f\\x7f]'
+     union all
+     select 'support_tickets', id::text from support_tickets
+      where subject ~ '[\\x01-\\x1f\\x7f]' or email ~ '[\\x01-\\x1f\\x7f]'`,
+  );
+  await check(
+    'a chat attachment is a chat upload of that conversation',
+    `select m.id, m.attachment_url from chat_messages m
+      where m.attachment_url is not null and not exists (
+        select 1 from uploads u where '/objects/' || u.key = m.attachment_url
+           and u.kind = 'chat' and u.conversation_user_id = m.user_id)`,
+  );
+  return results;
+}
+
+/** Every file under the storage folder, as keys relative to it (temporary files included). */
+async function filesUnder(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(folder: string) {
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names) {
+      const full = path.join(folder, name);
+      const info = await stat(full);
+      if (info.isDirectory()) await walk(full);
+      else out.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  }
+  await walk(root);
+  return out;
+}
+
+export interface SweepResult {
+  orphanRowsRemoved: number;
+  unrecordedFilesRemoved: number;
+  invariants: InvariantResult[];
+}
+
+/**
+ * Runs the housekeeping sweep as if its thresholds had passed (rows 25 hours old, files 2 hours
+ * old), then checks storage against the uploads table: no file without a row, no temporary file,
+ * no file outside the key pattern, no row without its file, no unused upload left.
+ */
+export async function sweepAndCheckStorage(
+  database: Database,
+  storage: ObjectStorage,
+  objectsRoot: string,
+): Promise<SweepResult> {
+  // The app's clock is the database's now() for rows and the file's mtime for files: age both.
+  await database.pool.query(`update uploads set created_at = created_at - interval '25 hours'`);
+  const past = new Date(Date.now() - 2 * 3600_000);
+  for (const file of await filesUnder(objectsRoot)) {
+    await utimes(path.join(objectsRoot, file), past, past);
+  }
+  const orphanRowsRemoved = await deleteOrphanUploads(database.db, storage);
+  const unrecordedFilesRemoved = await deleteUnrecordedFiles(database.db, storage);
+
+  const files = await filesUnder(objectsRoot);
+  const keys = new Set((await rows(database, 'select key from uploads')).map((r) => String(r.key)));
+  const invariants: InvariantResult[] = [];
+  const add = (name: string, found: unknown[]) =>
+    invariants.push({ name, violations: found.length, examples: found.slice(0, 5) });
+  add(
+    'no file in storage without a row (after the sweep)',
+    files.filter((f) => OBJECT_KEY_PATTERN.test(f) && !keys.has(f)),
+  );
+  add(
+    'no temporary or oddly named file in storage (after the sweep)',
+    files.filter((f) => !OBJECT_KEY_PATTERN.test(f)),
+  );
+  const onDisk = new Set(files);
+  add(
+    'no upload row without its file',
+    [...keys].filter((k) => !onDisk.has(k)),
+  );
+  add(
+    'no unused upload left by the sweep',
+    await rows(
+      database,
+      `select key from uploads
+        where (kind = 'card' and transaction_id is null)
+           or (kind = 'chat' and conversation_user_id is null)`,
+    ),
+  );
+  return { orphanRowsRemoved, unrecordedFilesRemoved, invariants };
+}
