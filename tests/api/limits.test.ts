@@ -173,7 +173,11 @@ describe('wrong passwords', () => {
       await database.migrate();
       const app = await buildApp(config, database);
       await app.ready();
-      return { app, close: async () => (await app.close(), await database.close()) };
+      const close = async () => {
+        await app.close();
+        await database.close();
+      };
+      return { app, close };
     };
     try {
       const first = await start();
