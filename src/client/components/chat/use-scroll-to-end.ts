@@ -25,8 +25,15 @@ export function useScrollToEnd(count: number, threadKey?: string | null) {
   React.useEffect(() => {
     const box = ref.current;
     if (!box) return;
+    // Growth below the reader (a photo loading) must not move them: no scroll anchoring.
+    box.style.overflowAnchor = 'none';
+    let last = box.scrollTop;
     const onScroll = () => {
-      pinned.current = box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX;
+      // Pinned again at the end; unpinned only when the reader scrolls up, never because the
+      // thread grew under them.
+      if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) pinned.current = true;
+      else if (box.scrollTop < last) pinned.current = false;
+      last = box.scrollTop;
     };
     const follow = () => {
       if (pinned.current) box.scrollTop = box.scrollHeight;
