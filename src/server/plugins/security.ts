@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from './errors';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -38,13 +39,14 @@ export function isCrossOrigin(request: FastifyRequest): boolean {
 }
 
 export function registerSecurity(app: FastifyInstance) {
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Thrown, not sent: the error handler gives them the shape of every other error.
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     // HTTP/1.1 requires it; Node's own refusal would have no body and none of our headers.
     if (!request.headers.host && request.raw.httpVersion !== '1.0') {
-      return reply.code(400).send({ message: 'Host header required' });
+      throw new HttpError(400, 'Host header required');
     }
     if (!SAFE_METHODS.has(request.method) && isCrossOrigin(request)) {
-      return reply.code(403).send({ message: 'Cross-origin request refused' });
+      throw new HttpError(403, 'Cross-origin request refused');
     }
   });
 
