@@ -233,8 +233,10 @@ describe('other writes at the same moment', () => {
     const detail = (
       await as(t.app, staff, { method: 'GET', url: `/api/admin/transactions/${card.id}` })
     ).json();
+    // Every save changes the card (a save that changes nothing is not a conflict and answers 200
+    // whenever it runs, so on PostgreSQL, where the order is free, it could make a second 200).
     const responses = await Promise.all(
-      ['processing', 'completed', 'rejected', 'pending', 'processing', 'completed'].map((status) =>
+      ['processing', 'completed', 'rejected', 'processing', 'completed', 'rejected'].map((status) =>
         as(t.app, staff, {
           method: 'PATCH',
           url: `/api/admin/transactions/${card.id}`,
