@@ -102,7 +102,7 @@ function TicketList({
                 <p className="font-semibold">{ticket.subject}</p>
                 <TicketStatusBadge status={ticket.status} />
               </div>
-              <p className="mt-0.5 text-xs text-muted-foreground">
+              <p className="mt-0.5 text-xs text-muted-foreground [overflow-wrap:anywhere]">
                 {name ? `${name} · ` : ''}
                 {ticket.email} · {formatDate(ticket.createdAt)} {formatTime(ticket.createdAt)}
               </p>
