@@ -19,7 +19,6 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -27,6 +26,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
 import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
+import { freePort } from './free-port';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 20);
@@ -71,17 +71,6 @@ const children: ChildProcess[] = [];
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function start(command: string, args: string[], options: { env?: object; cwd?: string } = {}) {
   const child = spawn(command, args, {

@@ -8,22 +8,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../src/shared/card-rules';
+import { freePort } from './free-port';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_MB = 20;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 async function started(child: ChildProcess, base: string) {
   for (let i = 0; ; i++) {

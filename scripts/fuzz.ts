@@ -14,15 +14,10 @@
  *   --small          no bodies over the 1 MiB limit nor 10 MB uploads
  *   --keep           keep the data folder even when everything held
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/server/app';
-import { type AppConfig, loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
-import { createPostgresDatabase, GENEROUS_LIMITS, type TestApp } from '../tests/api/helpers';
+import { createTestApp } from '../tests/api/helpers';
 import { databaseInvariants, sweepAndCheckStorage } from '../tests/fuzz/invariants';
 import { seedFrom } from '../tests/fuzz/rng';
 import {
@@ -51,53 +46,10 @@ const SEED = seedFrom(values.seed ?? process.env.FUZZ_SEED, (Math.random() * 2 *
 const CONCURRENCY = Number(values.concurrency);
 if (!Number.isInteger(REQUESTS) || REQUESTS < 1) throw new Error('requests must be a number');
 
-async function startApp(): Promise<TestApp & { where: string }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-fuzz-'));
-  const fresh = process.env.DATABASE_URL
-    ? await createPostgresDatabase(process.env.DATABASE_URL)
-    : null;
-  const database = await openDatabase({
-    databaseUrl: fresh?.url,
-    pgliteDir: fresh ? undefined : path.join(dataDir, 'db'),
-  });
-  await database.migrate();
-  const config: AppConfig = {
-    ...loadConfig({
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      BCRYPT_COST: '4',
-      // Captured in memory (runner.ts): a failing request is printed with its stack.
-      LOG_LEVEL: 'warn',
-      // Limits would hide routes behind 429s; they have their own tests.
-      ...GENEROUS_LIMITS,
-    }),
-    port: 0,
-    databaseUrl: fresh?.url,
-  };
-  let offset = 0;
-  const app = await buildApp(config, database, { now: () => Date.now() + offset });
-  await app.ready();
-  return {
-    app,
-    database,
-    config,
-    where: fresh ? `PostgreSQL database ${new URL(fresh.url).pathname.slice(1)}` : dataDir,
-    advance(ms) {
-      offset += ms;
-    },
-    async close() {
-      await app.close();
-      await database.close();
-      await fresh?.drop();
-    },
-  };
-}
-
-const t = await startApp();
+// Its logs are captured in memory (runner.ts): a failing request is printed with its stack.
+const t = await createTestApp({ logLevel: 'warn' }, { onDisk: true });
 console.log(
-  `Fuzzing ${REQUESTS.toLocaleString()} requests, seed ${SEED} (replay: npm run fuzz -- ${REQUESTS} --seed ${SEED}), on ${t.where}`,
+  `Fuzzing ${REQUESTS.toLocaleString()} requests, seed ${SEED} (replay: npm run fuzz -- ${REQUESTS} --seed ${SEED}), on ${t.config.databaseUrl ? 'PostgreSQL' : t.config.dataDir}`,
 );
 const world = await buildWorld(t);
 const started = performance.now() / 1000;

@@ -24,13 +24,17 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
-  options: Omit<BuildOptions, 'now'> = {},
+  { onDisk = false, ...options }: Omit<BuildOptions, 'now'> & { onDisk?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-api-'));
   const fresh = process.env.DATABASE_URL
     ? await createPostgresDatabase(process.env.DATABASE_URL)
     : null;
-  const database = await openDatabase({ databaseUrl: fresh?.url });
+  // In memory unless asked (a long fuzz run keeps its embedded database on disk).
+  const database = await openDatabase({
+    databaseUrl: fresh?.url,
+    pgliteDir: !fresh && onDisk ? path.join(dataDir, 'db') : undefined,
+  });
   await database.migrate();
   const config: AppConfig = {
     ...loadConfig({
@@ -39,7 +43,7 @@ export async function createTestApp(
       DATA_DIR: dataDir,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       BCRYPT_COST: '4',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      LOG_LEVEL: 'silent',
       // Every test signs up from the same address: limits are tested on their own (limits.test.ts).
       ...GENEROUS_LIMITS,
     }),

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../scripts/free-port';
 import { openDatabase } from '../../src/server/db/client';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import { createPostgresDatabase } from '../api/helpers';
@@ -23,17 +23,6 @@ export interface Cluster {
   databaseUrl: string;
   bucket: S3TestServer;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
