@@ -27,6 +27,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
 import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
 import { freePort } from './free-port';
+import { signInStaffOverHttp } from './staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 20);
@@ -214,13 +215,7 @@ async function signIn(target: Target, count: number): Promise<string[]> {
 }
 
 async function staffCookie(target: Target) {
-  const response = await fetch(`${target.base}/api/admin/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: target.base },
-    body: JSON.stringify(STAFF),
-  });
-  if (response.status !== 200) throw new Error(`staff sign-in got ${response.status}`);
-  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+  return (await signInStaffOverHttp(target.base, STAFF)).cookie;
 }
 
 /**

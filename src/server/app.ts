@@ -8,15 +8,20 @@ import type { Database, Db } from './db/client';
 import eventRoutes from './live/events';
 import { LiveHub } from './live/hub';
 import { registerLiveCache } from './live/plugin';
+import { registerMail } from './mail/plugin';
+import accountRoutes from './modules/account/routes';
 import adminRoutes from './modules/admin/routes';
 import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
+import notificationRoutes from './modules/notifications/routes';
 import { registerApiDocs } from './modules/operations/docs';
 import healthRoutes from './modules/operations/health';
 import { registerMetrics } from './modules/operations/metrics';
+import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
+import sessionRoutes from './modules/sessions/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
 import {
@@ -116,6 +121,7 @@ export async function buildApp(
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
   await registerRateLimits(app);
+  registerMail(app);
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },
@@ -123,6 +129,10 @@ export async function buildApp(
   await registerApiDocs(app);
   registerMetrics(app);
   await app.register(authRoutes);
+  await app.register(passwordRoutes);
+  await app.register(accountRoutes);
+  await app.register(sessionRoutes);
+  await app.register(notificationRoutes);
   await app.register(fileRoutes);
   await app.register(paymentMethodRoutes);
   await app.register(cardRoutes);

@@ -57,6 +57,26 @@ export const envSchema = z.object({
   LIMIT_CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LIMIT_TICKETS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  /** Wrong second-factor codes per staff account per 15 minutes (docs/decisions/037). */
+  LIMIT_TWO_FACTOR_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** Password-reset and verification emails per account per hour. */
+  LIMIT_ACCOUNT_EMAILS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /**
+   * The public address of the site, used in the links emails carry (a reset link, a page to
+   * open); http://localhost:PORT by default.
+   */
+  APP_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /**
+   * Where mail goes (docs/decisions/035): smtp://user:pass@host:587 (STARTTLS when offered) or
+   * smtps://...:465. Unset: every message is written to DATA_DIR/outbox as an .eml file.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('Cardbridge <no-reply@cardbridge.app>'),
+  /** Staff changes within this many seconds reach a customer as one email. */
+  NOTIFICATION_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** A connection that sends nothing for this long is closed (a stalled upload). */
   REQUEST_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** A request must have arrived whole within this long (a 10 MB upload at a crawl). */
@@ -92,6 +112,9 @@ export interface AppConfig {
   requestBodySeconds: number;
   metricsToken: string | undefined;
   limits: Limits;
+  /** The site's public address, no trailing slash: links in emails start with it. */
+  appUrl: string;
+  mail: MailConfig;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
   /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
@@ -108,6 +131,14 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+export interface MailConfig {
+  /** Unset: messages are written to DATA_DIR/outbox instead of being sent. */
+  smtpUrl: string | undefined;
+  from: string;
+  /** How long a customer's notifications gather before they go out as one email. */
+  notificationDelayMs: number;
+}
+
 /** How much one account or address may do per window (windows: see docs/decisions/021). */
 export interface Limits {
   /** Wrong passwords per account per hour, from any number of addresses. */
@@ -120,6 +151,10 @@ export interface Limits {
   ticketsPerHour: number;
   /** Card images and chat attachments per customer per hour. */
   uploadsPerHour: number;
+  /** Wrong second-factor codes per staff account per 15 minutes. */
+  twoFactorFailures: number;
+  /** Password-reset and verification emails per account per hour. */
+  accountEmailsPerHour: number;
 }
 
 export class ConfigError extends Error {}
@@ -163,6 +198,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       chatMessagesPerMinute: e.LIMIT_CHAT_MESSAGES_PER_MINUTE,
       ticketsPerHour: e.LIMIT_TICKETS_PER_HOUR,
       uploadsPerHour: e.LIMIT_UPLOADS_PER_HOUR,
+      twoFactorFailures: e.LIMIT_TWO_FACTOR_FAILURES,
+      accountEmailsPerHour: e.LIMIT_ACCOUNT_EMAILS_PER_HOUR,
+    },
+    appUrl: e.APP_URL ?? `http://localhost:${e.PORT}`,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      notificationDelayMs: e.NOTIFICATION_EMAIL_DELAY_SECONDS * 1000,
     },
     s3: s3ConfigOf(e),
   };

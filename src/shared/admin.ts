@@ -13,6 +13,8 @@ export const adminTransactionSchema = transactionSchema.extend({
   userEmail: z.string().nullable(),
   userFirstName: z.string().nullable(),
   userLastName: z.string().nullable(),
+  /** Whether the customer confirmed their email address. */
+  userEmailVerified: z.boolean(),
   paymentMethodIdentifier: z.string().nullable(),
   paymentMethodAccountNumber: z.string().nullable(),
   paymentMethodBankName: z.string().nullable(),
@@ -79,6 +81,7 @@ export const adminUserSchema = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   isAdmin: z.boolean(),
+  emailVerified: z.boolean(),
   createdAt: z.string(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;

@@ -2,10 +2,14 @@
  * The sign-in and sign-up rules as plain functions (spec section 5), so the public pages check a
  * form without loading zod. The zod schemas in auth-schemas.ts use the same messages and limits.
  */
-export const PASSWORD_MAX_BYTES = 72;
 export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_BYTES} bytes`;
+/** Characters of any script (code points); hashing takes any length (docs/decisions/036). */
+export const PASSWORD_MAX_LENGTH = 128;
+export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
 export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
+export const PASSWORD_BLANK = 'Password cannot be only spaces';
+/** The server also refuses the most common passwords (it holds the list, the page does not). */
+export const PASSWORD_TOO_COMMON = 'This password is too common';
 export const INVALID_EMAIL = 'Invalid email address';
 export const EMAIL_MAX_LENGTH = 254;
 export const NAME_MAX_LENGTH = 100;
@@ -14,9 +18,9 @@ export const NAME_MAX_LENGTH = 100;
 export const EMAIL_PATTERN =
   /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-/** bcrypt reads at most 72 bytes; a longer password would be silently cut, so it is refused. */
-export const fitsBcrypt = (value: string) =>
-  new TextEncoder().encode(value).length <= PASSWORD_MAX_BYTES;
+/** Length in characters as a person counts them: an accented letter or an emoji is one. */
+export const characterCount = (value: string) => [...value].length;
+export const fitsPasswordLength = (value: string) => characterCount(value) <= PASSWORD_MAX_LENGTH;
 
 type Problems<K extends string> = Partial<Record<K, string>>;
 
@@ -42,15 +46,26 @@ export function signInProblems(values: { email: string; password: string }) {
     password:
       values.password.length < 1
         ? 'Password is required'
-        : fitsBcrypt(values.password)
+        : fitsPasswordLength(values.password)
           ? undefined
           : PASSWORD_TOO_LONG,
   });
 }
 
+/** A new password's problem (sign-up, reset, change), but for the server's list of common ones. */
 export function newPasswordProblem(password: string) {
-  if (password.length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT;
-  return fitsBcrypt(password) ? undefined : PASSWORD_TOO_LONG;
+  const length = characterCount(password);
+  if (length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT;
+  if (length > PASSWORD_MAX_LENGTH) return PASSWORD_TOO_LONG;
+  return password.trim() === '' ? PASSWORD_BLANK : undefined;
+}
+
+/** Profile: the names, with the sign-up form's rules. */
+export function nameProblems(values: { firstName: string; lastName: string }) {
+  return defined({
+    firstName: nameProblem(values.firstName, 'First name is required'),
+    lastName: nameProblem(values.lastName, 'Last name is required'),
+  });
 }
 
 export function signUpProblems(values: {

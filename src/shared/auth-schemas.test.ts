@@ -19,14 +19,22 @@ describe('signUpSchema', () => {
       'Last name is required',
     ]);
   });
-  it('refuses a password over 72 bytes even when it has fewer characters', () => {
-    const result = signUpSchema.safeParse({
-      email: 'a@b.co',
-      password: 'é'.repeat(37),
-      firstName: 'A',
-      lastName: 'B',
-    });
-    expect(messages(result)).toEqual([PASSWORD_TOO_LONG]);
+  const withPassword = (password: string) =>
+    signUpSchema.safeParse({ email: 'a@b.co', password, firstName: 'A', lastName: 'B' });
+  it('counts characters of any script, not bytes: 64 × é (128 bytes) is a good password', () => {
+    expect(messages(withPassword('é'.repeat(64)))).toEqual([]);
+    expect(messages(withPassword('密码'.repeat(32)))).toEqual([]);
+    expect(messages(withPassword('🔑'.repeat(8)))).toEqual([]);
+    expect(messages(withPassword('🔑'.repeat(7)))).toEqual([
+      'Password must be at least 8 characters',
+    ]);
+  });
+  it('refuses a password over 128 characters, and one of spaces only', () => {
+    expect(messages(withPassword('x'.repeat(129)))).toEqual([PASSWORD_TOO_LONG]);
+    expect(messages(withPassword(' '.repeat(8)))).toEqual(['Password cannot be only spaces']);
+    expect(messages(withPassword('\t \u00a0 \u3000   '))).toEqual([
+      'Password cannot be only spaces',
+    ]);
   });
 });
 

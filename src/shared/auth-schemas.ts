@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import {
   EMAIL_MAX_LENGTH,
-  fitsBcrypt,
+  fitsPasswordLength,
   INVALID_EMAIL,
   NAME_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
+  newPasswordProblem,
   PASSWORD_TOO_LONG,
   PASSWORD_TOO_SHORT,
 } from './auth-rules';
 
-export { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, PASSWORD_TOO_LONG } from './auth-rules';
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_TOO_LONG } from './auth-rules';
 
 const email = z
   .string({ error: INVALID_EMAIL })
@@ -22,14 +22,17 @@ export const signInSchema = z.object({
   password: z
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')
-    .refine(fitsBcrypt, PASSWORD_TOO_LONG),
+    .refine(fitsPasswordLength, PASSWORD_TOO_LONG),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
+/** A new password: length in characters and not blank (the server adds the common-list check). */
 export const newPasswordSchema = z
   .string({ error: PASSWORD_TOO_SHORT })
-  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
-  .refine(fitsBcrypt, PASSWORD_TOO_LONG);
+  .superRefine((value, ctx) => {
+    const problem = newPasswordProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const name = (message: string) =>
   z
@@ -46,13 +49,65 @@ export const signUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
-/** The current-user object every auth endpoint answers with (PRODUCT.md). */
-export interface CurrentUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  isAdmin: boolean;
-  createdAt: string;
+/** POST /api/password/forgot: the same answer whether or not the address has an account. */
+export const forgotPasswordSchema = z.object({ email });
+
+/** POST /api/password/reset, with the token from the emailed link. */
+export const resetPasswordSchema = z.object({
+  token: z.string({ error: 'This link is not valid' }).min(1).max(200),
+  password: newPasswordSchema,
+});
+
+/** POST /api/password/change: the current password proves it is the owner, not a borrowed tab. */
+export const changePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(1000, 'Current password is incorrect'),
+  newPassword: newPasswordSchema,
+});
+
+/** POST /api/email/verify. */
+export const verifyEmailSchema = z.object({
+  token: z.string({ error: 'This link is not valid' }).min(1).max(200),
+});
+
+/** PATCH /api/profile: names (both kinds of account) and the email switch (customers). */
+export const updateProfileSchema = z.object({
+  firstName: name('First name is required').optional(),
+  lastName: name('Last name is required').optional(),
+  emailNotifications: z.boolean({ error: 'emailNotifications must be true or false' }).optional(),
+});
+export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
+
+/** POST /api/admin/signin/verify: a 6-digit code from the authenticator, or a recovery code. */
+export const twoFactorCodeSchema = z.object({
+  code: z
+    .string({ error: 'Enter the 6-digit code from your authenticator app' })
+    .trim()
+    .min(1, 'Enter the 6-digit code from your authenticator app')
+    .max(40, 'That code is not valid'),
+});
+
+/** What POST /api/admin/signin answers once the password is right: the second factor is next. */
+export interface TwoFactorChallenge {
+  twoFactorRequired: true;
+  /** First sign-in only: the authenticator to set up (a QR code of this URL, and its secret). */
+  otpauthUrl?: string;
+  secret?: string;
 }
+/** The current-user object every auth endpoint answers with (PRODUCT.md). */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  isAdmin: z.boolean(),
+  createdAt: z.string(),
+  /** Customers: whether they opened the link mailed to their address (staff: always true). */
+  emailVerified: z.boolean(),
+  /** Customers: whether staff decisions also come by email (staff: false). */
+  emailNotifications: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;

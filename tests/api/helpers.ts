@@ -2,12 +2,16 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sign } from 'cookie-signature';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { freshCode, rememberSecret, secretOf } from '../../scripts/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
+import { sessions } from '../../src/server/db/schema';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
+import { SESSION_LIMITS } from '../../src/server/plugins/session';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -15,6 +19,8 @@ export interface TestApp {
   config: AppConfig;
   /** Moves the app's clock (sessions expire by it) forward. */
   advance(ms: number): void;
+  /** The app's clock. */
+  now(): number;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,7 @@ export async function createTestApp(
     advance(ms) {
       offset += ms;
     },
+    now: () => Date.now() + offset,
     async close() {
       await app.close();
       await database.close();
@@ -87,6 +94,29 @@ export async function createPostgresDatabase(baseUrl: string) {
       await client.end();
     },
   };
+}
+
+/**
+ * A signed-in session made straight in the database, as a completed sign-in leaves it: for the
+ * fuzzer, which signs staff in again and again (each real sign-in takes a fresh authenticator
+ * code, one per 30 s). Every test of signing in goes through the API.
+ */
+export async function sessionFor(
+  testApp: TestApp,
+  account: { kind: 'user' | 'admin'; id: string },
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = testApp.now();
+  await testApp.database.db.insert(sessions).values({
+    sid: createHash('sha256').update(token).digest('hex'),
+    sess: {},
+    expire: new Date(now + SESSION_LIMITS[account.kind].idleMs),
+    accountKind: account.kind,
+    accountId: account.id,
+    createdAt: new Date(now),
+    lastSeenAt: new Date(now),
+  });
+  return `cb.sid=${encodeURIComponent(sign(token, testApp.config.sessionSecret))}`;
 }
 
 /** The sessions table's key for a cookie: the SHA-256 of its token. */
@@ -138,6 +168,10 @@ export async function signUp(
   return { cookie: sessionCookie(response)!, user: response.json() };
 }
 
+/**
+ * Signs staff in as the portal does: password, then a code from the authenticator (enrolling it
+ * the first time, with the secret the server answers). A new email makes a new staff account.
+ */
 export async function signInStaff(
   testApp: TestApp,
   email = uniqueEmail('staff'),
@@ -148,13 +182,24 @@ export async function signInStaff(
     { email, password, firstName: 'Sam', lastName: 'Staff' },
     4,
   );
-  const response = await testApp.app.inject({
+  const first = await testApp.app.inject({
     method: 'POST',
     url: '/api/admin/signin',
     payload: { email, password },
   });
-  if (response.statusCode !== 200) throw new Error(`staff sign-in failed: ${response.body}`);
-  return { cookie: sessionCookie(response)!, user: response.json() };
+  if (first.statusCode !== 200) throw new Error(`staff sign-in failed: ${first.body}`);
+  const challenge = first.json() as { secret?: string };
+  if (challenge.secret) rememberSecret(email, challenge.secret);
+  const secret = secretOf(email);
+  if (!secret) throw new Error(`no authenticator secret known for ${email}`);
+  const second = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/admin/signin/verify',
+    payload: { code: await freshCode(secret, testApp.now) },
+    headers: { cookie: sessionCookie(first)! },
+  });
+  if (second.statusCode !== 200) throw new Error(`staff second factor failed: ${second.body}`);
+  return { cookie: sessionCookie(second)!, user: second.json() };
 }
 
 /** app.inject with a session cookie. */
@@ -233,3 +278,5 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
     },
   });
 }
+
+export { freshCode } from '../../scripts/staff-sign-in';

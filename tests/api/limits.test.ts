@@ -25,6 +25,8 @@ const DEFAULTS: Limits = {
   chatMessagesPerMinute: 30,
   ticketsPerHour: 10,
   uploadsPerHour: 60,
+  twoFactorFailures: 5,
+  accountEmailsPerHour: 5,
 };
 
 let t: TestApp;

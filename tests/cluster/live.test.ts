@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInStaffOverHttp } from '../../scripts/staff-sign-in';
 import { openDatabase } from '../../src/server/db/client';
 import { openEvents } from '../api/live-helpers';
 import { type Cluster, call, type Instance, STAFF, signIn, startCluster, within } from './cluster';
+
+const staffSignIn = async (base: string) => (await signInStaffOverHttp(base, STAFF)).cookie;
 
 let cluster: Cluster;
 let a: Instance;
@@ -68,7 +71,7 @@ describe('two instances on one PostgreSQL', () => {
   it('a staff change through one reaches the other’s poll and event stream within 1 s', async () => {
     const customer = await newCustomer(a.base);
     const card = await submitCard(a.base, customer);
-    const staff = await signIn(a.base, '/api/admin/signin', STAFF);
+    const staff = await staffSignIn(a.base);
 
     // The customer's page is served by B: primed, so B answers it from memory.
     const first = await call(b.base, customer, 'GET', '/api/transactions');
@@ -99,7 +102,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('staff on one instance see an upload made through the other within 1 s', async () => {
-    const staff = await signIn(b.base, '/api/admin/signin', STAFF);
+    const staff = await staffSignIn(b.base);
     await call(b.base, staff, 'GET', '/api/admin/transactions');
     const events = await openEvents(b.base, staff);
     try {

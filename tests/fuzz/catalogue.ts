@@ -48,6 +48,9 @@ export const POOL_NAMES = [
   'conversationCursors',
   'ticketCursors',
   'updatedAts',
+  /** Ids of the identities' own sessions (GET /api/sessions). */
+  'sessionIds',
+  'notificationIds',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -243,8 +246,127 @@ export const CATALOGUE: RouteSpec[] = [
       rng.chance(0.6)
         ? obj({ email: world.staff.email, password: world.staff.password })
         : obj({ email: world.customer.email, password: world.customer.password }),
-    check: ({ json }, world) =>
-      asRecord(json).email === world.staff.email ? null : 'staff sign-in let a non-staff in',
+    // The right password only opens the second step: no account, no session with rights.
+    check: ({ json }) =>
+      asRecord(json).twoFactorRequired === true && !('email' in asRecord(json))
+        ? null
+        : 'staff sign-in answered more than a second-factor challenge',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/signin/verify',
+    access: 'public',
+    body: 'json',
+    ownSession: true,
+    validBody: ({ rng }) =>
+      obj({ code: rng.chance(0.7) ? String(rng.int(0, 999_999)).padStart(6, '0') : 'abcde-23456' }),
+    check: () => 'a second factor was accepted without a password step',
+  },
+  {
+    method: 'POST',
+    path: '/api/password/forgot',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng, world }) =>
+      obj({ email: rng.chance(0.5) ? world.customer.email : `nobody.${rng.hex(6)}@example.com` }),
+  },
+  {
+    method: 'POST',
+    path: '/api/password/reset',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng }) => obj({ token: rng.hex(43), password: 'a brand new secret 9' }),
+    check: () => 'a made-up reset token changed a password',
+  },
+  {
+    method: 'POST',
+    path: '/api/password/change',
+    access: 'signed-in',
+    body: 'json',
+    ownSession: true,
+    // The same password again (it changes nothing the fuzzer relies on), or a wrong current one.
+    validBody: ({ rng, world, who }) => {
+      const account = who === 'staff' ? world.staff : world.customer;
+      return obj({
+        currentPassword: rng.chance(0.5) ? account.password : 'not the password',
+        newPassword: account.password,
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/email/verify',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng }) => obj({ token: rng.hex(43) }),
+    check: () => 'a made-up verification token was accepted',
+  },
+  { method: 'POST', path: '/api/email/verify/resend', access: 'customer' },
+  {
+    method: 'PATCH',
+    path: '/api/profile',
+    access: 'signed-in',
+    body: 'json',
+    validBody: ({ rng, who }) =>
+      obj({
+        ...(rng.chance(0.7) ? { firstName: rng.pick(['Casey', 'Zoë', '李']) } : {}),
+        ...(rng.chance(0.7) ? { lastName: 'Customer' } : {}),
+        ...(who === 'customer' && rng.chance(0.5) ? { emailNotifications: rng.chance(0.5) } : {}),
+      }),
+    check: ({ json, who }, world) =>
+      asRecord(json).email === (who === 'staff' ? world.staff.email : world.customer.email)
+        ? null
+        : 'a profile change answered another account',
+  },
+
+  // sessions
+  {
+    method: 'GET',
+    path: '/api/sessions',
+    access: 'signed-in',
+    learn: ({ json }, world) => {
+      for (const s of Array.isArray(json) ? json : []) {
+        const id = asRecord(s).id;
+        if (typeof id === 'string') addToPool(world, 'sessionIds', id);
+      }
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/sessions/:id',
+    access: 'signed-in',
+    ownSession: true,
+    param: ({ rng, world }) => pickOr(rng, world.pools.sessionIds, () => rng.uuid()),
+  },
+  { method: 'POST', path: '/api/sessions/revoke-others', access: 'signed-in', ownSession: true },
+  {
+    method: 'POST',
+    path: '/api/admin/users/:id/sessions/revoke',
+    access: 'staff',
+    param: ({ rng, world }) => rng.pick(world.pools.userIds),
+  },
+
+  // notifications
+  {
+    method: 'GET',
+    path: '/api/notifications',
+    access: 'signed-in',
+    learn: ({ json }, world) => {
+      for (const n of Array.isArray(asRecord(json).items)
+        ? (asRecord(json).items as unknown[])
+        : []) {
+        const id = asRecord(n).id;
+        if (typeof id === 'string') addToPool(world, 'notificationIds', id);
+      }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/read',
+    access: 'signed-in',
+    body: 'json',
+    validBody: ({ rng, world }) =>
+      obj({ ids: [pickOr(rng, world.pools.notificationIds, () => rng.uuid())] }),
   },
   { method: 'POST', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/logout', access: 'public', ownSession: true },

@@ -1,13 +1,44 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { or, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { PASSWORD_TOO_COMMON } from '../../shared/auth-rules';
 import { newPasswordSchema } from '../../shared/auth-schemas';
 import { ConfigError, loadConfig } from '../config';
-import { DatabaseLockedError, openDatabase } from '../db/client';
-import { upsertAdmin } from '../modules/auth/accounts';
+import { type Database, DatabaseLockedError, openDatabase } from '../db/client';
+import { sessions } from '../db/schema';
+import { CHANNEL } from '../live/pg-bridge';
+import { findAdminByEmail, normalizeEmail, upsertAdmin } from '../modules/auth/accounts';
+import { isCommonPassword } from '../modules/auth/passwords';
+import { resetTwoFactor } from '../modules/auth/two-factor';
 
-const USAGE =
-  'Usage: npm run admin:create -- --email E --password P [--first-name F] [--last-name L]';
+const USAGE = [
+  'Usage: npm run admin:create -- --email E --password P [--first-name F] [--last-name L]',
+  '       npm run admin:create -- --email E --reset-two-factor',
+  'The first creates a staff account, or sets the password of an existing one; the second makes',
+  'the staff member set up their authenticator again at their next sign-in. Both sign them out.',
+].join('\n');
+
+/**
+ * Ends every session of the staff member (and sign-ins waiting for their second factor). On
+ * PostgreSQL running instances are told at once, as a sign-out through the app tells them.
+ */
+async function endStaffSessions(database: Database, adminId: string) {
+  const ended = await database.db
+    .delete(sessions)
+    .where(
+      or(
+        sql`${sessions.accountKind} = 'admin' and ${sessions.accountId} = ${adminId}`,
+        sql`${sessions.sess}->'pendingAccount'->>'id' = ${adminId}`,
+      ),
+    )
+    .returning({ sid: sessions.sid });
+  if (database.kind === 'postgres' && ended.length > 0) {
+    const message = JSON.stringify({ from: 'admin-create', endedSids: ended.map((e) => e.sid) });
+    await database.pool.query('select pg_notify($1, $2)', [CHANNEL, message]);
+  }
+  return ended.length;
+}
 
 async function main() {
   const { values } = parseArgs({
@@ -16,8 +47,22 @@ async function main() {
       password: { type: 'string' },
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
+      'reset-two-factor': { type: 'boolean' },
     },
   });
+  if (values['reset-two-factor']) {
+    if (!values.email || values.password) throw new ConfigError(USAGE);
+    await withDatabase(async (database) => {
+      const admin = await findAdminByEmail(database.db, normalizeEmail(values.email!));
+      if (!admin) throw new ConfigError(`No staff account has the email ${values.email}`);
+      await resetTwoFactor(database.db, { kind: 'admin', id: admin.id });
+      const ended = await endStaffSessions(database, admin.id);
+      console.log(
+        `Two-factor reset for ${admin.email}: they set up their authenticator again at their next sign-in (${ended} session${ended === 1 ? '' : 's'} ended).`,
+      );
+    });
+    return;
+  }
   const input = z
     .object({
       email: z.email('Invalid email address'),
@@ -33,9 +78,21 @@ async function main() {
     });
   if (!values.email || !values.password) throw new ConfigError(USAGE);
   if (!input.success) throw new ConfigError(input.error.issues[0]!.message);
+  if (isCommonPassword(input.data.password)) throw new ConfigError(PASSWORD_TOO_COMMON);
 
+  await withDatabase(async (database) => {
+    const { admin, created } = await upsertAdmin(database.db, input.data, loadConfig().bcryptCost);
+    const ended = created ? 0 : await endStaffSessions(database, admin.id);
+    console.log(
+      `${created ? 'Created' : 'Updated'} staff account ${admin.email}${ended ? ` (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}`,
+    );
+  });
+}
+
+/** Opens the database the server uses (the embedded one only while the server is stopped). */
+async function withDatabase(work: (database: Database) => Promise<void>) {
   const config = loadConfig();
-  let database: Awaited<ReturnType<typeof openDatabase>>;
+  let database: Database;
   try {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -51,8 +108,7 @@ async function main() {
   }
   try {
     await database.migrate();
-    const { admin, created } = await upsertAdmin(database.db, input.data, config.bcryptCost);
-    console.log(`${created ? 'Created' : 'Updated'} staff account ${admin.email}`);
+    await work(database);
   } finally {
     await database.close();
   }

@@ -7,6 +7,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -30,6 +31,10 @@ export const users = pgTable(
     lastName: varchar('last_name', { length: 100 }),
     profileImageUrl: text('profile_image_url'),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /** When the customer opened the link mailed to this address; null until then. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Whether staff decisions and replies are also sent by email (in-app always). */
+    emailNotifications: boolean('email_notifications').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -220,6 +225,8 @@ export const sessions = pgTable(
     /** 'user' or 'admin'; null while a staff sign-in waits for its second factor. */
     accountKind: varchar('account_kind', { length: 16 }),
     accountId: uuid('account_id'),
+    /** What the account's own session list calls it (the sid stays private to the server). */
+    publicId: uuid('public_id').notNull().defaultRandom().unique(),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -264,7 +271,7 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: id(),
-    /** 'transaction', 'chat', 'support_ticket'. */
+    /** 'transaction', 'chat', 'support_ticket', 'user'. */
     entityType: varchar('entity_type', { length: 32 }).notNull(),
     /** The changed row; null for actions on many rows (clearing all chats). */
     entityId: uuid('entity_id'),
@@ -298,3 +305,127 @@ export const jobRuns = pgTable('job_runs', {
   name: varchar('name', { length: 64 }).primaryKey(),
   lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Single-use links sent by email: password resets and address verification. Only the SHA-256 of
+ * the token is kept; the token itself is in the link alone.
+ */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: id(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
+    /** 'password_reset' or 'email_verification'. */
+    purpose: varchar('purpose', { length: 32 }).notNull(),
+    /** 'user' or 'admin'. */
+    accountKind: varchar('account_kind', { length: 16 }).notNull(),
+    accountId: uuid('account_id').notNull(),
+    /** The address the link was sent to: a verification counts only for that address. */
+    email: varchar('email', { length: 254 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('auth_tokens_account_idx').on(t.accountKind, t.accountId, t.purpose),
+    index('auth_tokens_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * Mail waiting to go, and what went (src/server/mail): a request that causes a message only adds
+ * a row; a worker delivers it and retries failures later. Bodies are emptied once sent (they can
+ * hold a link's token).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    toAddress: varchar('to_address', { length: 254 }).notNull(),
+    template: varchar('template', { length: 64 }).notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    /** 'pending', 'sent' or 'failed' (given up after the last retry). */
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When it may be tried next; a worker claiming it pushes this on, so a crash retries it. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/** What staff did that a customer should know: the bell's list, and the emails. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'transaction', 'chat' or 'ticket'. */
+    kind: varchar('kind', { length: 32 }).notNull(),
+    title: varchar('title', { length: 200 }).notNull(),
+    body: text('body').notNull(),
+    /** The page it is about, a path of the app such as /history. */
+    link: varchar('link', { length: 200 }).notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** When it went out in an email (or was passed over because emails are off). */
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * One row per customer with notifications not yet emailed: when their email is due. The first
+ * notification sets it a minute ahead, later ones join it, so changes close together make one email.
+ */
+export const notificationEmails = pgTable(
+  'notification_emails',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('notification_emails_due_idx').on(t.dueAt)],
+);
+
+/**
+ * The second factor (TOTP, RFC 6238) of an account with staff rights: a staff account, or a
+ * customer row flagged is_admin (docs/decisions/037). The secret is set at the first sign-in and
+ * counts once `enabledAt` is set by the first valid code.
+ */
+export const twoFactor = pgTable(
+  'two_factor',
+  {
+    /** 'admin' or 'user'. */
+    accountKind: varchar('account_kind', { length: 16 }).notNull(),
+    accountId: uuid('account_id').notNull(),
+    /** Base32, as authenticator apps take it. */
+    secret: varchar('secret', { length: 64 }).notNull(),
+    enabledAt: timestamp('enabled_at', { withTimezone: true }),
+    /** The time step of the last code accepted: a code is good once, and never an older one. */
+    lastStep: integer('last_step'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountKind, t.accountId] })],
+);
+
+/** One-time recovery codes for when the authenticator is lost, by SHA-256; each is good once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    accountKind: varchar('account_kind', { length: 16 }).notNull(),
+    accountId: uuid('account_id').notNull(),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_account_idx').on(t.accountKind, t.accountId)],
+);

@@ -19,8 +19,8 @@ export interface CachedSession {
 export interface SessionData {
   userAgent?: string;
   ip?: string;
-  /** A staff sign-in that has passed the password but not yet the second factor. */
-  pendingStaffId?: string;
+  /** A sign-in with staff rights that has passed the password but not yet the second factor. */
+  pendingAccount?: { kind: 'user' | 'admin'; id: string };
 }
 
 const MAX_SESSIONS = 200_000;

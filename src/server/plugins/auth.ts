@@ -22,6 +22,8 @@ type AccountRow = {
   createdAt: Date;
   profileImageUrl?: string | null;
   isAdmin?: boolean;
+  emailVerifiedAt?: Date | null;
+  emailNotifications?: boolean;
 };
 
 export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
@@ -35,6 +37,9 @@ export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
     // Staff accounts, and customer rows flagged isAdmin, are staff (PRODUCT.md).
     isAdmin: kind === 'admin' || row.isAdmin === true,
     createdAt: row.createdAt.toISOString(),
+    // Staff accounts are made by an operator for a known address.
+    emailVerified: kind === 'admin' || !!row.emailVerifiedAt,
+    emailNotifications: kind === 'user' && row.emailNotifications !== false,
   };
 }
 

@@ -79,6 +79,8 @@ const LOAD_SESSION = {
            u.id as user_id, u.email as user_email, u.first_name as user_first_name,
            u.last_name as user_last_name, u.created_at as user_created_at,
            u.profile_image_url as user_profile_image_url, u.is_admin as user_is_admin,
+           u.email_verified_at as user_email_verified_at,
+           u.email_notifications as user_email_notifications,
            a.id as admin_id, a.email as admin_email, a.first_name as admin_first_name,
            a.last_name as admin_last_name, a.created_at as admin_created_at
       from s
@@ -98,6 +100,8 @@ interface SessionRow {
   user_created_at: Date;
   user_profile_image_url: string | null;
   user_is_admin: boolean | null;
+  user_email_verified_at: Date | null;
+  user_email_notifications: boolean;
   admin_id: string | null;
   admin_email: string;
   admin_first_name: string | null;
@@ -115,6 +119,8 @@ function accountOfRow(row: SessionRow): Account | null {
       createdAt: row.user_created_at,
       profileImageUrl: row.user_profile_image_url,
       isAdmin: row.user_is_admin === true,
+      emailVerifiedAt: row.user_email_verified_at,
+      emailNotifications: row.user_email_notifications,
     });
   }
   if (row.account_kind === 'admin' && row.admin_id) {

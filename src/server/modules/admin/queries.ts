@@ -1,10 +1,12 @@
 import { and, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import { auditLog, chatMessages, paymentMethods, transactions, users } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
+import { notify, transactionNotice } from '../notifications/notify';
 import { type AuditChanges, recordAudit } from './audit';
 import { afterCursor, cursorColumn, toPage } from './cursor';
 
@@ -13,6 +15,7 @@ const adminColumns = {
   userEmail: users.email,
   userFirstName: users.firstName,
   userLastName: users.lastName,
+  userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   paymentMethodType: paymentMethods.type,
   paymentMethodAccountName: paymentMethods.accountName,
   paymentMethodIdentifier: paymentMethods.identifier,
@@ -132,13 +135,13 @@ export const STALE_SAVE =
  * the row changed since `expectedUpdatedAt`. Fields that do not change are not written.
  */
 export async function updateTransactionAsStaff(
-  db: Db,
+  app: FastifyInstance,
   actor: Account,
   id: string,
   input: TransactionChanges,
   expectedUpdatedAt?: string,
 ) {
-  return db.transaction(async (tx) => {
+  return app.db.transaction(async (tx) => {
     const [current] = await tx
       .select({
         ...getTableColumns(transactions),
@@ -183,6 +186,9 @@ export async function updateTransactionAsStaff(
         action: 'update',
         changes,
       });
+      // The customer hears of a decision (status, payment); a note alone is not news.
+      const notice = transactionNotice(current, changes);
+      if (notice) await notify(app, tx, current.userId, notice);
     }
     return { userId: current.userId, changed: Object.keys(changes) };
   });
@@ -207,6 +213,7 @@ export async function listAdminUsers(db: Db, options: { cursor?: string; limit: 
       firstName: users.firstName,
       lastName: users.lastName,
       isAdmin: users.isAdmin,
+      emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
       createdAt: users.createdAt,
       cursorCreatedAt: cursorColumn(users.createdAt),
     })

@@ -80,14 +80,17 @@ export default async function adminRoutes(app: FastifyInstance) {
       if (!isUuid(id)) throw notFound('Transaction not found');
       const { expectedUpdatedAt, ...changes } = request.body;
       const { userId, changed } = await updateTransactionAsStaff(
-        app.db,
+        app,
         accountOf(request),
         id,
         changes,
         expectedUpdatedAt,
       );
       if (changed.length > 0) {
-        app.live.changed([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats']);
+        app.live.changed(
+          [userId, STAFF],
+          ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
+        );
       }
       return (await findAdminTransaction(app.db, id))!;
     },

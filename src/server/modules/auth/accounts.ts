@@ -1,19 +1,11 @@
-import bcrypt from 'bcrypt';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { admins, users } from '../../db/schema';
+import { hashPassword } from './passwords';
+
+export { hashPassword } from './passwords';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-export const hashPassword = (password: string, cost: number) => bcrypt.hash(password, cost);
-
-/** A hash to compare against when no account matches, so both paths take the same time. */
-let dummyHash: Promise<string> | undefined;
-export async function checkPassword(password: string, hash: string | undefined, cost: number) {
-  dummyHash ??= bcrypt.hash('cardbridge-timing-equaliser', cost);
-  const ok = await bcrypt.compare(password, hash ?? (await dummyHash));
-  return ok && hash !== undefined;
-}
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db

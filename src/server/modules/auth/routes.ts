@@ -1,8 +1,15 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type SignInInput, signInSchema, signUpSchema } from '../../../shared/auth-schemas';
-import { users } from '../../db/schema';
+import {
+  currentUserSchema,
+  type SignInInput,
+  signInSchema,
+  signUpSchema,
+  twoFactorCodeSchema,
+} from '../../../shared/auth-schemas';
+import { admins, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import {
   type Account,
@@ -13,27 +20,31 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { HOUR, limit } from '../../plugins/rate-limit';
-import { endSession, type Principal, startSession } from '../../plugins/session';
-import {
-  checkPassword,
-  findAdminByEmail,
-  findUserByEmail,
-  hashPassword,
-  isUniqueViolation,
-  normalizeEmail,
-} from './accounts';
+import { HOUR, limit, tooMany } from '../../plugins/rate-limit';
+import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
+import { sendVerificationEmail } from '../account/routes';
+import { findAdminByEmail, findUserByEmail, isUniqueViolation, normalizeEmail } from './accounts';
+import { assertGoodPassword, checkPassword, hashPassword, isLegacyHash } from './passwords';
 import { SignInThrottle } from './throttle';
+import {
+  acceptCode,
+  acceptRecoveryCode,
+  findTwoFactor,
+  newRecoveryCodes,
+  startEnrolment,
+} from './two-factor';
 
-const currentUserSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  profileImageUrl: z.string().nullable(),
-  isAdmin: z.boolean(),
-  createdAt: z.string(),
+/** What a sign-in with staff rights answers once the password is right (decision 037). */
+const challengeSchema = z.object({
+  twoFactorRequired: z.literal(true),
+  otpauthUrl: z.string().optional(),
+  secret: z.string().optional(),
 });
+
+const WRONG_CODE = 'That code is not right. Enter the 6-digit code your authenticator shows now.';
+const REPLAYED_CODE = 'That code was just used. Wait for the next one (they change every 30 s).';
+const NO_PENDING_SIGNIN = 'Your sign-in has expired. Enter your email and password again.';
+const TWO_FACTOR_WINDOW_MS = 15 * 60 * 1000;
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 
@@ -48,6 +59,39 @@ export default async function authRoutes(app: FastifyInstance) {
     request.account = account;
     request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
     return toCurrentUser(account);
+  }
+
+  /**
+   * The password was right. A customer is signed in; an account with staff rights only gets a
+   * session that waits for the second factor (and, the first time, the authenticator to set up).
+   */
+  async function passwordAccepted(request: FastifyRequest, reply: FastifyReply, account: Account) {
+    if (!account.isAdmin) return signIn(request, reply, account);
+    const principal: Principal = { kind: account.kind, id: account.id };
+    await startSession(request, reply, null, { pendingAccount: principal });
+    request.log.info(
+      { event: 'signin_password_accepted', account: account.id, kind: account.kind },
+      'password accepted; second factor next',
+    );
+    const enrolled = (await findTwoFactor(app.db, principal))?.enabledAt;
+    if (enrolled) return { twoFactorRequired: true as const };
+    return {
+      twoFactorRequired: true as const,
+      ...(await startEnrolment(app.db, principal, account.email)),
+    };
+  }
+
+  /** A hash of the old scheme is replaced while the password is known (decision 036). */
+  async function upgradeHash(
+    kind: Principal['kind'],
+    id: string,
+    stored: string,
+    password: string,
+  ) {
+    if (!isLegacyHash(stored)) return;
+    const hash = await hashPassword(password, bcryptCost);
+    const table = kind === 'admin' ? admins : users;
+    await app.db.update(table).set({ password: hash }).where(eq(table.id, id));
   }
 
   /** Sign-out, logged with the account it ends (read before the session goes). */
@@ -87,6 +131,7 @@ export default async function authRoutes(app: FastifyInstance) {
       await throttle.failed(reply, kind, email, request.ip, attempt).catch(throttled);
       throw new HttpError(401, INVALID_CREDENTIALS);
     }
+    await upgradeHash(kind, row.id, row.password, request.body.password);
     return row;
   }
 
@@ -107,6 +152,7 @@ export default async function authRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
       if (await findUserByEmail(app.db, email)) throw accountExists();
+      assertGoodPassword(password, 'password');
       try {
         const [row] = await app.db
           .insert(users)
@@ -119,6 +165,8 @@ export default async function authRoutes(app: FastifyInstance) {
           .returning();
         const account = toAccount('user', row!);
         app.live.changed([STAFF], ['users', 'admin-stats']);
+        // Signed in at once (the spec's flow); the link confirms the address when it is opened.
+        await sendVerificationEmail(app, row!);
         return signIn(request, reply, account);
       } catch (error) {
         if (isUniqueViolation(error)) throw accountExists();
@@ -129,16 +177,86 @@ export default async function authRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/signin',
-    { schema: { body: signInSchema, response: { 200: currentUserSchema } } },
+    {
+      schema: {
+        body: signInSchema,
+        response: { 200: z.union([currentUserSchema, challengeSchema]) },
+      },
+    },
     async (request, reply) =>
-      signIn(request, reply, toAccount('user', await authenticate('user', request, reply))),
+      passwordAccepted(
+        request,
+        reply,
+        toAccount('user', await authenticate('user', request, reply)),
+      ),
   );
 
   r.post(
     '/api/admin/signin',
-    { schema: { body: signInSchema, response: { 200: currentUserSchema } } },
+    { schema: { body: signInSchema, response: { 200: challengeSchema } } },
     async (request, reply) =>
-      signIn(request, reply, toAccount('admin', await authenticate('admin', request, reply))),
+      passwordAccepted(
+        request,
+        reply,
+        toAccount('admin', await authenticate('admin', request, reply)),
+      ) as Promise<z.infer<typeof challengeSchema>>,
+  );
+
+  /**
+   * The second step of a sign-in with staff rights: a code from the authenticator (or a recovery
+   * code). Wrong codes are counted per account; the first right code completes the enrolment and
+   * answers the recovery codes, shown once.
+   */
+  r.post(
+    '/api/admin/signin/verify',
+    {
+      schema: {
+        body: twoFactorCodeSchema,
+        response: {
+          200: currentUserSchema.extend({ recoveryCodes: z.array(z.string()).optional() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await loadSession(request);
+      const pending = session?.account ? undefined : session?.data.pendingAccount;
+      if (!pending) throw new HttpError(401, NO_PENDING_SIGNIN);
+      const failures = `two-factor:${pending.kind}:${pending.id}`;
+      const [tried] = await app.counters.peekMany([failures]);
+      const { twoFactorFailures } = app.config.limits;
+      if (tried!.current >= twoFactorFailures) {
+        throw tooMany(reply, tried!.ttl, 'Too many wrong codes.');
+      }
+      const enrolment = await findTwoFactor(app.db, pending);
+      const row =
+        pending.kind === 'admin'
+          ? (await app.db.select().from(admins).where(eq(admins.id, pending.id)))[0]
+          : (await app.db.select().from(users).where(eq(users.id, pending.id)))[0];
+      if (!enrolment || !row) throw new HttpError(401, NO_PENDING_SIGNIN);
+      const now = app.now();
+      const { code } = request.body;
+      const check = /^[\d\s]+$/.test(code)
+        ? await acceptCode(app.db, enrolment, code, now)
+        : enrolment.enabledAt && (await acceptRecoveryCode(app.db, pending, code, now))
+          ? 'ok'
+          : 'wrong';
+      if (check !== 'ok') {
+        const count = await app.counters.hit(failures, TWO_FACTOR_WINDOW_MS);
+        request.log.warn(
+          { event: 'two_factor_failed', account: pending.id, kind: pending.kind, check },
+          'second factor refused',
+        );
+        if (count.current > twoFactorFailures)
+          throw tooMany(reply, count.ttl, 'Too many wrong codes.');
+        const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
+        throw new HttpError(400, message, { code: message });
+      }
+      const recoveryCodes = enrolment.enabledAt
+        ? undefined
+        : await newRecoveryCodes(app.db, pending);
+      const user = await signIn(request, reply, toAccount(pending.kind, row));
+      return { ...user, ...(recoveryCodes && { recoveryCodes }) };
+    },
   );
 
   r.post('/api/logout', async (request, reply) => {

@@ -17,6 +17,7 @@ import { badRequest } from '../../plugins/errors';
 import { limit, MINUTE } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
+import { chatReplyNotice, notify } from '../notifications/notify';
 import {
   allChats,
   conversation,
@@ -92,9 +93,20 @@ export default async function chatRoutes(app: FastifyInstance) {
             attachmentType,
           })
           .returning();
+        if (account.isAdmin) {
+          await notify(
+            app,
+            tx,
+            conversationUserId,
+            chatReplyNotice(inserted!.message, !!inserted!.attachmentUrl),
+          );
+        }
         return inserted!;
       });
-      app.live.changed([conversationUserId, STAFF], ['chat', 'chats', 'admin-stats']);
+      app.live.changed(
+        [conversationUserId, STAFF],
+        ['chat', 'chats', 'admin-stats', ...(account.isAdmin ? (['notifications'] as const) : [])],
+      );
       return reply.code(201).send(toChatMessage(row));
     },
   );

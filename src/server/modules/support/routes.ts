@@ -17,6 +17,7 @@ import { notFound } from '../../plugins/errors';
 import { HOUR, limit } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 import { afterCursor, cursorColumn, toPage } from '../admin/cursor';
+import { notify, ticketNotice } from '../notifications/notify';
 
 type Row = typeof supportTickets.$inferSelect;
 const toTicket = ({ userId: _u, ...row }: Row) => ({
@@ -147,9 +148,16 @@ export default async function supportRoutes(app: FastifyInstance) {
           action: 'update',
           changes: { status: { from: current.status, to: request.body.status } },
         });
+        if (current.userId) {
+          await notify(app, tx, current.userId, ticketNotice(current.subject, request.body.status));
+        }
         return updated!;
       });
-      app.live.changed(row.userId ? [row.userId, STAFF] : [STAFF], ['tickets', 'staff-tickets']);
+      app.live.changed(row.userId ? [row.userId, STAFF] : [STAFF], [
+        'tickets',
+        'staff-tickets',
+        'notifications',
+      ]);
       return toTicket(row);
     },
   );

@@ -1,0 +1,157 @@
+import { PRODUCT_NAME, SUPPORT_ADDRESS, SUPPORT_EMAIL, SUPPORT_PHONE } from '../../shared/brand';
+
+/** A message ready to go: both bodies are made from one template. */
+export interface Rendered {
+  template: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A line of a message: text, or a button-like link. */
+type Block = { text: string } | { link: string; label: string } | { list: Item[] };
+interface Item {
+  title: string;
+  body: string;
+  url: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+const FOOTER_TEXT = `${PRODUCT_NAME} · ${SUPPORT_EMAIL} · ${SUPPORT_PHONE}\n${SUPPORT_ADDRESS}`;
+
+/** One layout for every message: greeting, blocks, sign-off, and the footer with our contact. */
+function layout(
+  template: string,
+  subject: string,
+  greeting: string,
+  blocks: Block[],
+  why: string,
+): Rendered {
+  const text = [
+    greeting,
+    ...blocks.map((b) =>
+      'text' in b
+        ? b.text
+        : 'link' in b
+          ? `${b.label}:\n${b.link}`
+          : b.list.map((i) => `• ${i.title}\n  ${i.body}\n  ${i.url}`).join('\n\n'),
+    ),
+    `— The ${PRODUCT_NAME} team`,
+    `--\n${why}\n${FOOTER_TEXT}`,
+  ].join('\n\n');
+
+  const paragraph = (content: string) =>
+    `<p style="margin:0 0 16px;font-size:15px;line-height:1.55;color:#1f2937">${content}</p>`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px 12px;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td>
+<p style="margin:0 0 24px;font-size:18px;font-weight:700;color:#111827">${escapeHtml(PRODUCT_NAME)}</p>
+${paragraph(escapeHtml(greeting))}
+${blocks
+  .map((b) => {
+    if ('text' in b) return paragraph(escapeHtml(b.text));
+    if ('link' in b) {
+      return `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(b.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#6b7280;word-break:break-all">${escapeHtml(b.link)}</p>`;
+    }
+    return b.list
+      .map(
+        (i) =>
+          `<p style="margin:0 0 12px;font-size:15px;line-height:1.5;color:#1f2937"><strong>${escapeHtml(i.title)}</strong><br>${escapeHtml(i.body)}<br><a href="${escapeHtml(i.url)}" style="color:#2563eb">Open in ${escapeHtml(PRODUCT_NAME)}</a></p>`,
+      )
+      .join('\n');
+  })
+  .join('\n')}
+${paragraph(`— The ${escapeHtml(PRODUCT_NAME)} team`)}
+</td></tr></table>
+<p style="max-width:560px;margin:16px auto 0;font-size:12px;line-height:1.5;color:#6b7280">${escapeHtml(why)}<br>${escapeHtml(PRODUCT_NAME)} · <a href="mailto:${SUPPORT_EMAIL}" style="color:#6b7280">${SUPPORT_EMAIL}</a> · ${escapeHtml(SUPPORT_PHONE)}<br>${escapeHtml(SUPPORT_ADDRESS)}</p>
+</td></tr></table>
+</body></html>`;
+  return { template, subject, text, html };
+}
+
+const hello = (firstName: string | null | undefined) => (firstName ? `Hi ${firstName},` : 'Hi,');
+
+/** Each message the product sends, by name; modules ask for one and never build bodies. */
+export const templates = {
+  'verify-email': (d: { firstName: string | null; link: string }) =>
+    layout(
+      'verify-email',
+      `Confirm your email address for ${PRODUCT_NAME}`,
+      hello(d.firstName),
+      [
+        {
+          text: `Welcome to ${PRODUCT_NAME}. Please confirm that this is your email address, so we can reach you about your cards and payouts.`,
+        },
+        { link: d.link, label: 'Confirm my email address' },
+        { text: 'The link works for 48 hours. If you did not sign up, ignore this email.' },
+      ],
+      `You get this email because this address was used to sign up at ${PRODUCT_NAME}.`,
+    ),
+
+  'password-reset': (d: { firstName: string | null; link: string; staff: boolean }) =>
+    layout(
+      'password-reset',
+      `Reset your ${PRODUCT_NAME} password`,
+      hello(d.firstName),
+      [
+        {
+          text: `Someone (we hope you) asked to reset the password of your ${PRODUCT_NAME} ${d.staff ? 'staff ' : ''}account.`,
+        },
+        { link: d.link, label: 'Choose a new password' },
+        {
+          text: 'The link works once, for 30 minutes. Setting a new password signs you out everywhere. If you did not ask for this, ignore this email: your password stays as it is.',
+        },
+      ],
+      `You get this email because a password reset was asked for at ${PRODUCT_NAME}.`,
+    ),
+
+  'password-changed': (d: { firstName: string | null; how: 'reset' | 'change' }) =>
+    layout(
+      'password-changed',
+      `Your ${PRODUCT_NAME} password was changed`,
+      hello(d.firstName),
+      [
+        {
+          text:
+            d.how === 'reset'
+              ? 'Your password was just reset with a link we emailed you, and every session of your account was signed out.'
+              : 'Your password was just changed, and your other sessions were signed out.',
+        },
+        {
+          text: `If this was not you, contact us at once at ${SUPPORT_EMAIL} or ${SUPPORT_PHONE}.`,
+        },
+      ],
+      `You get this email because the password of your ${PRODUCT_NAME} account changed.`,
+    ),
+
+  notifications: (d: { firstName: string | null; items: Item[]; settingsUrl: string }) =>
+    layout(
+      'notifications',
+      d.items.length === 1
+        ? `${PRODUCT_NAME}: ${d.items[0]!.title}`
+        : `${PRODUCT_NAME}: ${d.items.length} updates on your account`,
+      hello(d.firstName),
+      [
+        {
+          text:
+            d.items.length === 1
+              ? 'There is an update on your account:'
+              : 'There are updates on your account:',
+        },
+        { list: d.items },
+      ],
+      `You get these emails because email notifications are on for your account; switch them off in Profile: ${d.settingsUrl}`,
+    ),
+} satisfies Record<string, (data: never) => Rendered>;
+
+export type TemplateName = keyof typeof templates;

@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+
+export interface Envelope {
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Where messages go: an SMTP server, or a folder of .eml files when none is configured. */
+export interface MailTransport {
+  send(message: Envelope): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP through nodemailer: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://`
+ * is TLS from the start. Short timeouts, so a server that hangs costs a retry, not a stuck worker.
+ */
+export function smtpTransport(smtpUrl: string): MailTransport {
+  const transporter = nodemailer.createTransport(smtpUrl, {
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  } as never);
+  return {
+    async send({ id, from, to, subject, text, html }) {
+      await transporter.sendMail({
+        messageId: `<${id}@cardbridge>`,
+        from,
+        to,
+        subject,
+        text,
+        html,
+      });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/**
+ * Without SMTP_URL: each message is written whole (headers, text and HTML) to `dir` as an .eml
+ * file any mail program opens, and a log line names it, so a fresh start needs no mail server.
+ */
+export function outboxTransport(dir: string, log: FastifyBaseLogger): MailTransport {
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send({ id, from, to, subject, text, html }) {
+      const info = await composer.sendMail({
+        messageId: `<${id}@cardbridge>`,
+        from,
+        to,
+        subject,
+        text,
+        html,
+      });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      log.info({ mail: id, file }, 'mail written to the outbox folder (SMTP_URL is not set)');
+    },
+    close: () => composer.close(),
+  };
+}

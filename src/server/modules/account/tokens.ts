@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { authTokens } from '../../db/schema';
+import type { Principal } from '../../plugins/session';
+
+export type TokenPurpose = 'password_reset' | 'email_verification';
+
+export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
+  password_reset: 30 * 60 * 1000,
+  email_verification: 48 * 60 * 60 * 1000,
+};
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A new single-use token for a link sent to `email`: 256 random bits, of which only the SHA-256
+ * is stored. Earlier unused tokens of the same purpose stop working: only the newest link counts.
+ */
+export async function issueToken(
+  db: Db,
+  purpose: TokenPurpose,
+  account: Principal,
+  email: string,
+  now: number,
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.transaction(async (tx) => {
+    await revokeTokens(tx, purpose, account, now);
+    await tx.insert(authTokens).values({
+      tokenHash: hashOf(token),
+      purpose,
+      accountKind: account.kind,
+      accountId: account.id,
+      email,
+      expiresAt: new Date(now + TOKEN_LIFETIME_MS[purpose]),
+      createdAt: new Date(now),
+    });
+  });
+  return token;
+}
+
+/** The token's row whatever its state (used, expired), or undefined when there is none. */
+export async function findToken(db: Db, purpose: TokenPurpose, token: string) {
+  const [row] = await db
+    .select()
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, hashOf(token)), eq(authTokens.purpose, purpose)));
+  return row;
+}
+
+/**
+ * Uses the token up: the row when it was unused and unexpired, else undefined. One statement, so
+ * of two requests racing with the same link only one gets it.
+ */
+export async function consumeToken(db: Db, purpose: TokenPurpose, token: string, now: number) {
+  const [row] = await db
+    .update(authTokens)
+    .set({ usedAt: new Date(now) })
+    .where(
+      and(
+        eq(authTokens.tokenHash, hashOf(token)),
+        eq(authTokens.purpose, purpose),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, new Date(now)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Every unused token of `purpose` for the account stops working. */
+export function revokeTokens(db: Db, purpose: TokenPurpose, account: Principal, now: number) {
+  return db
+    .update(authTokens)
+    .set({ usedAt: new Date(now) })
+    .where(
+      and(
+        eq(authTokens.purpose, purpose),
+        eq(authTokens.accountKind, account.kind),
+        eq(authTokens.accountId, account.id),
+        isNull(authTokens.usedAt),
+      ),
+    );
+}
+
+export const principalOf = (row: { accountKind: string; accountId: string }): Principal => ({
+  kind: row.accountKind === 'admin' ? 'admin' : 'user',
+  id: row.accountId,
+});

@@ -1,0 +1,149 @@
+import { createHash, randomInt } from 'node:crypto';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
+import { PRODUCT_NAME } from '../../../shared/brand';
+import type { Db } from '../../db/client';
+import { recoveryCodes, twoFactor } from '../../db/schema';
+import type { Principal } from '../../plugins/session';
+
+/**
+ * The second factor of accounts with staff rights (docs/decisions/037): TOTP as RFC 6238 and
+ * every authenticator app use it (SHA-1, 6 digits, 30 s), a code accepted for the step before and
+ * after the current one (clocks drift), each step's code good once, and one-time recovery codes.
+ */
+const PERIOD_S = 30;
+const totpOf = (secret: string, label = '') =>
+  new TOTP({
+    issuer: PRODUCT_NAME,
+    label,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_S,
+  });
+
+export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** The code's form without spaces, dashes or case: "ABCDE-12345" and "abcde 12345" are one. */
+const normalized = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
+const hashOf = (code: string) => createHash('sha256').update(normalized(code)).digest('hex');
+
+export type Enrolment = typeof twoFactor.$inferSelect;
+
+export async function findTwoFactor(db: Db, account: Principal) {
+  const [row] = await db
+    .select()
+    .from(twoFactor)
+    .where(and(eq(twoFactor.accountKind, account.kind), eq(twoFactor.accountId, account.id)));
+  return row;
+}
+
+/**
+ * The secret to set the authenticator up with, made at the first sign-in and kept until the first
+ * code confirms it (a second try before that shows the same QR code).
+ */
+export async function startEnrolment(db: Db, account: Principal, email: string) {
+  const secret = new Secret({ size: 20 }).base32;
+  await db
+    .insert(twoFactor)
+    .values({ accountKind: account.kind, accountId: account.id, secret })
+    .onConflictDoNothing();
+  const row = (await findTwoFactor(db, account))!;
+  return { secret: row.secret, otpauthUrl: totpOf(row.secret, email).toString() };
+}
+
+/** The current code of `secret` at `now`: what an authenticator app shows (tests use it too). */
+export const codeAt = (secret: string, now: number) => totpOf(secret).generate({ timestamp: now });
+
+export type CodeCheck = 'ok' | 'replayed' | 'wrong';
+
+/**
+ * Checks a 6-digit code and, when it is right, records its step in the same statement, so a code
+ * (or any older one) is never accepted twice, even by two requests at once. The first right code
+ * also completes the enrolment.
+ */
+export async function acceptCode(
+  db: Db,
+  enrolment: Enrolment,
+  code: string,
+  now: number,
+): Promise<CodeCheck> {
+  const token = code.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(token)) return 'wrong';
+  const delta = totpOf(enrolment.secret).validate({ token, timestamp: now, window: 1 });
+  if (delta === null) return 'wrong';
+  const step = Math.floor(now / 1000 / PERIOD_S) + delta;
+  const updated = await db
+    .update(twoFactor)
+    .set({
+      lastStep: step,
+      enabledAt: sql`coalesce(${twoFactor.enabledAt}, ${new Date(now)})`,
+    })
+    .where(
+      and(
+        eq(twoFactor.accountKind, enrolment.accountKind),
+        eq(twoFactor.accountId, enrolment.accountId),
+        or(isNull(twoFactor.lastStep), lt(twoFactor.lastStep, step)),
+      ),
+    )
+    .returning({ step: twoFactor.lastStep });
+  return updated.length === 1 ? 'ok' : 'replayed';
+}
+
+/** Uses up one recovery code of the account: true when it was one and unused. */
+export async function acceptRecoveryCode(db: Db, account: Principal, code: string, now: number) {
+  const used = await db
+    .update(recoveryCodes)
+    .set({ usedAt: new Date(now) })
+    .where(
+      and(
+        eq(recoveryCodes.accountKind, account.kind),
+        eq(recoveryCodes.accountId, account.id),
+        eq(recoveryCodes.codeHash, hashOf(code)),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: recoveryCodes.id });
+  return used.length === 1;
+}
+
+/** Ten new recovery codes ("k7m2p-xq9rt"), replacing any earlier ones; only hashes are kept. */
+export async function newRecoveryCodes(db: Db, account: Principal): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const chars = Array.from(
+      { length: 10 },
+      () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)],
+    ).join('');
+    return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+  });
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(recoveryCodes)
+      .where(
+        and(eq(recoveryCodes.accountKind, account.kind), eq(recoveryCodes.accountId, account.id)),
+      );
+    await tx.insert(recoveryCodes).values(
+      codes.map((code) => ({
+        accountKind: account.kind,
+        accountId: account.id,
+        codeHash: hashOf(code),
+      })),
+    );
+  });
+  return codes;
+}
+
+/** Forgets the account's authenticator and recovery codes: the next sign-in enrols again. */
+export async function resetTwoFactor(db: Db, account: Principal) {
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(twoFactor)
+      .where(and(eq(twoFactor.accountKind, account.kind), eq(twoFactor.accountId, account.id)));
+    await tx
+      .delete(recoveryCodes)
+      .where(
+        and(eq(recoveryCodes.accountKind, account.kind), eq(recoveryCodes.accountId, account.id)),
+      );
+  });
+}

@@ -1,0 +1,187 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { formatMoney } from '../../../shared/money';
+import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../../shared/statuses';
+import type { Db } from '../../db/client';
+import { notificationEmails, notifications, users } from '../../db/schema';
+
+export interface Notice {
+  kind: 'transaction' | 'chat' | 'ticket';
+  title: string;
+  body: string;
+  link: string;
+}
+
+/**
+ * Tells a customer what staff did: an in-app notification, and (unless they switched emails off)
+ * an email a little later that gathers every notice of that minute. Call it inside the database
+ * transaction of the change, then `app.live.changed([userId], ['notifications'])` after it.
+ */
+export async function notify(app: FastifyInstance, tx: Db, userId: string, notice: Notice) {
+  const now = app.now();
+  await tx.insert(notifications).values({ userId, ...notice, createdAt: new Date(now) });
+  // The first notice of a quiet spell sets when the email goes; later ones join that email.
+  await tx
+    .insert(notificationEmails)
+    .values({ userId, dueAt: new Date(now + app.config.mail.notificationDelayMs) })
+    .onConflictDoNothing();
+}
+
+const clip = (text: string, length: number) =>
+  text.length > length ? `${text.slice(0, length - 1)}…` : text;
+
+/** A staff change to a card, in the customer's words: what it is now, and what changed. */
+export function transactionNotice(
+  card: { id: string; cardType: string; cardValue: string },
+  changes: Record<string, { from: unknown; to: unknown }>,
+): Notice | null {
+  const lines: string[] = [];
+  const status = changes.status?.to as string | undefined;
+  const payment = changes.paymentStatus?.to as string | undefined;
+  if (status) lines.push(`Status: ${statusLabel(status)}.`);
+  if (payment) lines.push(`Payment: ${paymentStatusLabel(payment)}.`);
+  if ('paymentAmount' in changes) {
+    const amount = changes.paymentAmount!.to as string | null;
+    lines.push(
+      amount === null ? 'Payment amount removed.' : `Payment amount: ${formatMoney(amount)}.`,
+    );
+  }
+  if (lines.length === 0) return null;
+  const headline = status ? statusLabel(status) : payment ? paymentStatusLabel(payment) : 'Updated';
+  return {
+    kind: 'transaction',
+    title: clip(`${card.cardType} card of ${formatMoney(card.cardValue)}: ${headline}`, 200),
+    body: lines.join(' '),
+    link: '/history',
+  };
+}
+
+export const chatReplyNotice = (message: string, attachment: boolean): Notice => ({
+  kind: 'chat',
+  title: 'Support replied to you',
+  body: clip(message.trim() || (attachment ? 'Sent you an attachment.' : ''), 300),
+  link: '/chat',
+});
+
+export const ticketNotice = (subject: string, status: string): Notice => ({
+  kind: 'ticket',
+  title: clip(`Ticket “${subject}”: ${ticketStatusLabel(status)}`, 200),
+  body: `Your support ticket is now ${ticketStatusLabel(status)}.`,
+  link: '/support',
+});
+
+const DIGESTS_PER_BATCH = 20;
+
+/**
+ * Sends the emails that are due: for each customer whose minute has passed, one email with every
+ * notice not yet emailed. Each batch is one database transaction (the due rows are claimed with
+ * SKIP LOCKED, so instances share the work and nothing goes twice or is lost).
+ */
+export async function sendDueNotificationEmails(app: FastifyInstance): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const now = new Date(app.now());
+    const claimed = await app.db.transaction(async (tx) => {
+      const due = await tx
+        .delete(notificationEmails)
+        .where(
+          inArray(
+            notificationEmails.userId,
+            sql`(select ${notificationEmails.userId} from ${notificationEmails}
+                  where ${notificationEmails.dueAt} <= ${now}
+                  order by ${notificationEmails.dueAt} limit ${DIGESTS_PER_BATCH}
+                  for update skip locked)`,
+          ),
+        )
+        .returning({ userId: notificationEmails.userId });
+      if (due.length === 0) return 0;
+      const ids = due.map((d) => d.userId);
+      const rows = await tx
+        .update(notifications)
+        .set({ emailedAt: now })
+        .where(and(inArray(notifications.userId, ids), isNull(notifications.emailedAt)))
+        .returning({
+          userId: notifications.userId,
+          title: notifications.title,
+          body: notifications.body,
+          link: notifications.link,
+          createdAt: notifications.createdAt,
+        });
+      const recipients = await tx
+        .select({
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          wantsEmail: users.emailNotifications,
+        })
+        .from(users)
+        .where(inArray(users.id, ids));
+      for (const user of recipients) {
+        const items = rows
+          .filter((r) => r.userId === user.id)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+        if (!user.wantsEmail || items.length === 0) continue;
+        await app.mail.send(
+          user.email,
+          'notifications',
+          {
+            firstName: user.firstName,
+            items: items.map((i) => ({
+              title: i.title,
+              body: i.body,
+              url: `${app.config.appUrl}${i.link}`,
+            })),
+            settingsUrl: `${app.config.appUrl}/profile`,
+          },
+          tx,
+        );
+        sent++;
+      }
+      return due.length;
+    });
+    if (claimed === 0) break;
+  }
+  if (sent > 0) app.mail.kick();
+  return sent;
+}
+
+/** How often the emails that are due are looked for. */
+const CHECK_MS = 5000;
+
+export function startNotificationEmails(app: FastifyInstance) {
+  const tick = () =>
+    void sendDueNotificationEmails(app).catch((err) =>
+      app.log.error({ err }, 'could not send notification emails'),
+    );
+  const timer = setInterval(tick, CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The customer's newest notifications and how many are unread. */
+export async function listNotifications(db: Db, userId: string, limit: number) {
+  const [items, [unread]] = await Promise.all([
+    db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      .orderBy(sql`${notifications.createdAt} desc`, asc(notifications.id))
+      .limit(limit),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt))),
+  ]);
+  return {
+    items: items.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      link: n.link,
+      read: n.readAt !== null,
+      createdAt: n.createdAt.toISOString(),
+    })),
+    unreadCount: unread?.n ?? 0,
+  };
+}

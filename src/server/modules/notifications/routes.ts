@@ -1,0 +1,62 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  markNotificationsReadSchema,
+  NOTIFICATIONS_SHOWN,
+  notificationListSchema,
+} from '../../../shared/notifications';
+import { notifications } from '../../db/schema';
+import { accountOf, requireSignedIn } from '../../plugins/auth';
+import { listNotifications, startNotificationEmails } from './notify';
+
+export default async function notificationRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  let stop = () => {};
+  app.addHook('onReady', async () => {
+    stop = startNotificationEmails(app);
+  });
+  app.addHook('onClose', async () => stop());
+
+  r.get(
+    '/api/notifications',
+    {
+      onRequest: requireSignedIn,
+      config: { live: { topic: 'notifications' } },
+      schema: { response: { 200: notificationListSchema } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      // Staff have no notifications of their own: theirs is the whole queue.
+      if (account.kind !== 'user') return { items: [], unreadCount: 0 };
+      return listNotifications(app.db, account.id, NOTIFICATIONS_SHOWN);
+    },
+  );
+
+  r.post(
+    '/api/notifications/read',
+    {
+      onRequest: requireSignedIn,
+      schema: { body: markNotificationsReadSchema, response: { 200: notificationListSchema } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      if (account.kind !== 'user') return { items: [], unreadCount: 0 };
+      // Only the customer's own: another customer's id changes nothing.
+      const marked = await app.db
+        .update(notifications)
+        .set({ readAt: new Date(app.now()) })
+        .where(
+          and(
+            eq(notifications.userId, account.id),
+            inArray(notifications.id, request.body.ids),
+            isNull(notifications.readAt),
+          ),
+        )
+        .returning({ id: notifications.id });
+      if (marked.length > 0) app.live.changed([account.id], ['notifications']);
+      return listNotifications(app.db, account.id, NOTIFICATIONS_SHOWN);
+    },
+  );
+}

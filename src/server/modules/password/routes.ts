@@ -1,0 +1,213 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+} from '../../../shared/auth-schemas';
+import type { Db } from '../../db/client';
+import { admins, users } from '../../db/schema';
+import { accountOf, requireSignedIn } from '../../plugins/auth';
+import { badRequest, HttpError } from '../../plugins/errors';
+import { HOUR, limit, tooMany } from '../../plugins/rate-limit';
+import { endAccountSessions, type Principal } from '../../plugins/session';
+import { consumeToken, findToken, issueToken, principalOf, revokeTokens } from '../account/tokens';
+import { findAdminByEmail, findUserByEmail, normalizeEmail } from '../auth/accounts';
+import { assertGoodPassword, checkPassword, hashPassword } from '../auth/passwords';
+
+export const FORGOT_ANSWER =
+  'If an account uses that email, we have sent it a link to choose a new password. The link works for 30 minutes.';
+const BAD_LINK = 'This link is invalid or has expired. Ask for a new one from the sign-in page.';
+const WRONG_CURRENT = 'Current password is incorrect';
+const CHANGE_FAILURES_PER_HOUR = 10;
+
+const messageSchema = z.object({ message: z.string() });
+
+/** Stores a new password hash; the account's email and first name, or undefined if it is gone. */
+async function setPassword(db: Db, account: Principal, hash: string, now: number) {
+  const set = { password: hash, updatedAt: new Date(now) };
+  const [row] =
+    account.kind === 'admin'
+      ? await db
+          .update(admins)
+          .set(set)
+          .where(eq(admins.id, account.id))
+          .returning({ email: admins.email, firstName: admins.firstName })
+      : await db
+          .update(users)
+          .set(set)
+          .where(eq(users.id, account.id))
+          .returning({ email: users.email, firstName: users.firstName });
+  return row;
+}
+
+async function passwordHashOf(db: Db, account: Principal): Promise<string | undefined> {
+  const table = account.kind === 'admin' ? admins : users;
+  const [row] = await db
+    .select({ password: table.password })
+    .from(table)
+    .where(eq(table.id, account.id));
+  return row?.password;
+}
+
+export default async function passwordRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /**
+   * Mails a reset link to each account (customer, staff) that uses `email`, at most
+   * `accountEmailsPerHour` per account; runs after the answer has gone, so the answer and its
+   * timing say nothing about whether the address has an account.
+   */
+  async function mailResetLinks(email: string) {
+    const found: { principal: Principal; email: string; firstName: string | null }[] = [];
+    const user = await findUserByEmail(app.db, email);
+    if (user) {
+      found.push({ principal: { kind: 'user', id: user.id }, email, firstName: user.firstName });
+    }
+    const admin = await findAdminByEmail(app.db, email);
+    if (admin) {
+      found.push({ principal: { kind: 'admin', id: admin.id }, email, firstName: admin.firstName });
+    }
+    for (const account of found) {
+      const { kind, id } = account.principal;
+      const count = await app.counters.hit(`reset-email:${kind}:${id}`, HOUR);
+      if (count.current > app.config.limits.accountEmailsPerHour) {
+        app.log.warn({ event: 'reset_email_limited', account: id, kind }, 'reset email not sent');
+        continue;
+      }
+      const token = await issueToken(
+        app.db,
+        'password_reset',
+        account.principal,
+        account.email,
+        app.now(),
+      );
+      await app.mail.send(account.email, 'password-reset', {
+        firstName: account.firstName,
+        link: `${app.config.appUrl}/reset-password?token=${token}`,
+        staff: kind === 'admin',
+      });
+      app.log.info({ event: 'reset_email', account: id, kind }, 'password reset link mailed');
+    }
+  }
+
+  r.post(
+    '/api/password/forgot',
+    {
+      config: {
+        rateLimit: limit(
+          'password-forgot',
+          app.config.limits.signupsPerAddress,
+          HOUR,
+          (request) => request.ip,
+          'Too many password reset requests from your network.',
+        ),
+      },
+      schema: { body: forgotPasswordSchema, response: { 200: messageSchema } },
+    },
+    async (request) => {
+      const email = normalizeEmail(request.body.email);
+      setImmediate(() => {
+        mailResetLinks(email).catch((err) =>
+          request.log.error({ err }, 'could not mail a password reset link'),
+        );
+      });
+      return { message: FORGOT_ANSWER };
+    },
+  );
+
+  r.post(
+    '/api/password/reset',
+    {
+      schema: {
+        body: resetPasswordSchema,
+        response: { 200: messageSchema.extend({ account: z.enum(['customer', 'staff']) }) },
+      },
+    },
+    async (request) => {
+      const { token, password } = request.body;
+      const now = app.now();
+      const pending = await findToken(app.db, 'password_reset', token);
+      if (!pending || pending.usedAt || pending.expiresAt.getTime() <= now) {
+        throw badRequest(BAD_LINK, 'token');
+      }
+      assertGoodPassword(password, 'password');
+      const hash = await hashPassword(password, app.config.bcryptCost);
+      const principal = principalOf(pending);
+      const account = await app.db.transaction(async (tx) => {
+        // Used up here, in one statement: of two tabs racing with one link, one wins.
+        if (!(await consumeToken(tx, 'password_reset', token, app.now()))) {
+          throw badRequest(BAD_LINK, 'token');
+        }
+        await revokeTokens(tx, 'password_reset', principal, now);
+        const row = await setPassword(tx, principal, hash, now);
+        if (!row) throw badRequest(BAD_LINK, 'token');
+        if (principal.kind === 'user' && row.email === pending.email) {
+          // The link reached this address: it is the customer's.
+          await tx
+            .update(users)
+            .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${new Date(now)})` })
+            .where(eq(users.id, principal.id));
+        }
+        return row;
+      });
+      // Every session of the account ends: whoever knew the old password is out.
+      await endAccountSessions(app, principal);
+      app.live.accountChanged(`${principal.kind}:${principal.id}`);
+      await app.mail.send(account.email, 'password-changed', {
+        firstName: account.firstName,
+        how: 'reset',
+      });
+      request.log.info(
+        { event: 'password_reset', account: principal.id, kind: principal.kind },
+        'password reset',
+      );
+      return {
+        message: 'Your password is changed. Sign in with your new password.',
+        account: principal.kind === 'admin' ? ('staff' as const) : ('customer' as const),
+      };
+    },
+  );
+
+  r.post(
+    '/api/password/change',
+    {
+      onRequest: requireSignedIn,
+      schema: {
+        body: changePasswordSchema,
+        response: { 200: z.object({ success: z.literal(true), endedSessions: z.number() }) },
+      },
+    },
+    async (request: FastifyRequest<{ Body: z.infer<typeof changePasswordSchema> }>, reply) => {
+      const account = accountOf(request);
+      const principal: Principal = { kind: account.kind, id: account.id };
+      const failures = `password-change-failure:${account.kind}:${account.id}`;
+      const [tried] = await app.counters.peekMany([failures]);
+      if (tried!.current >= CHANGE_FAILURES_PER_HOUR) {
+        throw tooMany(reply, tried!.ttl, 'Too many wrong current passwords.');
+      }
+      const { currentPassword, newPassword } = request.body;
+      const stored = await passwordHashOf(app.db, principal);
+      if (!(await checkPassword(currentPassword, stored, app.config.bcryptCost))) {
+        await app.counters.hit(failures, HOUR);
+        throw new HttpError(400, WRONG_CURRENT, { currentPassword: WRONG_CURRENT });
+      }
+      assertGoodPassword(newPassword, 'newPassword');
+      const hash = await hashPassword(newPassword, app.config.bcryptCost);
+      await setPassword(app.db, principal, hash, app.now());
+      // This session stays; every other one of the account ends.
+      const endedSessions = await endAccountSessions(app, principal, request.session!.sid);
+      await app.mail.send(account.email, 'password-changed', {
+        firstName: account.firstName,
+        how: 'change',
+      });
+      request.log.info(
+        { event: 'password_change', account: account.id, kind: account.kind, endedSessions },
+        'password changed',
+      );
+      return { success: true as const, endedSessions };
+    },
+  );
+}

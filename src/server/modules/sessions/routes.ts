@@ -1,0 +1,143 @@
+import Bowser from 'bowser';
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sessionSchema } from '../../../shared/sessions';
+import { sessions, users } from '../../db/schema';
+import type { SessionData } from '../../live/session-cache';
+import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
+import { notFound } from '../../plugins/errors';
+import { endAccountSessions, endSession, endSessionsById } from '../../plugins/session';
+import { recordAudit } from '../admin/audit';
+
+const idParams = z.object({ id: z.string() });
+const isUuid = (id: string) => z.uuid().safeParse(id).success;
+
+/** "Chrome 131" and "Windows 10" from a user agent; null parts when it does not say. */
+function describeAgent(userAgent: string | undefined) {
+  if (!userAgent) return { browser: null, system: null };
+  const parsed = Bowser.parse(userAgent);
+  const version = parsed.browser.version?.split('.')[0];
+  const os = [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ');
+  return {
+    browser: parsed.browser.name ? [parsed.browser.name, version].filter(Boolean).join(' ') : null,
+    system: os || null,
+  };
+}
+
+export default async function sessionRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/sessions',
+    {
+      onRequest: requireSignedIn,
+      schema: { response: { 200: z.array(sessionSchema) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const current = request.session!;
+      const rows = await app.db
+        .select({
+          sid: sessions.sid,
+          publicId: sessions.publicId,
+          sess: sessions.sess,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+        })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.accountKind, account.kind),
+            eq(sessions.accountId, account.id),
+            gt(sessions.expire, new Date(app.now())),
+          ),
+        )
+        .orderBy(desc(sessions.lastSeenAt));
+      return rows.map((row) => {
+        const data = (row.sess ?? {}) as SessionData;
+        const isCurrent = row.sid === current.sid;
+        return {
+          id: row.publicId,
+          ...describeAgent(data.userAgent),
+          ipAddress: data.ip ?? null,
+          createdAt: row.createdAt.toISOString(),
+          // The row is written every few minutes; this session's own request is now.
+          lastSeenAt: new Date(isCurrent ? current.lastSeenAt : row.lastSeenAt).toISOString(),
+          current: isCurrent,
+        };
+      });
+    },
+  );
+
+  r.delete(
+    '/api/sessions/:id',
+    { onRequest: requireSignedIn, schema: { params: idParams } },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Session not found');
+      const [row] = await app.db
+        .select({ sid: sessions.sid })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.publicId, id),
+            eq(sessions.accountKind, account.kind),
+            eq(sessions.accountId, account.id),
+          ),
+        );
+      if (!row) throw notFound('Session not found');
+      // Ending the session in use is signing out.
+      if (row.sid === request.session!.sid) await endSession(request, reply);
+      else await endSessionsById(app, [row.sid]);
+      request.log.info({ event: 'session_ended', account: account.id }, 'session ended');
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/api/sessions/revoke-others',
+    {
+      onRequest: requireSignedIn,
+      schema: { response: { 200: z.object({ ended: z.number() }) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const ended = await endAccountSessions(
+        app,
+        { kind: account.kind, id: account.id },
+        request.session!.sid,
+      );
+      request.log.info(
+        { event: 'sessions_ended', account: account.id, ended },
+        'other sessions ended',
+      );
+      return { ended };
+    },
+  );
+
+  /** Staff end every session of a customer (a stolen phone, a suspected takeover): audited. */
+  r.post(
+    '/api/admin/users/:id/sessions/revoke',
+    {
+      onRequest: requireStaff,
+      schema: { params: idParams, response: { 200: z.object({ ended: z.number() }) } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('User not found');
+      const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, id));
+      if (!user) throw notFound('User not found');
+      const ended = await endAccountSessions(app, { kind: 'user', id });
+      await recordAudit(app.db, accountOf(request), {
+        entityType: 'user',
+        entityId: id,
+        action: 'end_sessions',
+        changes: { sessions: { from: ended, to: 0 } },
+      });
+      return { ended };
+    },
+  );
+}
