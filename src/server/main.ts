@@ -7,6 +7,7 @@ import { DatabaseLockedError, openDatabase } from './db/client';
 import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
+import { deleteExpiredTokens } from './modules/account/tokens';
 import { countAdmins } from './modules/auth/accounts';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { loggableError } from './plugins/errors';
@@ -54,17 +55,19 @@ async function main() {
     database.kind === 'postgres' && config.databaseUrl
       ? await startPgBridge(live, database.pool, config.databaseUrl, app.log)
       : null;
-  // Housekeeping at start and hourly: expired sessions and rate-limit windows, files never used
-  // (card images no card claimed, chat attachments never sent), and files a crash left without
-  // a row.
+  // Housekeeping at start and hourly: expired sessions, rate-limit windows and email links,
+  // mail sent a month ago, files never used (card images no card claimed, chat attachments never
+  // sent), and files a crash left without a row.
   const housekeeping = async () => {
     const sessions = await deleteExpiredSessions(database.db);
     const unused = await deleteOrphanUploads(database.db, app.storage);
     const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
     const limits = await app.counters.deleteExpired();
-    if (sessions + unused + unrecorded + limits > 0) {
+    const tokens = await deleteExpiredTokens(database.db, Date.now());
+    const mails = await app.mail.deleteOld();
+    if (sessions + unused + unrecorded + limits + tokens + mails > 0) {
       app.log.info(
-        { sessions, unused, unrecorded, limits },
+        { sessions, unused, unrecorded, limits, tokens, mails },
         'housekeeping removed expired and orphaned data',
       );
     }

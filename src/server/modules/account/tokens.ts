@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authTokens } from '../../db/schema';
 import type { Principal } from '../../plugins/session';
@@ -88,3 +88,12 @@ export const principalOf = (row: { accountKind: string; accountId: string }): Pr
   kind: row.accountKind === 'admin' ? 'admin' : 'user',
   id: row.accountId,
 });
+
+/** Tokens a day past their expiry (swept hourly); until then a late click can be told it expired. */
+export async function deleteExpiredTokens(db: Db, now: number): Promise<number> {
+  const removed = await db
+    .delete(authTokens)
+    .where(lt(authTokens.expiresAt, new Date(now - 24 * 60 * 60 * 1000)))
+    .returning({ id: authTokens.id });
+  return removed.length;
+}
