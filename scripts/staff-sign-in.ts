@@ -28,6 +28,9 @@ export async function freshCode(secret: string, clock = Date.now): Promise<strin
   }
 }
 
+/** The last time step whose code was given out for `secret`, if any. */
+export const lastStepOf = (secret: string) => lastSteps.get(secret);
+
 export function rememberSecret(email: string, secret: string) {
   secrets.set(email, secret);
 }

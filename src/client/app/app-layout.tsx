@@ -14,6 +14,7 @@ import {
 import type * as React from 'react';
 import { Link, useLocation } from 'wouter';
 import { BrandMark } from '@/components/brand-logo';
+import { NotificationBell } from '@/components/notification-bell';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import {
@@ -24,6 +25,7 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { UserAvatar } from '@/components/user-avatar';
+import { VerifyEmailBanner } from '@/components/verify-email-banner';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { useLogout } from '@/lib/logout';
@@ -41,6 +43,7 @@ const ADMIN_NAV = { title: 'Admin Panel', href: '/admin', icon: ShieldIcon };
 
 export function AppLayout({ children }: { children: React.ReactNode }) {
   useLiveUpdates(true);
+  const { isAdmin } = useAuth();
   return (
     <SidebarProvider>
       <AppSidebar />
@@ -50,8 +53,12 @@ export function AppLayout({ children }: { children: React.ReactNode }) {
             <SidebarTrigger />
             <span className="font-semibold md:hidden">{SHELL_BRAND}</span>
           </div>
-          <ThemeToggle />
+          <div className="flex items-center gap-1">
+            {!isAdmin && <NotificationBell />}
+            <ThemeToggle />
+          </div>
         </header>
+        <VerifyEmailBanner />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
           {children}
         </main>

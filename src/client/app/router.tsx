@@ -2,6 +2,7 @@ import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { LandingPage } from '@/features/landing/landing-page';
 import { useAuth } from '@/lib/auth';
+import { ResetPasswordPage, VerifyEmailPage } from './account-pages';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
 
@@ -23,6 +24,8 @@ export function Router() {
       <React.Suspense fallback={<Spinner />}>
         <Switch>
           <Route path="/admin/login" component={AdminLoginPage} />
+          <Route path="/reset-password" component={ResetPasswordPage} />
+          <Route path="/verify-email" component={VerifyEmailPage} />
           <Route path="/terms">
             <main>
               <TermsPage />

@@ -8,6 +8,7 @@ import { PrivacyPage } from '@/features/legal/privacy-page';
 import { TermsPage } from '@/features/legal/terms-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
 import { queryClient } from '@/lib/query-client';
+import { ResetPasswordPage, VerifyEmailPage } from './account-pages';
 import { AppLayout } from './app-layout';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
@@ -31,6 +32,8 @@ export function SignedInApp() {
         <React.Suspense fallback={<Spinner />}>
           <Switch>
             <Route path="/admin" component={AdminPage} />
+            <Route path="/reset-password" component={ResetPasswordPage} />
+            <Route path="/verify-email" component={VerifyEmailPage} />
             <Route path="/admin/login">
               <Redirect to="/admin" replace />
             </Route>

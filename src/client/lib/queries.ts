@@ -1,4 +1,6 @@
+import type { NotificationList } from '@shared/notifications';
 import type { PaymentMethod } from '@shared/payment-methods';
+import type { SessionInfo } from '@shared/sessions';
 import type { ChatMessage, Ticket } from '@shared/support';
 import type { Stats, Transaction } from '@shared/transactions';
 import { queryOptions } from '@tanstack/react-query';
@@ -36,3 +38,10 @@ export const chatMessagesQuery = () =>
 
 export const supportTicketsQuery = () =>
   queryOptions<Ticket[]>({ queryKey: ['/api/support-tickets'] });
+
+/** The bell: pushed through /api/events; a slow poll is the fallback (the spec sets none). */
+export const notificationsQuery = () =>
+  queryOptions<NotificationList>({ queryKey: ['/api/notifications'], refetchInterval: 30_000 });
+
+/** The account's signed-in browsers (Profile). */
+export const sessionsQuery = () => queryOptions<SessionInfo[]>({ queryKey: ['/api/sessions'] });

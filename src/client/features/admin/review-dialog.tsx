@@ -31,6 +31,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { toast } from '@/lib/toast';
@@ -145,7 +146,8 @@ function ReviewForm({
       )}
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
         <Detail label="Submitted By" className="col-span-2 sm:col-span-3">
-          {submittedBy}
+          <span className="mr-2">{submittedBy}</span>
+          <VerifiedBadge verified={t.userEmailVerified} />
         </Detail>
         <Detail label="Card Type">{t.cardType}</Detail>
         <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>

@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '@shared/brand';
+import * as React from 'react';
 import { useLocation } from 'wouter';
 import {
   Dialog,
@@ -8,7 +9,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { SignInForm, SignUpForm } from './auth-forms';
+import { ForgotPasswordForm, SignInForm, SignUpForm } from './auth-forms';
 
 export type AuthTab = 'signin' | 'signup';
 
@@ -24,33 +25,50 @@ export function AuthDialog({
   onTabChange: (tab: AuthTab) => void;
 }) {
   const [, navigate] = useLocation();
+  const [forgot, setForgot] = React.useState(false);
   const done = () => {
     onOpenChange(false);
     navigate('/');
   };
+  const changeOpen = (next: boolean) => {
+    if (!next) setForgot(false);
+    onOpenChange(next);
+  };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={changeOpen}>
       <DialogContent className="max-w-md" data-testid="auth-dialog">
         <DialogHeader>
-          <DialogTitle>{tab === 'signin' ? 'Welcome back' : `Join ${PRODUCT_NAME}`}</DialogTitle>
+          <DialogTitle>
+            {forgot
+              ? 'Reset your password'
+              : tab === 'signin'
+                ? 'Welcome back'
+                : `Join ${PRODUCT_NAME}`}
+          </DialogTitle>
           <DialogDescription>
-            {tab === 'signin'
-              ? 'Sign in to sell gift cards and follow your payouts.'
-              : 'Create a free account and get paid for unused gift cards.'}
+            {forgot
+              ? 'We will email you a link to choose a new one.'
+              : tab === 'signin'
+                ? 'Sign in to sell gift cards and follow your payouts.'
+                : 'Create a free account and get paid for unused gift cards.'}
           </DialogDescription>
         </DialogHeader>
-        <Tabs value={tab} onValueChange={(v) => onTabChange(v as AuthTab)}>
-          <TabsList className="grid w-full grid-cols-2">
-            <TabsTrigger value="signin">Sign In</TabsTrigger>
-            <TabsTrigger value="signup">Sign Up</TabsTrigger>
-          </TabsList>
-          <TabsContent value="signin">
-            <SignInForm onSuccess={done} />
-          </TabsContent>
-          <TabsContent value="signup">
-            <SignUpForm onSuccess={done} />
-          </TabsContent>
-        </Tabs>
+        {forgot ? (
+          <ForgotPasswordForm onBack={() => setForgot(false)} />
+        ) : (
+          <Tabs value={tab} onValueChange={(v) => onTabChange(v as AuthTab)}>
+            <TabsList className="grid w-full grid-cols-2">
+              <TabsTrigger value="signin">Sign In</TabsTrigger>
+              <TabsTrigger value="signup">Sign Up</TabsTrigger>
+            </TabsList>
+            <TabsContent value="signin">
+              <SignInForm onSuccess={done} onForgot={() => setForgot(true)} />
+            </TabsContent>
+            <TabsContent value="signup">
+              <SignUpForm onSuccess={done} />
+            </TabsContent>
+          </Tabs>
+        )}
       </DialogContent>
     </Dialog>
   );

@@ -1,5 +1,5 @@
 import { signInProblems, signUpProblems } from '@shared/auth-rules';
-import type { CurrentUser } from '@shared/auth-schemas';
+import type { CurrentUser, TwoFactorChallenge } from '@shared/auth-schemas';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -9,21 +9,36 @@ import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
 import { toast } from '@/lib/toast';
 
+// The second step is only for accounts with staff rights: loaded when one needs it.
+const TwoFactorStep = React.lazy(async () => ({
+  default: (await import('./two-factor-step')).TwoFactorStep,
+}));
+
 type SignInInput = { email: string; password: string };
 type SignUpInput = SignInInput & { firstName: string; lastName: string };
 
-/** Signs in or up through `url`, then refreshes the current user (spec section 4). */
+/**
+ * Signs in or up through `url`, then refreshes the current user (spec section 4). A sign-in with
+ * staff rights answers a second-factor challenge instead, handed to `onChallenge`.
+ */
 function useAuthSubmit<T>(
   url: string,
   failureTitle: string,
   fallback: string,
   onSuccess: () => void,
+  onChallenge?: (challenge: TwoFactorChallenge) => void,
 ) {
   const [isPending, setPending] = React.useState(false);
   const submit = async (body: T) => {
     setPending(true);
     try {
-      (await (await apiRequest('POST', url, body)).json()) as CurrentUser;
+      const answer = (await (await apiRequest('POST', url, body)).json()) as
+        | CurrentUser
+        | TwoFactorChallenge;
+      if ('twoFactorRequired' in answer && onChallenge) {
+        onChallenge(answer);
+        return;
+      }
       await refreshCurrentUser();
       onSuccess();
     } catch (error) {
@@ -42,12 +57,16 @@ function useAuthSubmit<T>(
 export function SignInForm({
   url = '/api/signin',
   onSuccess,
+  onForgot,
   submitLabel = 'Sign In',
 }: {
   url?: string;
   onSuccess: () => void;
+  /** Shows the "Forgot password?" link, which calls this. */
+  onForgot?: () => void;
   submitLabel?: string;
 }) {
+  const [challenge, setChallenge] = React.useState<TwoFactorChallenge | null>(null);
   const form = useForm<SignInInput>({
     resolver: problemsResolver(signInProblems),
     defaultValues: { email: '', password: '' },
@@ -57,8 +76,23 @@ export function SignInForm({
     'Sign in failed',
     'Invalid email or password',
     onSuccess,
+    setChallenge,
   );
   const { errors } = form.formState;
+  if (challenge) {
+    return (
+      <React.Suspense fallback={<p className="text-sm text-muted-foreground">Loading…</p>}>
+        <TwoFactorStep
+          challenge={challenge}
+          onSuccess={onSuccess}
+          onRestart={() => {
+            form.resetField('password');
+            setChallenge(null);
+          }}
+        />
+      </React.Suspense>
+    );
+  }
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(mutation.submit)}>
       <TextField
@@ -70,17 +104,99 @@ export function SignInForm({
         placeholder="you@example.com"
         {...form.register('email')}
       />
-      <TextField
-        id="signin-password"
-        label="Password"
-        error={errors.password?.message}
-        type="password"
-        autoComplete="current-password"
-        {...form.register('password')}
-      />
+      <div className="grid gap-1.5">
+        <TextField
+          id="signin-password"
+          label="Password"
+          error={errors.password?.message}
+          type="password"
+          autoComplete="current-password"
+          {...form.register('password')}
+        />
+        {onForgot && (
+          <button
+            type="button"
+            className="w-fit cursor-pointer justify-self-end text-sm text-primary underline-offset-4 hover:underline"
+            onClick={onForgot}
+            data-testid="forgot-password"
+          >
+            Forgot password?
+          </button>
+        )}
+      </div>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? 'Signing in...' : submitLabel}
       </Button>
+    </form>
+  );
+}
+
+/**
+ * Asks for a reset link. The answer is the same whether or not the email has an account, so it
+ * is shown as it comes.
+ */
+export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
+  const [sent, setSent] = React.useState<string | null>(null);
+  const [isPending, setPending] = React.useState(false);
+  const form = useForm<{ email: string }>({
+    resolver: problemsResolver((values: { email: string }) => ({
+      email: signInProblems({ email: values.email, password: 'x' }).email,
+    })),
+    defaultValues: { email: '' },
+  });
+  const submit = async ({ email }: { email: string }) => {
+    setPending(true);
+    try {
+      const answer = (await (
+        await apiRequest('POST', '/api/password/forgot', { email })
+      ).json()) as {
+        message: string;
+      };
+      setSent(answer.message);
+    } catch (error) {
+      toast({
+        title: 'Could not send the link',
+        description: serverMessage(error) ?? 'Please try again in a moment.',
+        variant: 'destructive',
+      });
+    } finally {
+      setPending(false);
+    }
+  };
+  const back = (
+    <Button type="button" variant="ghost" className="w-full" onClick={onBack}>
+      Back to sign in
+    </Button>
+  );
+  if (sent) {
+    return (
+      <div className="grid gap-4">
+        <p
+          className="rounded-lg border bg-muted/40 p-4 text-sm"
+          role="status"
+          data-testid="forgot-sent"
+        >
+          {sent}
+        </p>
+        {back}
+      </div>
+    );
+  }
+  return (
+    <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
+      <TextField
+        id="forgot-email"
+        label="Email"
+        error={form.formState.errors.email?.message}
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        {...form.register('email')}
+      />
+      <Button type="submit" className="w-full" disabled={isPending}>
+        {isPending ? 'Sending...' : 'Send reset link'}
+      </Button>
+      {back}
     </form>
   );
 }

@@ -1,5 +1,4 @@
-import { displayName } from '@shared/user-display';
-import { CalendarIcon, MailIcon, PlusIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
+import { PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { PageHeader } from '@/components/page-header';
 import { PaymentMethodForm } from '@/components/payment-methods/payment-method-form';
@@ -7,9 +6,9 @@ import { PaymentMethodList } from '@/components/payment-methods/payment-method-l
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
-import { formatDate } from '@/lib/dates';
+import { ProfileDetails } from './profile-details';
+import { ChangePasswordCard, SessionsCard } from './security-card';
 
 export function ProfilePage() {
   const { user } = useAuth();
@@ -23,76 +22,31 @@ export function ProfilePage() {
         backClassName="md:hidden"
       />
       <Tabs defaultValue="info">
-        <TabsList>
+        {/* On a phone the three tabs share the width, with short names and no icons. */}
+        <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block">
           <TabsTrigger value="info">
-            <UserIcon className="size-4" /> Profile Info
+            <UserIcon className="size-4" /> <span className="sm:hidden">Info</span>
+            <span className="hidden sm:inline">Profile Info</span>
           </TabsTrigger>
           <TabsTrigger value="payments">
-            <WalletIcon className="size-4" /> Payment Methods
+            <WalletIcon className="size-4" /> <span className="sm:hidden">Payments</span>
+            <span className="hidden sm:inline">Payment Methods</span>
+          </TabsTrigger>
+          <TabsTrigger value="security">
+            <ShieldIcon className="size-4" /> Security
           </TabsTrigger>
         </TabsList>
         <TabsContent value="info">
-          <Card>
-            <CardHeader className="flex-row items-center gap-4">
-              <UserAvatar user={user} className="size-14 text-lg" />
-              <div>
-                <CardTitle>{displayName(user)}</CardTitle>
-                <CardDescription>
-                  {user.isAdmin ? 'Staff account' : 'Customer account'}
-                </CardDescription>
-              </div>
-            </CardHeader>
-            <CardContent>
-              <dl className="grid gap-4 sm:grid-cols-3">
-                <InfoItem
-                  icon={<MailIcon />}
-                  label="Email"
-                  value={user.email}
-                  testId="profile-email"
-                />
-                <InfoItem
-                  icon={<UserIcon />}
-                  label="Name"
-                  value={[user.firstName, user.lastName].filter(Boolean).join(' ') || 'Not set'}
-                  testId="profile-name"
-                />
-                <InfoItem
-                  icon={<CalendarIcon />}
-                  label="Member Since"
-                  value={formatDate(user.createdAt)}
-                  testId="profile-member-since"
-                />
-              </dl>
-            </CardContent>
-          </Card>
+          <ProfileDetails user={user} />
+        </TabsContent>
+        <TabsContent value="security" className="grid gap-6">
+          <ChangePasswordCard />
+          <SessionsCard />
         </TabsContent>
         <TabsContent value="payments">
           <ProfilePayments />
         </TabsContent>
       </Tabs>
-    </div>
-  );
-}
-
-function InfoItem({
-  icon,
-  label,
-  value,
-  testId,
-}: {
-  icon: React.ReactNode;
-  label: string;
-  value: string;
-  testId: string;
-}) {
-  return (
-    <div className="rounded-lg border bg-muted/30 p-4">
-      <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
-        {icon} {label}
-      </dt>
-      <dd className="mt-1.5 break-all font-medium" data-testid={testId}>
-        {value}
-      </dd>
     </div>
   );
 }

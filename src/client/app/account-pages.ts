@@ -1,0 +1,11 @@
+import { lazyPage } from './lazy-page';
+
+/** The pages the account emails link to: signed in or not, they stand on their own. */
+export const ResetPasswordPage = lazyPage(
+  () => import('@/features/auth/reset-password-page'),
+  'ResetPasswordPage',
+);
+export const VerifyEmailPage = lazyPage(
+  () => import('@/features/auth/verify-email-page'),
+  'VerifyEmailPage',
+);

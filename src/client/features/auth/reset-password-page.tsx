@@ -1,0 +1,109 @@
+import { newPasswordProblem } from '@shared/auth-rules';
+import { CheckCircle2Icon, KeyRoundIcon } from 'lucide-react';
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useSearch } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/text-field';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { refreshCurrentUser } from '@/lib/auth';
+import { problemsResolver } from '@/lib/form';
+import { AuthCardPage } from './auth-card-page';
+
+type Values = { password: string; confirm: string };
+
+const problems = ({ password, confirm }: Values) => ({
+  password: newPasswordProblem(password),
+  confirm: password === confirm ? undefined : 'The two passwords are not the same',
+});
+
+/** /reset-password?token=…: the page the reset email links to. */
+export function ResetPasswordPage() {
+  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const [done, setDone] = React.useState<{ message: string; account: string } | null>(null);
+  const [failure, setFailure] = React.useState<string | null>(null);
+  const form = useForm<Values>({
+    resolver: problemsResolver(problems),
+    defaultValues: { password: '', confirm: '' },
+  });
+  const submit = async ({ password }: Values) => {
+    setFailure(null);
+    try {
+      const answer = await (
+        await apiRequest('POST', '/api/password/reset', { token, password })
+      ).json();
+      setDone(answer);
+      // Every session of the account ended, this browser's too if it was signed in as it.
+      await refreshCurrentUser();
+    } catch (error) {
+      const message = serverMessage(error) ?? 'Could not change the password. Please try again.';
+      // A password the server refuses (too common) belongs to the field; a dead link to the page.
+      if (/password/i.test(message) && !/link/i.test(message)) {
+        form.setError('password', { message });
+      } else {
+        setFailure(message);
+      }
+    }
+  };
+
+  if (done) {
+    return (
+      <AuthCardPage
+        icon={<CheckCircle2Icon />}
+        title="Password changed"
+        testId="reset-password-page"
+      >
+        <p className="text-center text-sm text-muted-foreground" role="status">
+          {done.message}
+        </p>
+        <Button asChild className="w-full">
+          <Link href={done.account === 'staff' ? '/admin/login' : '/?auth=signin'}>Sign in</Link>
+        </Button>
+      </AuthCardPage>
+    );
+  }
+  return (
+    <AuthCardPage
+      icon={<KeyRoundIcon />}
+      title="Choose a new password"
+      description="At least 8 characters. Setting it signs your account out everywhere."
+      testId="reset-password-page"
+    >
+      {!token ? (
+        <p className="text-sm text-destructive" role="alert">
+          This link is incomplete. Open the link from the email again, or ask for a new one.
+        </p>
+      ) : (
+        <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
+          <TextField
+            id="reset-password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            error={form.formState.errors.password?.message}
+            {...form.register('password')}
+          />
+          <TextField
+            id="reset-confirm"
+            label="Repeat the new password"
+            type="password"
+            autoComplete="new-password"
+            error={form.formState.errors.confirm?.message}
+            {...form.register('confirm')}
+          />
+          {failure && (
+            <p className="text-sm font-medium text-destructive" role="alert">
+              {failure}
+            </p>
+          )}
+          <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? 'Saving...' : 'Set new password'}
+          </Button>
+        </form>
+      )}
+      <Link href="/" className="text-center text-sm text-muted-foreground hover:text-foreground">
+        Back to the home page
+      </Link>
+    </AuthCardPage>
+  );
+}

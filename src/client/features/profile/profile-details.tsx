@@ -1,0 +1,163 @@
+import { nameProblems } from '@shared/auth-rules';
+import type { CurrentUser } from '@shared/auth-schemas';
+import { displayName } from '@shared/user-display';
+import { BadgeCheckIcon, CalendarIcon, MailIcon, MailWarningIcon, UserIcon } from 'lucide-react';
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { TextField } from '@/components/ui/text-field';
+import { UserAvatar } from '@/components/user-avatar';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { setCurrentUser } from '@/lib/auth';
+import { formatDate } from '@/lib/dates';
+import { problemsResolver } from '@/lib/form';
+import { toast } from '@/lib/toast';
+
+type Names = { firstName: string; lastName: string };
+
+async function saveProfile(body: Partial<Names & { emailNotifications: boolean }>) {
+  const user = (await (await apiRequest('PATCH', '/api/profile', body)).json()) as CurrentUser;
+  setCurrentUser(user);
+  return user;
+}
+
+/** The Profile Info tab: who the account is, its name (editable) and the email switch. */
+export function ProfileDetails({ user }: { user: CurrentUser }) {
+  const form = useForm<Names>({
+    resolver: problemsResolver(nameProblems),
+    defaultValues: { firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
+  });
+  const submit = async (names: Names) => {
+    try {
+      const saved = await saveProfile(names);
+      form.reset({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '' });
+      toast({ title: 'Profile updated', description: 'Your name is saved.' });
+    } catch (error) {
+      toast({
+        title: 'Could not save your name',
+        description: serverMessage(error),
+        variant: 'destructive',
+      });
+    }
+  };
+  const { errors, isDirty, isSubmitting } = form.formState;
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center gap-4">
+        <UserAvatar user={user} className="size-14 text-lg" />
+        <div className="min-w-0">
+          <CardTitle className="wrap-anywhere">{displayName(user)}</CardTitle>
+          <CardDescription>{user.isAdmin ? 'Staff account' : 'Customer account'}</CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        <dl className="grid gap-4 sm:grid-cols-3">
+          <div className="rounded-lg border bg-muted/30 p-4">
+            <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
+              <MailIcon /> Email
+            </dt>
+            <dd className="mt-1.5 flex flex-wrap items-center gap-2 font-medium">
+              <span className="break-all" data-testid="profile-email">
+                {user.email}
+              </span>
+              {user.emailVerified ? (
+                <Badge variant="secondary" className="gap-1" data-testid="email-verified">
+                  <BadgeCheckIcon className="size-3.5" /> Verified
+                </Badge>
+              ) : (
+                <Badge variant="outline" className="gap-1" data-testid="email-unverified">
+                  <MailWarningIcon className="size-3.5" /> Not confirmed
+                </Badge>
+              )}
+            </dd>
+          </div>
+          <div className="rounded-lg border bg-muted/30 p-4">
+            <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
+              <UserIcon /> Name
+            </dt>
+            <dd className="mt-1.5 font-medium wrap-anywhere" data-testid="profile-name">
+              {[user.firstName, user.lastName].filter(Boolean).join(' ') || 'Not set'}
+            </dd>
+          </div>
+          <div className="rounded-lg border bg-muted/30 p-4">
+            <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
+              <CalendarIcon /> Member Since
+            </dt>
+            <dd className="mt-1.5 font-medium" data-testid="profile-member-since">
+              {formatDate(user.createdAt)}
+            </dd>
+          </div>
+        </dl>
+        <form
+          className="grid gap-4 border-t pt-6"
+          noValidate
+          onSubmit={form.handleSubmit(submit)}
+          aria-label="Edit your name"
+        >
+          <div className="grid gap-3 sm:grid-cols-2">
+            <TextField
+              id="profile-first-name"
+              label="First Name"
+              autoComplete="given-name"
+              error={errors.firstName?.message}
+              {...form.register('firstName')}
+            />
+            <TextField
+              id="profile-last-name"
+              label="Last Name"
+              autoComplete="family-name"
+              error={errors.lastName?.message}
+              {...form.register('lastName')}
+            />
+          </div>
+          <Button type="submit" className="w-fit" disabled={!isDirty || isSubmitting}>
+            {isSubmitting ? 'Saving...' : 'Save name'}
+          </Button>
+        </form>
+        {!user.isAdmin && <EmailNotificationsSwitch user={user} />}
+      </CardContent>
+    </Card>
+  );
+}
+
+function EmailNotificationsSwitch({ user }: { user: CurrentUser }) {
+  const [pending, setPending] = React.useState(false);
+  const change = async (on: boolean) => {
+    setPending(true);
+    try {
+      await saveProfile({ emailNotifications: on });
+      toast({
+        title: on ? 'Email notifications on' : 'Email notifications off',
+        description: on
+          ? 'We will email you when staff review your cards or answer you.'
+          : 'You will still see every update under the bell.',
+      });
+    } catch (error) {
+      toast({ title: 'Could not save', description: serverMessage(error), variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <div className="flex items-start gap-3 rounded-lg border p-4">
+      <Checkbox
+        id="email-notifications"
+        checked={user.emailNotifications}
+        disabled={pending}
+        onCheckedChange={(checked) => change(checked === true)}
+        className="mt-0.5"
+      />
+      <div className="grid gap-1">
+        <Label htmlFor="email-notifications">Email me about my cards and support replies</Label>
+        <p className="text-sm text-muted-foreground">
+          When staff change a card’s status or payment, answer in chat, or update a ticket. Changes
+          close together come in one email.
+        </p>
+      </div>
+    </div>
+  );
+}
