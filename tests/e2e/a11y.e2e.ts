@@ -8,8 +8,10 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   screenshot,
-  staffCredentials,
+  signInAsStaff,
+  staffContext,
   test,
+  unenrolledStaffCredentials,
   uniqueEmail,
 } from './fixtures';
 import { findCutOff } from './layout';
@@ -55,10 +57,7 @@ async function customerWithData(page: Page) {
   return email;
 }
 
-async function signInStaff(page: Page) {
-  const response = await page.request.post('/api/admin/signin', { data: staffCredentials() });
-  if (!response.ok()) throw new Error(await response.text());
-}
+const signInStaff = (page: Page) => signInAsStaff(page.context());
 
 /** Collects axe findings state by state, so one run names every problem. */
 function recorder(page: Page, theme: Theme) {
@@ -100,11 +99,40 @@ describe('accessibility', () => {
       await dialog(page).getByRole('button', { name: 'Sign In' }).last().click();
       await expect(dialog(page).getByText('Invalid email address')).toBeVisible();
       await check('sign-in dialog with errors');
+      await dialog(page).getByTestId('forgot-password').click();
+      await dialog(page).getByRole('button', { name: 'Send reset link' }).click();
+      await expect(dialog(page).getByText('Invalid email address')).toBeVisible();
+      await check('forgot password with errors');
+      await dialog(page).getByRole('button', { name: 'Back to sign in' }).click();
       await dialog(page).getByRole('tab', { name: 'Sign Up' }).click();
       await dialog(page).getByRole('button', { name: 'Create Account' }).click();
       await expect(dialog(page).getByText('First name is required')).toBeVisible();
       await check('sign-up dialog with errors');
       if (theme === 'dark') await screenshot(page, 'landing-signup-dialog-dark', false);
+
+      // The pages the account emails link to, and the second step of a staff sign-in.
+      await page.goto('/reset-password?token=not-a-real-one');
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+      await check('reset password with errors');
+      await page.getByLabel('New password', { exact: true }).fill('a long new secret 1');
+      await page.getByLabel('Repeat the new password').fill('a long new secret 1');
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await expect(page.getByRole('alert')).toContainText('invalid or has expired');
+      await check('reset password with a dead link');
+      await page.goto('/verify-email?token=not-a-real-one');
+      await expect(page.getByRole('heading', { name: 'Link not valid' })).toBeVisible();
+      await check('verify email with a dead link');
+      const unenrolled = unenrolledStaffCredentials();
+      await page.goto('/admin/login');
+      await page.getByLabel('Email').fill(unenrolled.email);
+      await page.getByLabel('Password').fill(unenrolled.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page.getByTestId('totp-qr')).toBeVisible();
+      await page.getByRole('button', { name: 'Turn on and sign in' }).click();
+      await expect(page.getByText('Enter the 6-digit code')).toBeVisible();
+      await check('staff authenticator set-up with an error');
+      await screenshot(page, `admin-enrol-${theme}`);
       expect(findings).toEqual([]);
     });
 
@@ -165,6 +193,27 @@ describe('accessibility', () => {
       await check('profile info');
       await page.getByRole('tab', { name: /Payment/ }).click();
       await check('profile payments');
+      await page.getByRole('tab', { name: 'Security' }).click();
+      await expect(page.getByTestId('session')).toHaveCount(1);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await expect(page.getByText('Current password is required')).toBeVisible();
+      await check('profile security with errors');
+      await screenshot(page, `profile-security-${theme}-desktop`);
+
+      // The bell, with an unread notification from a staff decision.
+      const staff = await staffContext(browser);
+      const cards = await (await page.request.get('/api/transactions')).json();
+      await staff.request.patch(`/api/admin/transactions/${cards[0].id}`, {
+        data: { status: 'processing' },
+      });
+      await staff.close();
+      await page.goto('/');
+      await page.getByTestId('notification-count').waitFor();
+      await page.getByTestId('notification-bell').click();
+      await expect(page.getByTestId('notification')).toHaveCount(1);
+      await check('notifications open');
+      await screenshot(page, `notifications-${theme}-desktop`, false);
+      await page.keyboard.press('Escape');
 
       for (const url of ['/terms', '/privacy', '/no-such-page', '/admin']) {
         await page.goto(url);
@@ -218,6 +267,12 @@ describe('accessibility', () => {
         await page.getByRole('tab', { name: tab }).click();
         await check(`staff ${tab}`);
       }
+      await page.getByRole('tab', { name: 'Users' }).click();
+      await page.getByTestId('end-user-sessions').first().click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await check('end sessions confirmation');
+      await page.keyboard.press('Escape');
+      await page.getByRole('tab', { name: 'Tickets' }).click();
       await page.getByRole('tab', { name: 'Chat Support' }).click();
       await page.getByTestId('conversation').first().click();
       await expect(page.getByTestId('admin-thread')).toContainText('Is my card received?');

@@ -1,10 +1,76 @@
-import { mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 import { test as base, inject } from 'vitest';
+import { codeAt } from '../../src/server/modules/auth/two-factor';
+import { type SunkMail, sunkMail } from './mail-sink';
 import './matchers';
 
 export const baseURL = () => inject('baseURL');
+/** The staff account the server printed at its first start (enrolled by the setup). */
 export const staffCredentials = () => inject('staff');
+/** A staff account that has not set up its authenticator. */
+export const newStaffCredentials = () => inject('newStaff');
+/** A staff account whose authenticator is never set up (its set-up screen is looked at). */
+export const unenrolledStaffCredentials = () => inject('unenrolledStaff');
+
+/** Signs `context` in with the staff session the setup made (a sign-in takes a fresh code). */
+export async function signInAsStaff(context: BrowserContext) {
+  const [name, value] = inject('staffCookie').split('=') as [string, string];
+  await context.addCookies([{ name, value, url: baseURL() }]);
+}
+
+/** A new browser context signed in as staff. */
+export async function staffContext(browser: Browser, options: BrowserContextOptions = {}) {
+  const context = await browser.newContext({ baseURL: baseURL(), ...options });
+  await signInAsStaff(context);
+  return context;
+}
+
+/**
+ * The next code of the authenticator with `secret` that no test has used yet (the server takes
+ * each once). The test files run one after another in separate processes, so the last step used
+ * is kept in a file; past the next step's code, it waits for a new one.
+ */
+export async function nextCode(secret: string): Promise<string> {
+  const file = inject('codeStepFile');
+  for (;;) {
+    const used = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+    const now = Date.now();
+    const step = Math.floor(now / 30_000);
+    const use = Math.max(step, (used[secret] ?? -1) + 1);
+    if (use <= step + 1) {
+      writeFileSync(file, JSON.stringify({ ...used, [secret]: use }));
+      return codeAt(secret, use * 30_000);
+    }
+    await new Promise((r) => setTimeout(r, (step + 1) * 30_000 - now + 10));
+  }
+}
+
+/** The first message to `to` whose subject matches that the server sent, within `timeoutMs`. */
+export async function waitForMail(
+  to: string,
+  subject: RegExp,
+  timeoutMs = 10_000,
+): Promise<SunkMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = sunkMail(inject('mailDir')).find(
+      (m) => m.to.includes(to) && subject.test(m.subject),
+    );
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The link to the site a message carries. */
+export const linkIn = (mail: SunkMail) => mail.text.match(/https?:\/\/\S+/)?.[0] ?? '';
 
 export const SCREENSHOT_DIR = 'screenshots';
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -27,7 +93,7 @@ interface Fixtures {
   page: Page;
   /** A page signed in as a new customer (made through the API, then the app opened at /). */
   customer: { page: Page; account: Customer };
-  /** A page signed in as the staff account the server printed at first start. */
+  /** A page signed in as the staff account the server printed at first start (shared session). */
   staff: { page: Page };
 }
 
@@ -75,8 +141,7 @@ export const test = base.extend<Fixtures>({
     await use({ page, account });
   },
   staff: async ({ page }, use) => {
-    const response = await page.request.post('/api/admin/signin', { data: staffCredentials() });
-    if (!response.ok()) throw new Error(`staff sign-in failed: ${await response.text()}`);
+    await signInAsStaff(page.context());
     await use({ page });
   },
 });

@@ -3,6 +3,7 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  nextCode,
   screenshot,
   staffCredentials,
   test,
@@ -195,6 +196,9 @@ describe('staff', () => {
     await page.getByLabel('Email').fill(staffCredentials().email);
     await page.getByLabel('Password').fill(staffCredentials().password);
     await page.getByRole('button', { name: 'Sign In' }).click();
+    // The password alone is not enough: the authenticator's code is asked for next.
+    await page.getByLabel('Authentication code').fill(await nextCode(staffCredentials().secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/admin');
     await expect(page.getByTestId('toast')).toContainText('Successfully signed in as admin');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
-import { baseURL, staffCredentials, test } from './fixtures';
+import { baseURL, signInAsStaff, test } from './fixtures';
 
 /**
  * Stretches every timer of 2 s or more to 10 minutes before the app loads: the spec's polls
@@ -38,7 +38,7 @@ describe('live updates', () => {
     const fetchesBefore = listFetches.length;
 
     const staff = await browser.newContext({ baseURL: baseURL() });
-    await staff.request.post('/api/admin/signin', { data: staffCredentials() });
+    await signInAsStaff(staff);
     const saved = await staff.request.patch(`/api/admin/transactions/${card.id}`, {
       data: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
     });
@@ -63,7 +63,7 @@ describe('live updates', () => {
     const staff = await browser.newContext({ baseURL: baseURL() });
     const admin = await staff.newPage();
     await withoutPolling(admin);
-    await admin.request.post('/api/admin/signin', { data: staffCredentials() });
+    await signInAsStaff(staff);
     await admin.goto('/admin');
     await admin.getByLabel('Search card type, email or ID').fill(customer.account.email);
     await expect(admin.getByText('No transactions match.')).toBeVisible();

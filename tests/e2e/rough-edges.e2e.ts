@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
-import { baseURL, CUSTOMER_PASSWORD, staffCredentials, test, uniqueEmail } from './fixtures';
+import { baseURL, CUSTOMER_PASSWORD, staffContext, test, uniqueEmail } from './fixtures';
 import { findCutOff, isShownWhole } from './layout';
 
 /** One test per defect a new user met (issue 13); each failed before its fix. */
@@ -12,10 +12,7 @@ const CARD_IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.
 const WALLET = `T${'A'.repeat(33)}`;
 
 async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport });
-  const page = await context.newPage();
-  const response = await page.request.post('/api/admin/signin', { data: staffCredentials() });
-  if (!response.ok()) throw new Error(await response.text());
+  const page = await (await staffContext(browser, { viewport })).newPage();
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   return page;

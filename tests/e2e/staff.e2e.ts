@@ -7,18 +7,15 @@ import {
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
   screenshot,
+  staffContext,
   staffCredentials,
   test,
   uniqueEmail,
 } from './fixtures';
 
 async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport });
-  const page = await context.newPage();
-  await page.goto('/admin/login');
-  await page.getByLabel('Email').fill(staffCredentials().email);
-  await page.getByLabel('Password').fill(staffCredentials().password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  const page = await (await staffContext(browser, { viewport })).newPage();
+  await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   return page;
 }

@@ -1,18 +1,13 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { baseURL, expectNoSidewaysScroll, screenshot, staffCredentials, test } from './fixtures';
+import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
 
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
 async function staffAdmin(browser: Browser, tab: string): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: baseURL(),
-    viewport: { width: 1280, height: 900 },
-  });
+  const context = await staffContext(browser, { viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const response = await page.request.post('/api/admin/signin', { data: staffCredentials() });
-  if (!response.ok()) throw new Error(await response.text());
   await page.goto('/admin');
   await page.getByRole('tab', { name: tab }).click();
   return page;
