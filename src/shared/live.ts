@@ -10,10 +10,18 @@ export const CUSTOMER_TOPICS = [
   'payment-methods',
   'account',
   'notifications',
+  'rates',
 ] as const;
 
 /** Staff share one view of the exchange: every staff account sees these change together. */
-export const STAFF_TOPICS = ['queue', 'admin-stats', 'users', 'chats', 'staff-tickets'] as const;
+export const STAFF_TOPICS = [
+  'queue',
+  'admin-stats',
+  'users',
+  'chats',
+  'staff-tickets',
+  'rates',
+] as const;
 
 export type CustomerTopic = (typeof CUSTOMER_TOPICS)[number];
 export type StaffTopic = (typeof STAFF_TOPICS)[number];

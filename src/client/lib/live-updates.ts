@@ -14,6 +14,7 @@ const REFETCH: Record<LiveTopic, string[]> = {
   'payment-methods': ['/api/payment-methods'],
   account: [CURRENT_USER_PATH],
   notifications: ['/api/notifications'],
+  rates: ['/api/rates', '/api/admin/rates'],
   queue: ['/api/admin/transactions'],
   'admin-stats': ['/api/admin/stats'],
   users: ['/api/admin/users'],

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -105,6 +106,9 @@ export const transactions = pgTable(
     paymentAmount: money('payment_amount'),
     adminNotes: text('admin_notes'),
     validationStatus: varchar('validation_status', { length: 32 }).notNull().default('pending'),
+    /** Why staff rejected the card (one of REJECTION_REASONS), and the text when it is 'other'. */
+    rejectionReason: varchar('rejection_reason', { length: 32 }),
+    rejectionNote: varchar('rejection_note', { length: 500 }),
     /** The brand rate at submission, honoured even after rates change (PRODUCT.md). */
     payoutRate: numeric('payout_rate', { precision: 5, scale: 4 }).notNull(),
     expectedPayout: money('expected_payout').notNull(),
@@ -116,6 +120,8 @@ export const transactions = pgTable(
     // Keyset paging of the staff queue: newest first, ties broken by id.
     index('transactions_created_idx').on(t.createdAt, t.id),
     index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
+    // The queue filtered to flagged cards.
+    index('transactions_validation_created_idx').on(t.validationStatus, t.createdAt, t.id),
   ],
 );
 
@@ -160,21 +166,35 @@ export const chatConversations = pgTable(
     lastAttachmentType: varchar('last_attachment_type', { length: 16 }),
     messageCount: integer('message_count').notNull(),
     customerMessageCount: integer('customer_message_count').notNull(),
+    /** Customer messages staff have not read yet (opening the thread reads them). */
+    unreadCount: integer('unread_count').notNull().default(0),
+    /** The last message is the customer's: staff owe an answer (these sort first). */
+    needsReply: boolean('needs_reply').generatedAlwaysAs(sql`last_sender_type = 'user'`),
   },
-  (t) => [index('chat_conversations_last_idx').on(t.lastMessageAt, t.userId)],
+  (t) => [
+    index('chat_conversations_last_idx').on(t.lastMessageAt, t.userId),
+    index('chat_conversations_needs_reply_idx').on(t.needsReply, t.lastMessageAt, t.userId),
+  ],
 );
 
-export const feedback = pgTable('feedback', {
-  id: id(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  transactionId: uuid('transaction_id').references(() => transactions.id, { onDelete: 'set null' }),
-  rating: integer('rating').notNull(),
-  comment: text('comment'),
-  type: varchar('type', { length: 32 }).notNull(),
-  createdAt: createdAt(),
-});
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    transactionId: uuid('transaction_id').references(() => transactions.id, {
+      onDelete: 'set null',
+    }),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    type: varchar('type', { length: 32 }).notNull(),
+    createdAt: createdAt(),
+  },
+  // A card is rated once.
+  (t) => [uniqueIndex('feedback_transaction_idx').on(t.transactionId)],
+);
 
 export const validationLogs = pgTable(
   'validation_logs',
@@ -186,6 +206,8 @@ export const validationLogs = pgTable(
     validationType: varchar('validation_type', { length: 64 }).notNull(),
     status: varchar('status', { length: 32 }).notNull(),
     details: text('details'),
+    /** The other cards a duplicate or similar image was found on. */
+    relatedTransactionIds: uuid('related_transaction_ids').array().notNull().default(sql`'{}'`),
     createdAt: createdAt(),
   },
   (t) => [index('validation_logs_transaction_idx').on(t.transactionId)],
@@ -201,6 +223,9 @@ export const supportTickets = pgTable(
     message: text('message').notNull(),
     status: varchar('status', { length: 32 }).notNull().default('open'),
     attachmentUrl: text('attachment_url'),
+    /** Who wrote last in the ticket's thread: 'user' (staff owe an answer) or 'admin'. */
+    lastReplyBy: varchar('last_reply_by', { length: 16 }).notNull().default('user'),
+    replyCount: integer('reply_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -249,6 +274,8 @@ export const uploads = pgTable(
     contentType: varchar('content_type', { length: 100 }).notNull(),
     size: integer('size').notNull(),
     sha256: varchar('sha256', { length: 64 }).notNull(),
+    /** A 64-bit difference hash of the decoded image (card images only; null when undecodable). */
+    perceptualHash: bigint('perceptual_hash', { mode: 'bigint' }),
     transactionId: uuid('transaction_id').references(() => transactions.id),
     /** For chat files: the customer whose conversation the file was sent in. */
     conversationUserId: uuid('conversation_user_id').references(() => users.id, {
@@ -428,4 +455,43 @@ export const recoveryCodes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('recovery_codes_account_idx').on(t.accountKind, t.accountId)],
+);
+
+/**
+ * The rate and minimum of each brand, managed by staff (the spec's table is the seed, migration
+ * 0012). A retired brand is no longer offered; cards keep the rate stored on them.
+ */
+export const brandRates = pgTable(
+  'brand_rates',
+  {
+    id: id(),
+    brand: varchar('brand', { length: 120 }).notNull(),
+    rate: numeric('rate', { precision: 5, scale: 4 }).notNull(),
+    minimum: money('minimum').notNull(),
+    /** The seed's order, for brands of the same rate (new brands go last among them). */
+    position: integer('position').notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('brand_rates_brand_lower_idx').on(sql`lower(${t.brand})`)],
+);
+
+/** A ticket's thread: the customer's and staff's replies after the first message. */
+export const ticketReplies = pgTable(
+  'ticket_replies',
+  {
+    id: id(),
+    ticketId: uuid('ticket_id')
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    /** 'user' or 'admin'. */
+    authorKind: varchar('author_kind', { length: 16 }).notNull(),
+    authorId: uuid('author_id'),
+    /** The staff member's name as it was when they answered; null for the customer. */
+    authorName: varchar('author_name', { length: 200 }),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ticket_replies_ticket_idx').on(t.ticketId, t.createdAt)],
 );
