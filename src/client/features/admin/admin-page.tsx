@@ -23,6 +23,7 @@ import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab } from './chat-tab';
 import { adminStatsQuery } from './queries';
+import { RatesTab } from './rates-tab';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
 import { UsersTab } from './users-tab';
@@ -86,6 +87,7 @@ export function AdminPage() {
                 <TabsTrigger value="users">Users</TabsTrigger>
                 <TabsTrigger value="chat">Chat Support</TabsTrigger>
                 <TabsTrigger value="tickets">Tickets</TabsTrigger>
+                <TabsTrigger value="rates">Rates</TabsTrigger>
               </TabsList>
               <TabsContent value="uploads">
                 <UploadsTab />
@@ -98,6 +100,9 @@ export function AdminPage() {
               </TabsContent>
               <TabsContent value="tickets">
                 <TicketsTab />
+              </TabsContent>
+              <TabsContent value="rates">
+                <RatesTab />
               </TabsContent>
             </Tabs>
           </CardContent>

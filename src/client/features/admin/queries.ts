@@ -4,6 +4,7 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
+import type { AdminBrandRate, RateChange } from '@shared/rates';
 import type { AdminConversation, AdminTicket, ChatMessage } from '@shared/support';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getJson, getPage } from '@/lib/api';
@@ -102,3 +103,18 @@ export const adminTicketsQuery = ({ status, cursor }: TicketsFilter) =>
       ),
     placeholderData: keepPreviousData,
   });
+
+/** Every brand with its terms, retired ones too; pushed by the `rates` topic. */
+export const adminRatesQuery = () =>
+  queryOptions<AdminBrandRate[]>({ queryKey: ['/api/admin/rates'] });
+
+export const rateHistoryQuery = () =>
+  queryOptions<RateChange[]>({ queryKey: ['/api/admin/rates/history'] });
+
+/** After a change of terms: the staff list, its history and the public list the forms quote. */
+export const refreshRates = () =>
+  Promise.all(
+    ['/api/admin/rates', '/api/admin/rates/history', '/api/rates'].map((path) =>
+      queryClient.invalidateQueries({ queryKey: [path] }),
+    ),
+  );
