@@ -557,6 +557,7 @@ export const CATALOGUE: RouteSpec[] = [
       search: ({ rng, world }) =>
         rng.pick(['amazon', 'example.com', world.customer.email.slice(0, 8), rng.hex(6), 'a']),
       status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
+      validation: ({ rng }) => rng.pick(['all', 'flagged', 'passed', 'pending']),
     },
     learn: ({ json, headers }, world) => {
       const next = headers['x-next-cursor'];

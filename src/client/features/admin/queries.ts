@@ -25,6 +25,8 @@ export const adminStatsQuery = () =>
 export interface UploadsFilter {
   search: string;
   status: string;
+  /** 'flagged': only the cards an automated check flagged. */
+  validation: string;
   cursor: string | null;
 }
 
@@ -35,14 +37,15 @@ const withParams = (path: string, params: Record<string, string | null>) => {
   return query.size ? `${path}?${query}` : path;
 };
 
-export const adminTransactionsQuery = ({ search, status, cursor }: UploadsFilter) =>
+export const adminTransactionsQuery = ({ search, status, validation, cursor }: UploadsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/transactions', { search, status, cursor }],
+    queryKey: ['/api/admin/transactions', { search, status, validation, cursor }],
     queryFn: () =>
       getPage<AdminTransaction>(
         withParams('/api/admin/transactions', {
           search: search.trim() || null,
           status: status === 'all' ? null : status,
+          validation: validation === 'all' ? null : validation,
           cursor,
         }),
       ),

@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
-import { auditLog, chatMessages, paymentMethods, transactions, users } from '../../db/schema';
+import {
+  auditLog,
+  chatMessages,
+  paymentMethods,
+  transactions,
+  users,
+  validationLogs,
+} from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
 import { notify, transactionNotice } from '../notifications/notify';
@@ -22,6 +29,11 @@ const adminColumns = {
   paymentMethodAccountNumber: paymentMethods.accountNumber,
   paymentMethodBankName: paymentMethods.bankName,
   paymentMethodRoutingNumber: paymentMethods.routingNumber,
+  validationFlags: sql<
+    string[]
+  >`array(select ${validationLogs.validationType} from ${validationLogs}
+    where ${validationLogs.transactionId} = ${transactions.id} and ${validationLogs.status} = 'flagged'
+    order by ${validationLogs.validationType})`,
   cursorCreatedAt: cursorColumn(transactions.createdAt),
 };
 
@@ -46,6 +58,7 @@ function baseQuery(db: Db) {
 export interface AdminListOptions {
   search?: string;
   status?: string;
+  validation?: string;
   cursor?: string;
   limit: number;
 }
@@ -68,6 +81,8 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
   const filters: SQL[] = [];
   if (options.status && options.status !== 'all')
     filters.push(eq(transactions.status, options.status));
+  if (options.validation && options.validation !== 'all')
+    filters.push(eq(transactions.validationStatus, options.validation));
   if (options.cursor)
     filters.push(afterCursor(options.cursor, transactions.createdAt, transactions.id));
   const take = options.limit + 1;

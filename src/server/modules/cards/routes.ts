@@ -13,6 +13,7 @@ import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
 import { findUserById } from '../auth/accounts';
+import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
 import { belowMinimum, rateChanged, termsForSubmission } from '../rates/queries';
@@ -65,6 +66,15 @@ export default async function cardRoutes(app: FastifyInstance) {
         if (!(await claimCardImages(tx, userId, row!.id, input.imageUrls))) {
           throw badRequest(IMAGES_NOT_YOURS, 'imageUrls');
         }
+        // Duplicate and look-alike photos, velocity, account age, value: in the same transaction.
+        await runSubmissionChecks(tx, {
+          id: row!.id,
+          userId,
+          cardType: input.cardType,
+          cardValue: input.cardValue,
+          terms,
+          now: new Date(app.now()),
+        });
         return row!.id;
       });
       app.live.changed([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats']);
