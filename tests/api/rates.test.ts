@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRANDS, brandRate, seedMinimum } from '../../src/shared/brands';
 import {
-  addPaymentMethod,
   as,
   createTestApp,
   type SignedIn,
   signInStaff,
   signUp,
+  submitCard,
   type TestApp,
-  uploadCardImage,
 } from './helpers';
 
 let t: TestApp;
@@ -29,23 +28,7 @@ const setTerms = (brand: string, body: object, who: SignedIn = staff) =>
     payload: body,
   });
 
-async function submit(body: object) {
-  const method = await addPaymentMethod(t.app, customer);
-  const image = await uploadCardImage(t.app, customer);
-  return as(t.app, customer, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [image],
-      ...body,
-    },
-  });
-}
+const submit = (body: object) => submitCard(t.app, customer, body);
 
 describe('rates', () => {
   it('start as the specification’s table, highest rate first and Other last, for anyone', async () => {
