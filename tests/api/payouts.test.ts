@@ -9,7 +9,6 @@ import {
   type SignedIn,
   signInStaff,
   signUp,
-  submitCard,
   type TestApp,
   uniqueEmail,
   uploadCardImage,

@@ -100,6 +100,7 @@ describe('the staff portal', () => {
     await expect(first.getByTestId('toast')).toContainText('Transaction updated successfully');
 
     await secondDialog.getByLabel('Status', { exact: true }).selectOption('rejected');
+    await secondDialog.getByLabel('Rejection Reason').selectOption('code_invalid');
     await secondDialog.getByTestId('save-review').click();
     await expect(second.getByTestId('toast')).toContainText('changed by someone else');
     await expect(secondDialog.getByRole('alert')).toContainText(
