@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, transactions } from '../../src/server/db/schema';
+import { parseCsv } from '../parse-csv';
 import {
   addPaymentMethod,
   as,
@@ -70,35 +71,6 @@ async function card(
     expect(saved.statusCode).toBe(200);
   }
   return { who, id: created.id, expectedPayout: created.expectedPayout };
-}
-
-/** A CSV as RFC 4180 reads it: quoted cells, doubled quotes, CRLF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
 }
 
 describe('who may use payouts', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { parseCsv } from '../parse-csv';
 import { submitCardByApi } from './api-helpers';
 import {
   baseURL,
@@ -30,34 +31,6 @@ async function approve(browser: Browser, id: string, status = 'processing') {
   });
   if (!response.ok()) throw new Error(await response.text());
   await staff.close();
-}
-
-/** A CSV as RFC 4180 reads it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      rows.push([...row, cell]);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
 }
 
 describe('staff operations', () => {

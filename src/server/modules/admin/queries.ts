@@ -19,18 +19,26 @@ import { notify, transactionNotice } from '../notifications/notify';
 import { type AuditChanges, recordAudit } from './audit';
 import { afterCursor, cursorColumn, toPage } from './cursor';
 
-const adminColumns = {
-  ...getTableColumns(transactions),
+/**
+ * Who a card belongs to and where to pay them (spec section 3), for a query that joins `users`
+ * and left-joins `payment_methods` (the staff queue, payouts).
+ */
+export const payeeColumns = {
   userEmail: users.email,
   userFirstName: users.firstName,
   userLastName: users.lastName,
-  userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   paymentMethodType: paymentMethods.type,
   paymentMethodAccountName: paymentMethods.accountName,
   paymentMethodIdentifier: paymentMethods.identifier,
   paymentMethodAccountNumber: paymentMethods.accountNumber,
   paymentMethodBankName: paymentMethods.bankName,
   paymentMethodRoutingNumber: paymentMethods.routingNumber,
+};
+
+const adminColumns = {
+  ...getTableColumns(transactions),
+  ...payeeColumns,
+  userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   ...feedbackColumns(),
   cursorCreatedAt: cursorColumn(transactions.createdAt),
 };

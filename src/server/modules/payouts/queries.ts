@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { paymentMethods, transactions, users } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { type AuditChanges, recordAudit } from '../admin/audit';
+import { payeeColumns } from '../admin/queries';
 import { notify, transactionNotice } from '../notifications/notify';
 
 const PAYABLE: SQL = and(
@@ -40,15 +41,7 @@ async function payableCards(db: Db): Promise<PayoutCard[]> {
       expectedPayout: transactions.expectedPayout,
       amount: AMOUNT,
       userId: transactions.userId,
-      userEmail: users.email,
-      userFirstName: users.firstName,
-      userLastName: users.lastName,
-      paymentMethodType: paymentMethods.type,
-      paymentMethodAccountName: paymentMethods.accountName,
-      paymentMethodIdentifier: paymentMethods.identifier,
-      paymentMethodAccountNumber: paymentMethods.accountNumber,
-      paymentMethodBankName: paymentMethods.bankName,
-      paymentMethodRoutingNumber: paymentMethods.routingNumber,
+      ...payeeColumns,
     })
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
