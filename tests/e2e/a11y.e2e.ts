@@ -226,7 +226,7 @@ describe('accessibility', () => {
       });
       await approver.close();
       await page.goto('/history');
-      await expect(page.getByTestId('rejection-reason')).toHaveCount(1);
+      await expect(page.getByTestId('history-row').getByTestId('rejection-reason')).toHaveCount(1);
       await check('history with a rejected card');
       await page.getByRole('button', { name: 'View details of Amazon' }).click();
       await dialog(page).getByRole('button', { name: 'Submit rating' }).click();

@@ -41,10 +41,15 @@ describe('staff operations', () => {
     const { page, account } = customer;
     const card = await submitCardByApi(page.request);
     await approve(browser, card.id);
+    // A second card to pay, left for later: the group is then partly chosen.
+    await approve(browser, (await submitCardByApi(page.request, 'Steam')).id);
 
     const admin = await staffPage(browser);
     await admin.getByRole('tab', { name: 'Payouts' }).click();
-    const row = admin.getByTestId('payout-row').filter({ hasText: account.email });
+    const row = admin
+      .getByTestId('payout-row')
+      .filter({ hasText: account.email })
+      .filter({ hasText: 'Amazon' });
     await expect(row).toHaveCount(1);
     await expect(row.getByTestId('payout-amount')).toHaveText('$91.00');
     await expect(row).toContainText('riley.paypal@example.com');
@@ -77,6 +82,9 @@ describe('staff operations', () => {
 
     await row.getByRole('checkbox').click();
     await expect(admin.getByTestId('payouts')).toContainText('1 selected · $91.00');
+    await expect(
+      admin.getByRole('checkbox', { name: 'Select every PayPal payout' }),
+    ).toHaveAttribute('aria-checked', 'mixed');
     await admin.getByTestId('mark-sent').click();
     const confirm = admin.getByRole('alertdialog');
     await expect(confirm).toContainText('Mark 1 payout as sent?');
@@ -89,7 +97,7 @@ describe('staff operations', () => {
 
     // The customer: paid, told, and asked for a rating.
     await page.goto('/history');
-    const historyRow = page.getByTestId('history-row');
+    const historyRow = page.getByTestId('history-row').filter({ hasText: 'Amazon' });
     await expect(historyRow.getByTestId('payment-status-badge')).toHaveText('Payment Sent');
     await expect(historyRow.getByTestId('status-badge')).toHaveText('Completed');
     await page.getByTestId('notification-bell').click();
@@ -124,7 +132,7 @@ describe('staff operations', () => {
 
     // Staff see the rating in the Review dialog, and an average on the summary.
     await admin.getByRole('tab', { name: 'User Uploads' }).click();
-    await admin.getByLabel('Search card type, email or ID').fill(account.email);
+    await admin.getByLabel('Search card type, email or ID').fill(card.id);
     await expect(admin.getByTestId('upload-row')).toHaveCount(1);
     await admin.getByTestId('upload-row').getByRole('button', { name: 'Review' }).click();
     const review = admin.getByTestId('review-feedback');

@@ -172,9 +172,9 @@ function PayoutGroupList({
           onCheckedChange={(on) => onToggle(group.cards, on === true)}
           aria-label={`Select every ${group.label} payout`}
         />
-        <h3 id={headingId} className="font-semibold">
+        <h2 id={headingId} className="font-semibold">
           {group.label}
-        </h3>
+        </h2>
         <span className="text-sm text-muted-foreground">{plural(group.count, 'card')}</span>
         <span className="ml-auto font-semibold tabular-nums" data-testid="payout-group-total">
           {formatMoney(group.total)}
