@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { parseCsv } from '../parse-csv';
 import { submitCardByApi } from './api-helpers';
@@ -8,6 +8,7 @@ import {
   CUSTOMER_PASSWORD,
   screenshot,
   staffContext,
+  staffPage,
   test,
   uniqueEmail,
   waitForMail,
@@ -15,13 +16,6 @@ import {
 import { findCutOff } from './layout';
 
 /** Issue 11: rejection reasons, payouts and ratings, as staff and customers use them. */
-
-async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await (await staffContext(browser, { viewport })).newPage();
-  await page.goto('/admin');
-  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-  return page;
-}
 
 /** Staff approve a card for payment through the API, as the Review dialog would. */
 async function approve(browser: Browser, id: string, status = 'processing') {
