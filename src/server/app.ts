@@ -21,6 +21,7 @@ import healthRoutes from './modules/operations/health';
 import { registerMetrics } from './modules/operations/metrics';
 import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
+import payoutRoutes from './modules/payouts/routes';
 import rateRoutes from './modules/rates/routes';
 import sessionRoutes from './modules/sessions/routes';
 import supportRoutes from './modules/support/routes';
@@ -139,6 +140,7 @@ export async function buildApp(
   await app.register(rateRoutes);
   await app.register(cardRoutes);
   await app.register(adminRoutes);
+  await app.register(payoutRoutes);
   await app.register(chatRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);

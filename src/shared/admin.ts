@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
 import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
 
 export const VALIDATION_STATUSES = ['flagged', 'passed', 'pending'] as const;
@@ -94,6 +95,23 @@ export const updateTransactionSchema = z.object({
       PAYMENT_AMOUNT_MESSAGE,
     ),
   adminNotes: z.string().max(2000, 'Admin notes are too long').nullable().optional(),
+  /** Required with status rejected (unless the card has one); cleared when it leaves rejected. */
+  rejectionReason: z
+    .enum(REJECTION_REASONS, {
+      error: `Rejection reason must be one of: ${REJECTION_REASONS.join(', ')}`,
+    })
+    .nullable()
+    .optional(),
+  /** Required with the reason `other`, and kept with no other reason. */
+  rejectionNote: z
+    .string({ error: 'Rejection note must be text' })
+    .trim()
+    .max(
+      REJECTION_NOTE_MAX_LENGTH,
+      `Rejection note must be at most ${REJECTION_NOTE_MAX_LENGTH} characters`,
+    )
+    .nullable()
+    .optional(),
   /** The row's updatedAt when the dialog loaded it; a newer row means someone else saved. */
   expectedUpdatedAt: z.iso
     .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })
@@ -116,5 +134,8 @@ export const adminStatsSchema = z.object({
   pendingReview: z.number(),
   totalUsers: z.number(),
   chatMessages: z.number(),
+  /** Customers' ratings of completed cards: the average to one decimal ("4.5"), null for none. */
+  averageRating: z.string().nullable(),
+  ratingCount: z.number(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;

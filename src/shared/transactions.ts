@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { feedbackSchema } from './feedback';
 
 /** A customer's transaction as the API answers it (spec section 7 plus PRODUCT.md). */
 export const transactionSchema = z.object({
@@ -21,6 +22,12 @@ export const transactionSchema = z.object({
   paymentMethodId: z.string().nullable(),
   paymentMethodType: z.string().nullable(),
   paymentMethodAccountName: z.string().nullable(),
+  /** Why staff rejected the card (REJECTION_REASONS), its label, and the note for `other`. */
+  rejectionReason: z.string().nullable(),
+  rejectionReasonLabel: z.string().nullable(),
+  rejectionNote: z.string().nullable(),
+  /** The customer's rating of the card, once it is completed; null until they give one. */
+  feedback: feedbackSchema.nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

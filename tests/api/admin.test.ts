@@ -228,6 +228,7 @@ describe('PATCH /api/admin/transactions/{id}', () => {
     const before = await auditCount();
     const stale = await patch(staff, card.id, {
       status: 'rejected',
+      rejectionReason: 'code_invalid',
       expectedUpdatedAt: loaded.updatedAt,
     });
     expect(stale.statusCode).toBe(409);
@@ -241,6 +242,7 @@ describe('PATCH /api/admin/transactions/{id}', () => {
 
     const fresh = await patch(staff, card.id, {
       status: 'rejected',
+      rejectionReason: 'code_invalid',
       expectedUpdatedAt: first.json().updatedAt,
     });
     expect(fresh.statusCode).toBe(200);
@@ -293,6 +295,8 @@ describe('GET /api/admin/users and /api/admin/stats', () => {
         pendingReview: 1,
         totalUsers: 2,
         chatMessages: 2,
+        averageRating: null,
+        ratingCount: 0,
       });
     } finally {
       await fresh.close();

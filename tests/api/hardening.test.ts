@@ -240,7 +240,11 @@ describe('other writes at the same moment', () => {
         as(t.app, staff, {
           method: 'PATCH',
           url: `/api/admin/transactions/${card.id}`,
-          payload: { status, expectedUpdatedAt: detail.updatedAt },
+          payload: {
+            status,
+            ...(status === 'rejected' ? { rejectionReason: 'image_unreadable' } : {}),
+            expectedUpdatedAt: detail.updatedAt,
+          },
         }),
       ),
     );

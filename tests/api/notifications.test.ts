@@ -101,8 +101,8 @@ describe('notifications', () => {
   it('marks notifications read, only the customer’s own', async () => {
     const { customer, card } = await customerWithCard();
     const other = await customerWithCard();
-    await review(card.id, { status: 'rejected' });
-    await review(other.card.id, { status: 'rejected' });
+    await review(card.id, { status: 'rejected', rejectionReason: 'already_redeemed' });
+    await review(other.card.id, { status: 'rejected', rejectionReason: 'already_redeemed' });
     const [mine] = (await notificationsOf(customer)).json().items;
     const [theirs] = (await notificationsOf(other.customer)).json().items;
 

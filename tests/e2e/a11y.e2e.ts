@@ -215,6 +215,25 @@ describe('accessibility', () => {
       await screenshot(page, `notifications-${theme}-desktop`, false);
       await page.keyboard.press('Escape');
 
+      // A completed card: the details dialog asks for a rating; a rejected one says why.
+      const approver = await staffContext(browser);
+      await approver.request.patch(`/api/admin/transactions/${cards[0].id}`, {
+        data: { status: 'completed' },
+      });
+      const rejected = await submitCardByApi(page.request, 'Nike');
+      await approver.request.patch(`/api/admin/transactions/${rejected.id}`, {
+        data: { status: 'rejected', rejectionReason: 'image_unreadable' },
+      });
+      await approver.close();
+      await page.goto('/history');
+      await expect(page.getByTestId('history-row').getByTestId('rejection-reason')).toHaveCount(1);
+      await check('history with a rejected card');
+      await page.getByRole('button', { name: 'View details of Amazon' }).click();
+      await dialog(page).getByRole('button', { name: 'Submit rating' }).click();
+      await expect(dialog(page).getByRole('alert')).toBeVisible();
+      await check('history details dialog with the rating form and its error');
+      await closeDialog(page);
+
       for (const url of ['/terms', '/privacy', '/no-such-page', '/admin']) {
         await page.goto(url);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -262,6 +281,28 @@ describe('accessibility', () => {
       await check('review dialog with an error');
       await screenshot(page, `admin-review-${theme}-desktop`, false);
       await closeDialog(page);
+
+      await page.getByTestId('upload-row').getByRole('button', { name: 'Review' }).click();
+      await dialog(page).getByLabel('Status', { exact: true }).selectOption('rejected');
+      await dialog(page).getByLabel('Rejection Reason').selectOption('other');
+      await dialog(page).getByTestId('save-review').click();
+      await expect(dialog(page).getByRole('alert')).toBeVisible();
+      await check('review dialog with a rejection reason missing its note');
+      await closeDialog(page);
+
+      const cards = await (await customer.request.get('/api/transactions')).json();
+      await page.request.patch(`/api/admin/transactions/${cards[0].id}`, {
+        data: { status: 'processing' },
+      });
+      await page.getByRole('tab', { name: 'Payouts' }).click();
+      const payout = page.getByTestId('payout-row').filter({ hasText: email });
+      await payout.getByRole('checkbox').click();
+      await check('staff Payouts with a card selected');
+      await screenshot(page, `admin-payouts-${theme}-desktop`);
+      await page.getByTestId('mark-sent').click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await check('mark payouts sent confirmation');
+      await page.keyboard.press('Escape');
 
       for (const tab of ['Users', 'Tickets']) {
         await page.getByRole('tab', { name: tab }).click();
@@ -426,7 +467,7 @@ describe('accessibility', () => {
     await signInStaff(staff);
     await staff.goto('/admin');
     await expect(staff.getByTestId('upload-card').first()).toBeVisible();
-    for (const tab of ['User Uploads', 'Users', 'Chat Support', 'Tickets']) {
+    for (const tab of ['User Uploads', 'Payouts', 'Users', 'Chat Support', 'Tickets']) {
       await staff.getByRole('tab', { name: tab }).click();
       await staff.waitForTimeout(300);
       for (const problem of await findCutOff(staff)) problems.push(`staff ${tab}: ${problem}`);

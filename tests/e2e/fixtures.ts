@@ -6,7 +6,7 @@ import {
   chromium,
   type Page,
 } from 'playwright-core';
-import { test as base, inject } from 'vitest';
+import { test as base, expect, inject } from 'vitest';
 import { codeAt } from '../../src/server/modules/auth/two-factor';
 import { type SunkMail, sunkMail } from './mail-sink';
 import './matchers';
@@ -23,6 +23,17 @@ export const unenrolledStaffCredentials = () => inject('unenrolledStaff');
 export async function signInAsStaff(context: BrowserContext) {
   const [name, value] = inject('staffCookie').split('=') as [string, string];
   await context.addCookies([{ name, value, url: baseURL() }]);
+}
+
+/** The admin page in a new staff context, loaded. */
+export async function staffPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<Page> {
+  const page = await (await staffContext(browser, { viewport })).newPage();
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  return page;
 }
 
 /** A new browser context signed in as staff. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import {
@@ -7,18 +7,11 @@ import {
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
   screenshot,
-  staffContext,
   staffCredentials,
+  staffPage,
   test,
   uniqueEmail,
 } from './fixtures';
-
-async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await (await staffContext(browser, { viewport })).newPage();
-  await page.goto('/admin');
-  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-  return page;
-}
 
 async function openReview(page: Page, email: string) {
   await page.getByLabel('Search card type, email or ID').fill(email);
@@ -100,6 +93,7 @@ describe('the staff portal', () => {
     await expect(first.getByTestId('toast')).toContainText('Transaction updated successfully');
 
     await secondDialog.getByLabel('Status', { exact: true }).selectOption('rejected');
+    await secondDialog.getByLabel('Rejection Reason').selectOption('code_invalid');
     await secondDialog.getByTestId('save-review').click();
     await expect(second.getByTestId('toast')).toContainText('changed by someone else');
     await expect(secondDialog.getByRole('alert')).toContainText(

@@ -8,9 +8,10 @@ import { BRANDS, OTHER_BRAND } from '../../src/shared/brands';
 import { CARD_CONDITIONS, CARD_FORMATS } from '../../src/shared/card-rules';
 import { expectedPayout } from '../../src/shared/money';
 import { PAYMENT_METHOD_TYPES } from '../../src/shared/payment-methods';
+import { REJECTION_REASONS } from '../../src/shared/rejections';
 import { PAYMENT_STATUSES, TICKET_STATUSES, TRANSACTION_STATUSES } from '../../src/shared/statuses';
 import { addPaymentMethod, uploadCardImage } from '../api/helpers';
-import { type GenOptions, type JsonLike, JsonObject } from './generators';
+import { type GenOptions, type JsonLike, JsonObject, toJsonText } from './generators';
 import type { Rng } from './rng';
 
 export type Who = 'anonymous' | 'customer' | 'staff';
@@ -545,6 +546,27 @@ export const CATALOGUE: RouteSpec[] = [
         ? "a customer got another customer's receipt"
         : null,
   },
+  {
+    method: 'POST',
+    path: '/api/transactions/:id/feedback',
+    access: 'customer',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng }) =>
+      obj({
+        rating: rng.int(1, 5),
+        ...(rng.chance(0.5) ? { comment: rng.pick(['Fast payout!', 'Slow.\nBut paid.', '']) } : {}),
+      }),
+    check: ({ param, json }, world) => {
+      if (foreign(world, 'otherTransactions', param)) {
+        return "a customer rated another customer's card";
+      }
+      const rating = asRecord(json).rating;
+      return typeof rating === 'number' && Number.isInteger(rating) && rating >= 1 && rating <= 5
+        ? null
+        : `a rating of ${String(rating)} was kept`;
+    },
+  },
 
   // staff
   { method: 'GET', path: '/api/admin/stats', access: 'staff' },
@@ -581,6 +603,12 @@ export const CATALOGUE: RouteSpec[] = [
       if (rng.chance(0.5)) body.paymentStatus = rng.pick(PAYMENT_STATUSES);
       if (rng.chance(0.5)) body.paymentAmount = rng.pick<JsonLike>(['85.00', '12.3', 40, null]);
       if (rng.chance(0.3)) body.adminNotes = rng.pick<JsonLike>(['Checked the PIN', null]);
+      if (body.status === 'rejected' || rng.chance(0.2)) {
+        body.rejectionReason = rng.pick<JsonLike>([...REJECTION_REASONS, null]);
+      }
+      if (body.rejectionReason === 'other' || rng.chance(0.1)) {
+        body.rejectionNote = rng.pick<JsonLike>(['The card is for another region', '', null]);
+      }
       if (rng.chance(0.2) && world.pools.updatedAts.length > 0) {
         body.expectedUpdatedAt = rng.pick(world.pools.updatedAts);
       }
@@ -593,6 +621,52 @@ export const CATALOGUE: RouteSpec[] = [
     access: 'staff',
     query: paged('userCursors'),
     learn: learnCursor('userCursors'),
+  },
+
+  // payouts
+  { method: 'GET', path: '/api/admin/payouts', access: 'staff' },
+  {
+    method: 'GET',
+    path: '/api/admin/payouts.csv',
+    access: 'staff',
+    // Account numbers leave only as a download, never cached.
+    check: ({ headers }) =>
+      String(headers['content-type']).startsWith('text/csv') &&
+      String(headers['content-disposition']).startsWith('attachment;') &&
+      headers['cache-control'] === 'no-store'
+        ? null
+        : 'the payout CSV was not a no-store attachment',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/payouts/mark-sent',
+    access: 'staff',
+    body: 'json',
+    validBody: (ctx) =>
+      obj({
+        items: [obj({ id: anyTransaction(ctx), amount: ctx.rng.pick(['91.00', '85.00', '0.15']) })],
+      }),
+    check: ({ json, body }) => {
+      const answer = asRecord(json);
+      const asked = (body ? JSON.parse(toJsonText(body)) : {}).items as {
+        id: string;
+        amount: string;
+      }[];
+      const sent = Array.isArray(answer.sent)
+        ? (answer.sent as { id: string; amount: string }[])
+        : [];
+      const skipped = Array.isArray(answer.skipped) ? (answer.skipped as { id: string }[]) : [];
+      if (sent.length + skipped.length !== asked.length) {
+        return 'a card named to mark as sent was neither sent nor reported skipped';
+      }
+      for (const paid of sent) {
+        const request = asked.find((a) => a.id === paid.id);
+        if (!request || Number(request.amount) !== Number(paid.amount)) {
+          return `a card was marked paid ${paid.amount}, not the amount shown`;
+        }
+      }
+      return null;
+    },
   },
 
   // chat

@@ -201,6 +201,20 @@ export async function databaseInvariants(database: Database): Promise<InvariantR
       where subject ~ '[\\x01-\\x1f\\x7f]' or email ~ '[\\x01-\\x1f\\x7f]'`,
   );
   await check(
+    'a rejection reason only on a rejected card, from the list, and Other with its note',
+    `select id, status, rejection_reason, rejection_note from transactions
+      where (rejection_reason is not null and status <> 'rejected')
+         or rejection_reason not in ('code_invalid','already_redeemed','balance_differs',
+                                     'image_unreadable','suspected_fraud','other')
+         or (rejection_reason = 'other') <> (coalesce(btrim(rejection_note), '') <> '')
+         or (rejection_reason is null and rejection_note is not null)`,
+  );
+  await check(
+    "a rating is 1 to 5, of the rater's own card",
+    `select f.id, f.rating from feedback f left join transactions t on t.id = f.transaction_id
+      where f.rating not between 1 and 5 or t.user_id <> f.user_id`,
+  );
+  await check(
     'a chat attachment is a chat upload of that conversation',
     `select m.id, m.attachment_url from chat_messages m
       where m.attachment_url is not null and not exists (

@@ -15,7 +15,7 @@ const REFETCH: Record<LiveTopic, string[]> = {
   account: [CURRENT_USER_PATH],
   notifications: ['/api/notifications'],
   rates: ['/api/rates', '/api/admin/rates', '/api/admin/rates/history'],
-  queue: ['/api/admin/transactions'],
+  queue: ['/api/admin/transactions', '/api/admin/payouts'],
   'admin-stats': ['/api/admin/stats'],
   users: ['/api/admin/users'],
   chats: ['/api/admin/conversations'],

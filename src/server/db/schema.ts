@@ -298,7 +298,7 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: id(),
-    /** 'transaction', 'chat', 'support_ticket', 'user'. */
+    /** 'transaction', 'chat', 'support_ticket', 'user', 'payouts' (an export). */
     entityType: varchar('entity_type', { length: 32 }).notNull(),
     /** The changed row; null for actions on many rows (clearing all chats). */
     entityId: uuid('entity_id'),

@@ -10,7 +10,7 @@ const MULTI_LINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /** Half of a UTF-16 pair on its own: not text, and PostgreSQL's json refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** The fields that are free text (docs/decisions/020). */
-const FREE_TEXT = new Set(['message', 'notes', 'adminNotes', 'comment', 'reason']);
+const FREE_TEXT = new Set(['message', 'notes', 'adminNotes', 'comment', 'reason', 'rejectionNote']);
 
 const label = (field: string) => {
   const last = field

@@ -8,6 +8,7 @@ import {
   LogOutIcon,
   MessageSquareIcon,
   ShieldAlertIcon,
+  StarIcon,
   UsersIcon,
 } from 'lucide-react';
 import type * as React from 'react';
@@ -22,6 +23,7 @@ import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab } from './chat-tab';
+import { PayoutsTab } from './payouts-tab';
 import { adminStatsQuery } from './queries';
 import { RatesTab } from './rates-tab';
 import { TicketsTab } from './tickets-tab';
@@ -84,6 +86,7 @@ export function AdminPage() {
             <Tabs defaultValue="uploads">
               <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
+                <TabsTrigger value="payouts">Payouts</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
                 <TabsTrigger value="chat">Chat Support</TabsTrigger>
                 <TabsTrigger value="tickets">Tickets</TabsTrigger>
@@ -91,6 +94,9 @@ export function AdminPage() {
               </TabsList>
               <TabsContent value="uploads">
                 <UploadsTab />
+              </TabsContent>
+              <TabsContent value="payouts">
+                <PayoutsTab />
               </TabsContent>
               <TabsContent value="users">
                 <UsersTab />
@@ -121,7 +127,7 @@ function SummaryCards() {
     ['Chat Messages', data?.chatMessages, <MessageSquareIcon key="i" />, 'admin-messages'],
   ];
   return (
-    <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+    <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
       {cards.map(([label, value, icon, testId]) => (
         <StatCard
           key={label}
@@ -131,6 +137,33 @@ function SummaryCards() {
           testId={testId}
         />
       ))}
+      <StatCard
+        label="Average Rating"
+        value={data && <AverageRating average={data.averageRating} count={data.ratingCount} />}
+        icon={<StarIcon />}
+        testId="admin-rating"
+      />
     </section>
+  );
+}
+
+/** Customers' ratings of completed cards: the average to one decimal and how many, or a dash. */
+function AverageRating({ average, count }: { average: string | null; count: number }) {
+  if (average === null) {
+    return (
+      <>
+        <span aria-hidden>—</span>
+        <span className="sr-only">No ratings yet</span>
+      </>
+    );
+  }
+  return (
+    <>
+      {average}
+      <span className="text-sm font-normal text-muted-foreground"> / 5</span>
+      <span className="block truncate text-xs font-normal text-muted-foreground">
+        {count.toLocaleString()} {count === 1 ? 'rating' : 'ratings'}
+      </span>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
+import type { Payouts } from '@shared/payouts';
 import type { AdminBrandRate, RateChange } from '@shared/rates';
 import type { AdminConversation, AdminTicket, ChatMessage } from '@shared/support';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
@@ -63,13 +64,27 @@ export const adminUsersQuery = (cursor: string | null) =>
     placeholderData: keepPreviousData,
   });
 
-/** After a save: the queue, the summary, and the saved transaction's detail. */
+/**
+ * After a save or a payout: the queue, the payouts, the summary, and the saved transaction's
+ * detail.
+ */
 export function refreshAfterReview() {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: ['/api/admin/transactions'] }),
+    queryClient.invalidateQueries({ queryKey: ['/api/admin/payouts'] }),
     queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
   ]);
 }
+
+/** The cards approved for payment, grouped by payment method type (decision 052). */
+export const adminPayoutsQuery = () =>
+  queryOptions<Payouts>({
+    queryKey: ['/api/admin/payouts'],
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
+  });
+
+/** The CSV of the same cards, downloaded by the browser. */
+export const PAYOUTS_CSV_URL = '/api/admin/payouts.csv';
 
 /** Staff chats: one row per customer, a page at a time (decisions 016 and 017). */
 export const adminConversationsQuery = (cursor: string | null) =>

@@ -8,6 +8,14 @@ import { CARD_FORMAT_LABELS, type CardFormat, humanize } from '@shared/card-rule
 import { formatMoney, MONEY_PATTERN } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import {
+  REJECTION_LABELS,
+  REJECTION_NOTE_MAX_LENGTH,
+  REJECTION_NOTE_REQUIRED,
+  REJECTION_REASON_REQUIRED,
+  REJECTION_REASONS,
+  rejectionReasonLabel,
+} from '@shared/rejections';
+import {
   PAYMENT_STATUSES,
   paymentStatusLabel,
   statusLabel,
@@ -19,6 +27,7 @@ import { HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -110,10 +119,20 @@ function ReviewForm({
   const [paymentStatus, setPaymentStatus] = React.useState(t.paymentStatus);
   const [paymentAmount, setPaymentAmount] = React.useState(t.paymentAmount ?? '');
   const [adminNotes, setAdminNotes] = React.useState(t.adminNotes ?? '');
+  const [rejectionReason, setRejectionReason] = React.useState(t.rejectionReason ?? '');
+  const [rejectionNote, setRejectionNote] = React.useState(t.rejectionNote ?? '');
+  const [submitted, setSubmitted] = React.useState(false);
   const [stale, setStale] = React.useState(false);
   const amountError =
     paymentAmount.trim() !== '' && !MONEY_PATTERN.test(paymentAmount.trim())
       ? PAYMENT_AMOUNT_MESSAGE
+      : undefined;
+  const rejecting = status === 'rejected';
+  const reasonError =
+    submitted && rejecting && !rejectionReason ? REJECTION_REASON_REQUIRED : undefined;
+  const noteError =
+    submitted && rejecting && rejectionReason === 'other' && !rejectionNote.trim()
+      ? REJECTION_NOTE_REQUIRED
       : undefined;
 
   const save = useMutation({
@@ -123,6 +142,13 @@ function ReviewForm({
           status,
           paymentStatus,
           adminNotes,
+          // Only a rejection has a reason; the server clears it when the card leaves rejected.
+          ...(rejecting
+            ? {
+                rejectionReason,
+                rejectionNote: rejectionReason === 'other' ? rejectionNote.trim() : null,
+              }
+            : {}),
           // Blank means no amount is sent (spec section 5).
           ...(paymentAmount.trim() !== '' ? { paymentAmount: paymentAmount.trim() } : {}),
           expectedUpdatedAt: t.updatedAt,
@@ -154,7 +180,10 @@ function ReviewForm({
       className="grid gap-6"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!amountError) save.mutate();
+        setSubmitted(true);
+        const incomplete =
+          rejecting && (!rejectionReason || (rejectionReason === 'other' && !rejectionNote.trim()));
+        if (!amountError && !incomplete) save.mutate();
       }}
     >
       {stale && (
@@ -239,6 +268,42 @@ function ReviewForm({
             ))}
           </NativeSelect>
         </Field>
+        {rejecting && (
+          <Field id="review-rejection-reason" label="Rejection Reason" error={reasonError}>
+            <NativeSelect
+              id="review-rejection-reason"
+              value={rejectionReason}
+              aria-invalid={!!reasonError}
+              aria-describedby={reasonError ? 'review-rejection-reason-error' : undefined}
+              onChange={(e) => setRejectionReason(e.target.value)}
+            >
+              <option value="">Choose a reason</option>
+              {REJECTION_REASONS.map((r) => (
+                <option key={r} value={r}>
+                  {REJECTION_LABELS[r]}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        )}
+        {rejecting && rejectionReason === 'other' && (
+          <Field
+            id="review-rejection-note"
+            label="Reason for the customer"
+            error={noteError}
+            className="sm:col-span-2"
+          >
+            <Textarea
+              id="review-rejection-note"
+              placeholder="Shown to the customer as the reason"
+              maxLength={REJECTION_NOTE_MAX_LENGTH}
+              value={rejectionNote}
+              aria-invalid={!!noteError}
+              aria-describedby={noteError ? 'review-rejection-note-error' : undefined}
+              onChange={(e) => setRejectionNote(e.target.value)}
+            />
+          </Field>
+        )}
         <Field id="review-payment-status" label="Payment Status">
           <NativeSelect
             id="review-payment-status"
@@ -275,6 +340,19 @@ function ReviewForm({
         </Field>
       </fieldset>
 
+      {t.feedback && (
+        <section
+          aria-label="Customer Feedback"
+          className="grid gap-1 rounded-lg border p-4 text-sm"
+          data-testid="review-feedback"
+        >
+          <h3 className="text-sm font-semibold">Customer Feedback</h3>
+          <StarRating rating={t.feedback.rating} />
+          {t.feedback.comment && <p className="whitespace-pre-wrap">{t.feedback.comment}</p>}
+          <p className="text-xs text-muted-foreground">{formatDateTime(t.feedback.createdAt)}</p>
+        </section>
+      )}
+
       <AuditHistory entries={t.audit} />
 
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -294,9 +372,16 @@ const FIELD_LABELS: Record<string, string> = {
   paymentStatus: 'Payment status',
   paymentAmount: 'Payment amount',
   adminNotes: 'Admin notes',
+  rejectionReason: 'Rejection reason',
+  rejectionNote: 'Rejection note',
 };
 
-const shown = (value: unknown) => (value === null || value === '' ? '—' : String(value));
+const shown = (value: unknown, field?: string) =>
+  value === null || value === ''
+    ? '—'
+    : field === 'rejectionReason'
+      ? rejectionReasonLabel(String(value))
+      : String(value);
 
 function AuditHistory({ entries }: { entries: AuditEntry[] }) {
   return (
@@ -312,12 +397,13 @@ function AuditHistory({ entries }: { entries: AuditEntry[] }) {
             <li key={entry.id} className="rounded-md border px-3 py-2 text-sm">
               <p className="text-xs text-muted-foreground">
                 {formatDateTime(entry.createdAt)} · {entry.actorEmail}
+                {entry.action === 'payout_sent' && ' · marked sent from Payouts'}
               </p>
               <ul className="mt-1 grid gap-0.5">
                 {Object.entries(entry.changes).map(([field, { from, to }]) => (
                   <li key={field}>
                     <span className="font-medium">{FIELD_LABELS[field] ?? field}:</span>{' '}
-                    {shown(from)} → {shown(to)}
+                    {shown(from, field)} → {shown(to, field)}
                   </li>
                 ))}
               </ul>

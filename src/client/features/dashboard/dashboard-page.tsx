@@ -16,6 +16,7 @@ import {
 import type * as React from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '@/components/page-header';
+import { RejectionReason } from '@/components/rejection-reason';
 import { StatCard } from '@/components/stat-card';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
@@ -197,6 +198,7 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
           </span>
         </span>
       </div>
+      <RejectionReason transaction={t} className="mt-3" />
       {t.adminNotes && (
         <p className="mt-3 rounded-md bg-muted/60 px-3 py-2 text-sm" data-testid="admin-notes">
           <span className="font-medium">Notes: </span>

@@ -1,4 +1,5 @@
 import { formatMoney } from '@shared/money';
+import { rejectionText } from '@shared/rejections';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon, EyeIcon } from 'lucide-react';
@@ -6,6 +7,7 @@ import * as React from 'react';
 import { Link } from 'wouter';
 import { DateTimeStack } from '@/components/date-time';
 import { PageHeader } from '@/components/page-header';
+import { RejectionReason } from '@/components/rejection-reason';
 import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
@@ -150,6 +152,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
         <StatusBadge status={t.status} />
         <PaymentStatusBadge status={t.paymentStatus} />
       </div>
+      <RejectionReason transaction={t} className="mt-3" />
       <div className="mt-2 -mb-1">
         <RowActions transaction={t} onView={onView} />
       </div>
@@ -167,6 +170,14 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell className="text-right tabular-nums">{formatMoney(t.cardValue)}</TableCell>
       <TableCell>
         <StatusBadge status={t.status} />
+        {t.status === 'rejected' && t.rejectionReason && (
+          <p
+            className="mt-1 line-clamp-2 max-w-56 whitespace-normal text-xs text-muted-foreground"
+            data-testid="rejection-reason"
+          >
+            {rejectionText(t.rejectionReason, t.rejectionNote)}
+          </p>
+        )}
       </TableCell>
       <TableCell>
         <PaymentStatusBadge status={t.paymentStatus} />

@@ -7,6 +7,7 @@ import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { RejectionReason } from '@/components/rejection-reason';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -17,6 +18,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/dates';
+import { CardFeedback } from './card-feedback';
 
 /** The receipt shows times in the viewer's time zone, as the app does. */
 export const receiptUrl = (id: string) =>
@@ -44,6 +46,7 @@ export function TransactionDetailsDialog({
               <StatusBadge status={t.status} />
               <PaymentStatusBadge status={t.paymentStatus} />
             </div>
+            <RejectionReason transaction={t} />
             <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
               <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
               <Detail label="Rate at submission">
@@ -77,6 +80,7 @@ export function TransactionDetailsDialog({
                 </a>
               </Button>
             )}
+            <CardFeedback transaction={t} />
           </>
         )}
       </DialogContent>

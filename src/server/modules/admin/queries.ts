@@ -2,33 +2,45 @@ import { and, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-or
 import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
+import { REJECTION_NOTE_REQUIRED, REJECTION_REASON_REQUIRED } from '../../../shared/rejections';
 import type { Db } from '../../db/client';
 import {
   auditLog,
   chatMessages,
+  feedback,
   paymentMethods,
   transactions,
   users,
   validationLogs,
 } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
-import { HttpError, notFound } from '../../plugins/errors';
+import { badRequest, HttpError, notFound } from '../../plugins/errors';
+import { answerFields, feedbackColumns } from '../cards/queries';
 import { notify, transactionNotice } from '../notifications/notify';
 import { type AuditChanges, recordAudit } from './audit';
 import { afterCursor, cursorColumn, toPage } from './cursor';
 
-const adminColumns = {
-  ...getTableColumns(transactions),
+/**
+ * Who a card belongs to and where to pay them (spec section 3), for a query that joins `users`
+ * and left-joins `payment_methods` (the staff queue, payouts).
+ */
+export const payeeColumns = {
   userEmail: users.email,
   userFirstName: users.firstName,
   userLastName: users.lastName,
-  userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   paymentMethodType: paymentMethods.type,
   paymentMethodAccountName: paymentMethods.accountName,
   paymentMethodIdentifier: paymentMethods.identifier,
   paymentMethodAccountNumber: paymentMethods.accountNumber,
   paymentMethodBankName: paymentMethods.bankName,
   paymentMethodRoutingNumber: paymentMethods.routingNumber,
+};
+
+const adminColumns = {
+  ...getTableColumns(transactions),
+  ...payeeColumns,
+  userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+  ...feedbackColumns(),
   validationFlags: sql<
     string[]
   >`array(select ${validationLogs.validationType} from ${validationLogs}
@@ -40,7 +52,7 @@ const adminColumns = {
 type AdminRow = Awaited<ReturnType<typeof baseQuery>>[number];
 
 export const toAdminTransaction = (row: Omit<AdminRow, 'cursorCreatedAt'>): AdminTransaction => ({
-  ...row,
+  ...answerFields(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -52,7 +64,8 @@ function baseQuery(db: Db) {
     .select(adminColumns)
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
-    .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId));
+    .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
+    .leftJoin(feedback, eq(feedback.transactionId, transactions.id));
 }
 
 export interface AdminListOptions {
@@ -139,8 +152,50 @@ export async function transactionAudit(db: Db, id: string): Promise<AuditEntry[]
 }
 
 const EDITABLE = ['status', 'paymentStatus', 'paymentAmount', 'adminNotes'] as const;
-type Editable = (typeof EDITABLE)[number];
+type Editable = (typeof EDITABLE)[number] | 'rejectionReason' | 'rejectionNote';
 export type TransactionChanges = Partial<Record<Editable, string | null>>;
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim();
+
+/**
+ * The card's rejection after an edit (decision 051): a card set to rejected needs a reason, sent
+ * or already on it; `other` needs a note, and no other reason keeps one; a card that is not
+ * rejected has neither.
+ */
+export function rejectionAfter(
+  current: { status: string; rejectionReason: string | null; rejectionNote: string | null },
+  input: TransactionChanges,
+): { rejectionReason: string | null; rejectionNote: string | null } {
+  const status = input.status ?? current.status;
+  const sentReason = blankToNull(input.rejectionReason);
+  const sentNote = blankToNull(input.rejectionNote);
+  if (status !== 'rejected') {
+    if (sentReason) {
+      throw badRequest(
+        'A rejection reason can only be given with the status Rejected',
+        'rejectionReason',
+      );
+    }
+    return { rejectionReason: null, rejectionNote: null };
+  }
+  const reason = sentReason === undefined ? current.rejectionReason : sentReason;
+  // A card rejected before reasons existed may keep its other fields edited without one.
+  const touched = input.status !== undefined || sentReason !== undefined || sentNote !== undefined;
+  if (!reason) {
+    if (touched) throw badRequest(REJECTION_REASON_REQUIRED, 'rejectionReason');
+    return { rejectionReason: null, rejectionNote: null };
+  }
+  if (reason !== 'other') {
+    if (sentNote) {
+      throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
+    }
+    return { rejectionReason: reason, rejectionNote: null };
+  }
+  const note = sentNote === undefined ? current.rejectionNote : sentNote;
+  if (!note) throw badRequest(REJECTION_NOTE_REQUIRED, 'rejectionNote');
+  return { rejectionReason: reason, rejectionNote: note };
+}
 
 export const STALE_SAVE =
   'This transaction was changed by someone else after you opened it. Reload it and try again.';
@@ -189,6 +244,12 @@ export async function updateTransactionAsStaff(
       set[field] = normalized;
       changes[field] = { from: before, to: normalized };
     }
+    const rejection = rejectionAfter(current, input);
+    for (const field of ['rejectionReason', 'rejectionNote'] as const) {
+      if (current[field] === rejection[field]) continue;
+      set[field] = rejection[field];
+      changes[field] = { from: current[field], to: rejection[field] };
+    }
     if (Object.keys(changes).length > 0) {
       await tx
         .update(transactions)
@@ -202,7 +263,7 @@ export async function updateTransactionAsStaff(
         changes,
       });
       // The customer hears of a decision (status, payment); a note alone is not news.
-      const notice = transactionNotice(current, changes);
+      const notice = transactionNotice({ ...current, ...rejection }, changes);
       if (notice) await notify(app, tx, current.userId, notice);
     }
     return { userId: current.userId, changed: Object.keys(changes) };
@@ -210,13 +271,29 @@ export async function updateTransactionAsStaff(
 }
 
 export async function adminStats(db: Db) {
-  const [totalTransactions, pendingReview, totalUsers, userMessages] = await Promise.all([
-    db.$count(transactions),
-    db.$count(transactions, eq(transactions.status, 'pending')),
-    db.$count(users),
-    db.$count(chatMessages, eq(chatMessages.senderType, 'user')),
-  ]);
-  return { totalTransactions, pendingReview, totalUsers, chatMessages: userMessages };
+  const [totalTransactions, pendingReview, totalUsers, userMessages, [ratings]] = await Promise.all(
+    [
+      db.$count(transactions),
+      db.$count(transactions, eq(transactions.status, 'pending')),
+      db.$count(users),
+      db.$count(chatMessages, eq(chatMessages.senderType, 'user')),
+      db
+        .select({
+          average: sql<string | null>`round(avg(${feedback.rating}), 1)::text`,
+          count: sql<number>`count(*)::int`,
+        })
+        .from(feedback)
+        .where(eq(feedback.type, 'transaction')),
+    ],
+  );
+  return {
+    totalTransactions,
+    pendingReview,
+    totalUsers,
+    chatMessages: userMessages,
+    averageRating: ratings?.average ?? null,
+    ratingCount: ratings?.count ?? 0,
+  };
 }
 
 /** Customers, newest first, a page at a time. */

@@ -3,6 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTransactionSchema, quote } from '../../../shared/card-rules';
 import {
+  createFeedbackSchema,
+  FEEDBACK_ALREADY_GIVEN,
+  FEEDBACK_NOT_COMPLETED,
+  feedbackSchema,
+} from '../../../shared/feedback';
+import {
   RECENT_TRANSACTIONS_LIMIT,
   statsSchema,
   transactionSchema,
@@ -17,8 +23,17 @@ import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
 import { belowMinimum, rateChanged, termsForSubmission } from '../rates/queries';
-import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
+import {
+  addFeedback,
+  findTransaction,
+  listTransactions,
+  toTransaction,
+  transactionStats,
+} from './queries';
 import { isTimeZone, renderReceipt } from './receipt';
+
+const idParams = z.object({ id: z.string() });
+const isUuid = (id: string) => z.uuid().safeParse(id).success;
 
 const IMAGES_NOT_YOURS =
   'Each image must be one you uploaded for this card and not used by another card';
@@ -118,7 +133,7 @@ export default async function cardRoutes(app: FastifyInstance) {
     {
       onRequest: requireSignedIn,
       schema: {
-        params: z.object({ id: z.string() }),
+        params: idParams,
         // The viewer's time zone, so the receipt shows times as the app does.
         querystring: z.object({
           tz: z.string().max(64).refine(isTimeZone, 'Unknown time zone').optional().default('UTC'),
@@ -128,7 +143,7 @@ export default async function cardRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const account = accountOf(request);
       const { id } = request.params;
-      if (!z.uuid().safeParse(id).success) throw notFound('Transaction not found');
+      if (!isUuid(id)) throw notFound('Transaction not found');
       const row = await findTransaction(app.db, id, account.isAdmin ? undefined : account.id);
       if (!row) throw notFound('Transaction not found');
       if (row.status !== 'completed') {
@@ -151,6 +166,27 @@ export default async function cardRoutes(app: FastifyInstance) {
         )
         .header('Cache-Control', 'private, no-store')
         .send(Buffer.from(pdf));
+    },
+  );
+
+  r.post(
+    '/api/transactions/:id/feedback',
+    {
+      onRequest: requireCustomer,
+      schema: { params: idParams, body: createFeedbackSchema, response: { 201: feedbackSchema } },
+    },
+    async (request, reply) => {
+      const userId = accountOf(request).id;
+      const { id } = request.params;
+      // Another customer's card answers as one that does not exist.
+      const card = isUuid(id) ? await findTransaction(app.db, id, userId) : undefined;
+      if (!card) throw notFound('Transaction not found');
+      if (card.status !== 'completed') throw new HttpError(409, FEEDBACK_NOT_COMPLETED);
+      if (card.feedbackRating !== null) throw new HttpError(409, FEEDBACK_ALREADY_GIVEN);
+      const saved = await addFeedback(app.db, userId, id, request.body);
+      if (!saved) throw new HttpError(409, FEEDBACK_ALREADY_GIVEN);
+      app.live.changed([userId, STAFF], ['transactions', 'queue', 'admin-stats']);
+      return reply.code(201).send(saved);
     },
   );
 }

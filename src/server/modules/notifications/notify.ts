@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { formatMoney } from '../../../shared/money';
+import { rejectionText } from '../../../shared/rejections';
 import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../../shared/statuses';
 import type { Db } from '../../db/client';
 import { notificationEmails, notifications, users } from '../../db/schema';
@@ -30,15 +31,33 @@ export async function notify(app: FastifyInstance, tx: Db, userId: string, notic
 const clip = (text: string, length: number) =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;
 
-/** A staff change to a card, in the customer's words: what it is now, and what changed. */
+/** A sentence: a full stop added unless the text ends with its own. */
+const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
+
+/**
+ * A staff change to a card, in the customer's words: what it is now, and what changed. `card` is
+ * as it is after the change; a rejection says why.
+ */
 export function transactionNotice(
-  card: { id: string; cardType: string; cardValue: string },
+  card: {
+    id: string;
+    cardType: string;
+    cardValue: string;
+    rejectionReason?: string | null;
+    rejectionNote?: string | null;
+  },
   changes: Record<string, { from: unknown; to: unknown }>,
 ): Notice | null {
   const lines: string[] = [];
   const status = changes.status?.to as string | undefined;
   const payment = changes.paymentStatus?.to as string | undefined;
+  const reasonChanged = 'rejectionReason' in changes || 'rejectionNote' in changes;
   if (status) lines.push(`Status: ${statusLabel(status)}.`);
+  if (card.rejectionReason && (status === 'rejected' || reasonChanged)) {
+    lines.push(
+      sentence(`Reason: ${rejectionText(card.rejectionReason, card.rejectionNote ?? null)}`),
+    );
+  }
   if (payment) lines.push(`Payment: ${paymentStatusLabel(payment)}.`);
   if ('paymentAmount' in changes) {
     const amount = changes.paymentAmount!.to as string | null;
@@ -47,7 +66,13 @@ export function transactionNotice(
     );
   }
   if (lines.length === 0) return null;
-  const headline = status ? statusLabel(status) : payment ? paymentStatusLabel(payment) : 'Updated';
+  const headline = status
+    ? statusLabel(status)
+    : payment
+      ? paymentStatusLabel(payment)
+      : reasonChanged && card.rejectionReason
+        ? 'Rejection reason updated'
+        : 'Updated';
   return {
     kind: 'transaction',
     title: clip(`${card.cardType} card of ${formatMoney(card.cardValue)}: ${headline}`, 200),

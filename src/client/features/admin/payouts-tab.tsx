@@ -1,0 +1,295 @@
+import { formatMoney, fromCents, toCents } from '@shared/money';
+import type { MarkSentResult, PayoutCard, PayoutGroup } from '@shared/payouts';
+import { displayName } from '@shared/user-display';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { BanknoteIcon, DownloadIcon, SendIcon } from 'lucide-react';
+import * as React from 'react';
+import { EmptyState } from '@/components/empty-state';
+import { StatusBadge } from '@/components/status-badge';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Skeleton } from '@/components/ui/skeleton';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { formatDate } from '@/lib/dates';
+import { toast } from '@/lib/toast';
+import { adminPayoutsQuery, PAYOUTS_CSV_URL, refreshAfterReview } from './queries';
+
+/** Selected cards and the amount each showed when it was ticked (the amount being paid). */
+type Selection = Map<string, string>;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const sum = (amounts: string[]) => fromCents(amounts.reduce((s, a) => s + toCents(a), 0));
+
+function resultToast(result: MarkSentResult) {
+  const sent = result.sent.length;
+  if (result.skipped.length === 0) {
+    toast({
+      title: 'Success',
+      description: `${plural(sent, 'payout')} marked as sent (${formatMoney(result.total)}). Each customer was notified.`,
+    });
+    return;
+  }
+  const [first] = result.skipped;
+  toast({
+    title: 'Error',
+    variant: 'destructive',
+    description: `${sent} marked as sent; ${plural(result.skipped.length, 'card')} not marked: ${first!.message}${
+      result.skipped.length > 1 ? ', and others' : ''
+    }. Check the list again.`,
+  });
+}
+
+export function PayoutsTab() {
+  const query = useQuery(adminPayoutsQuery());
+  const [selection, setSelection] = React.useState<Selection>(new Map());
+  const [confirming, setConfirming] = React.useState(false);
+  const cards = React.useMemo(() => query.data?.groups.flatMap((g) => g.cards) ?? [], [query.data]);
+  // Only cards still listed count: one paid or changed elsewhere drops out of the selection.
+  const chosen = cards.filter((c) => selection.has(c.id));
+  const chosenTotal = sum(chosen.map((c) => selection.get(c.id)!));
+
+  const toggle = (list: PayoutCard[], on: boolean) =>
+    setSelection((current) => {
+      const next = new Map(current);
+      for (const card of list) {
+        if (on) next.set(card.id, card.amount);
+        else next.delete(card.id);
+      }
+      return next;
+    });
+
+  const markSent = useMutation({
+    mutationFn: async () =>
+      (await (
+        await apiRequest('POST', '/api/admin/payouts/mark-sent', {
+          items: chosen.map((c) => ({ id: c.id, amount: selection.get(c.id) })),
+        })
+      ).json()) as MarkSentResult,
+    onSuccess: async (result) => {
+      setConfirming(false);
+      setSelection(new Map());
+      await refreshAfterReview();
+      resultToast(result);
+    },
+    onError: (error) => {
+      setConfirming(false);
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to mark payouts as sent',
+        variant: 'destructive',
+      });
+    },
+  });
+
+  if (query.isLoading || !query.data) return <Skeleton className="h-48" />;
+  const { groups, count, total, more } = query.data;
+  return (
+    <div className="grid gap-4" data-testid="payouts">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <p className="font-semibold" data-testid="payouts-summary">
+            {plural(count, 'card')} to pay · {formatMoney(total)}
+          </p>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {chosen.length > 0
+              ? `${chosen.length} selected · ${formatMoney(chosenTotal)}`
+              : 'Approved cards whose payment is pending, oldest first.'}
+          </p>
+        </div>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Button variant="outline" asChild>
+            <a href={PAYOUTS_CSV_URL} download data-testid="export-payouts">
+              <DownloadIcon /> Export CSV
+            </a>
+          </Button>
+          <Button
+            disabled={chosen.length === 0}
+            onClick={() => setConfirming(true)}
+            data-testid="mark-sent"
+          >
+            <SendIcon /> Mark selected as sent
+          </Button>
+        </div>
+      </div>
+      {more > 0 && (
+        <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm">
+          {plural(more, 'more card')} wait behind these. Pay and mark these first, and the next ones
+          appear.
+        </p>
+      )}
+      {groups.length === 0 ? (
+        <EmptyState icon={<BanknoteIcon />} testId="payouts-empty">
+          No payouts waiting
+        </EmptyState>
+      ) : (
+        groups.map((group) => (
+          <PayoutGroupList
+            key={group.type ?? 'none'}
+            group={group}
+            selection={selection}
+            onToggle={toggle}
+          />
+        ))
+      )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Mark ${plural(chosen.length, 'payout')} as sent?`}
+        description={`Only do this once the money has gone out: ${formatMoney(chosenTotal)} to ${plural(
+          new Set(chosen.map((c) => c.userId)).size,
+          'customer',
+        )}. Each card becomes Payment Sent and Completed with its amount recorded as paid, and each customer is notified.`}
+        confirmLabel="Mark as sent"
+        pendingLabel="Marking..."
+        pending={markSent.isPending}
+        onConfirm={() => markSent.mutate()}
+      />
+    </div>
+  );
+}
+
+function PayoutGroupList({
+  group,
+  selection,
+  onToggle,
+}: {
+  group: PayoutGroup;
+  selection: Selection;
+  onToggle: (cards: PayoutCard[], on: boolean) => void;
+}) {
+  const picked = group.cards.filter((c) => selection.has(c.id)).length;
+  const headingId = `payout-group-${group.type ?? 'none'}`;
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="overflow-hidden rounded-lg border"
+      data-testid="payout-group"
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 bg-muted/50 px-3 py-2.5">
+        <Checkbox
+          checked={picked === 0 ? false : picked === group.cards.length ? true : 'indeterminate'}
+          onCheckedChange={(on) => onToggle(group.cards, on === true)}
+          aria-label={`Select every ${group.label} payout`}
+        />
+        <h2 id={headingId} className="font-semibold">
+          {group.label}
+        </h2>
+        <span className="text-sm text-muted-foreground">{plural(group.count, 'card')}</span>
+        <span className="ml-auto font-semibold tabular-nums" data-testid="payout-group-total">
+          {formatMoney(group.total)}
+        </span>
+      </div>
+      <div
+        aria-hidden
+        className={`${ROW_GRID} hidden border-b py-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground md:grid`}
+      >
+        <span className="col-start-2">Customer</span>
+        <span>Pay to</span>
+        <span>Card</span>
+        <span className="text-right">Amount</span>
+      </div>
+      <ul className="divide-y">
+        {group.cards.map((card) => (
+          <PayoutRow
+            key={card.id}
+            card={card}
+            selectedAmount={selection.get(card.id)}
+            onToggle={(on) => onToggle([card], on)}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A row's columns: a checkbox, then stacked on a phone, side by side from md up. */
+const ROW_GRID =
+  'grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 px-3 md:grid-cols-[1rem_minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,1fr)_8rem]';
+
+/** A cell's name: shown on a phone, where there is no header row; read out everywhere. */
+function CellLabel({ children }: { children: string }) {
+  return (
+    <span className="block text-xs font-medium uppercase tracking-wide text-muted-foreground md:sr-only">
+      {children}
+    </span>
+  );
+}
+
+/** Where the money goes, as a person paying needs it. */
+function PayTo({ card: c }: { card: PayoutCard }) {
+  if (!c.paymentMethodType) return <span className="text-muted-foreground">No payment method</span>;
+  const details =
+    c.paymentMethodType === 'bank_transfer'
+      ? [
+          c.paymentMethodBankName,
+          c.paymentMethodAccountNumber && `Account ${c.paymentMethodAccountNumber}`,
+          c.paymentMethodRoutingNumber && `Routing ${c.paymentMethodRoutingNumber}`,
+        ]
+      : [c.paymentMethodIdentifier];
+  return (
+    <>
+      <span className="block font-medium">{c.paymentMethodAccountName}</span>
+      <span className="block break-all text-muted-foreground">
+        {details.filter(Boolean).join(' · ')}
+      </span>
+    </>
+  );
+}
+
+function PayoutRow({
+  card: c,
+  selectedAmount,
+  onToggle,
+}: {
+  card: PayoutCard;
+  selectedAmount: string | undefined;
+  onToggle: (on: boolean) => void;
+}) {
+  const name = displayName({
+    email: c.userEmail,
+    firstName: c.userFirstName,
+    lastName: c.userLastName,
+  });
+  const changed = selectedAmount !== undefined && toCents(selectedAmount) !== toCents(c.amount);
+  return (
+    <li className={`${ROW_GRID} items-start py-3 text-sm`} data-testid="payout-row">
+      <Checkbox
+        className="mt-0.5"
+        checked={selectedAmount !== undefined}
+        onCheckedChange={(on) => onToggle(on === true)}
+        aria-label={`Select the payout of ${formatMoney(c.amount)} to ${name} for ${c.cardType}`}
+      />
+      <div className="min-w-0">
+        <span className="block truncate font-medium">{name}</span>
+        {name !== c.userEmail && (
+          <span className="block truncate text-muted-foreground">{c.userEmail}</span>
+        )}
+      </div>
+      <div className="col-start-2 min-w-0 md:col-start-auto">
+        <CellLabel>Pay to</CellLabel>
+        <PayTo card={c} />
+      </div>
+      <div className="col-start-2 flex flex-wrap items-center gap-2 md:col-start-auto">
+        <span>
+          {c.cardType} · {formatMoney(c.cardValue)}
+        </span>
+        <StatusBadge status={c.status} />
+        <span className="text-xs text-muted-foreground">{formatDate(c.createdAt)}</span>
+      </div>
+      <div className="col-start-2 md:col-start-auto md:text-right">
+        <span className="font-semibold tabular-nums" data-testid="payout-amount">
+          {formatMoney(c.amount)}
+        </span>
+        {c.paymentAmount === null && (
+          <span className="block text-xs text-muted-foreground">expected payout</span>
+        )}
+        {changed && (
+          <span className="block text-xs font-medium text-destructive" role="status">
+            was {formatMoney(selectedAmount)} when selected: select it again
+          </span>
+        )}
+      </div>
+    </li>
+  );
+}

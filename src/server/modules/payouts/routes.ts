@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { paymentMethodLabel } from '../../../shared/payment-methods';
+import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
+import { displayName } from '../../../shared/user-display';
+import { STAFF } from '../../live/hub';
+import { accountOf, requireStaff } from '../../plugins/auth';
+import { toCsv } from './csv';
+import { listPayouts, markPayoutsSent, recordPayoutExport } from './queries';
+
+/** The CSV's columns, in order: what a person needs to send the money (decision 052). */
+const CSV_COLUMNS = [
+  'Card ID',
+  'Submitted',
+  'Customer Name',
+  'Customer Email',
+  'Payment Method',
+  'Account Name',
+  'Identifier',
+  'Account Number',
+  'Bank Name',
+  'Routing Number',
+  'Card Type',
+  'Card Value',
+  'Amount',
+];
+
+export default async function payoutRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // Staff only: 401 signed out, 403 for customers.
+  app.addHook('onRequest', requireStaff);
+
+  r.get(
+    '/api/admin/payouts',
+    {
+      // Payable cards change with the queue: a review, a new card, an edited payment method.
+      config: { live: { topic: 'queue', scope: 'staff' } },
+      schema: { response: { 200: payoutsSchema } },
+    },
+    async () => listPayouts(app.db),
+  );
+
+  r.get('/api/admin/payouts.csv', async (request, reply) => {
+    const { groups } = await listPayouts(app.db);
+    const cards = groups.flatMap((g) => g.cards);
+    const rows = cards.map((c) => [
+      c.id,
+      c.createdAt,
+      displayName({ email: c.userEmail, firstName: c.userFirstName, lastName: c.userLastName }),
+      c.userEmail,
+      c.paymentMethodType ? paymentMethodLabel(c.paymentMethodType) : '',
+      c.paymentMethodAccountName,
+      c.paymentMethodIdentifier,
+      c.paymentMethodAccountNumber,
+      c.paymentMethodBankName,
+      c.paymentMethodRoutingNumber,
+      c.cardType,
+      c.cardValue,
+      c.amount,
+    ]);
+    await recordPayoutExport(app.db, accountOf(request), cards.length);
+    const day = new Date(app.now()).toISOString().slice(0, 10);
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="cardbridge-payouts-${day}.csv"`)
+      .header('Cache-Control', 'no-store')
+      .send(Buffer.from(toCsv([CSV_COLUMNS, ...rows]), 'utf8'));
+  });
+
+  r.post(
+    '/api/admin/payouts/mark-sent',
+    { schema: { body: markSentSchema, response: { 200: markSentResultSchema } } },
+    async (request) => {
+      const { result, customers } = await markPayoutsSent(
+        app,
+        accountOf(request),
+        request.body.items,
+      );
+      if (result.sent.length > 0) {
+        app.live.changed(
+          [...customers, STAFF],
+          ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
+        );
+      }
+      return result;
+    },
+  );
+}

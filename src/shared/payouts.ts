@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+
+/**
+ * A card is approved for payment when staff set it processing or completed and its payment is
+ * still pending (decision 052).
+ */
+export const PAYABLE_STATUSES = ['processing', 'completed'] as const;
+export const isPayable = (card: { status: string; paymentStatus: string }) =>
+  (PAYABLE_STATUSES as readonly string[]).includes(card.status) && card.paymentStatus === 'pending';
+
+/** The oldest cards waiting that one view (and one export) lists; the rest come after. */
+export const PAYOUT_LIST_LIMIT = 500;
+/** Cards in one "mark as sent". */
+export const MARK_SENT_LIMIT = 200;
+
+/** One card to pay: who, where, and how much (paymentAmount when staff set one, else expected). */
+export const payoutCardSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  cardType: z.string(),
+  cardValue: z.string(),
+  status: z.string(),
+  paymentAmount: z.string().nullable(),
+  expectedPayout: z.string(),
+  /** What to pay, as a decimal string. */
+  amount: z.string(),
+  userId: z.string(),
+  userEmail: z.string(),
+  userFirstName: z.string().nullable(),
+  userLastName: z.string().nullable(),
+  paymentMethodType: z.string().nullable(),
+  paymentMethodAccountName: z.string().nullable(),
+  paymentMethodIdentifier: z.string().nullable(),
+  paymentMethodAccountNumber: z.string().nullable(),
+  paymentMethodBankName: z.string().nullable(),
+  paymentMethodRoutingNumber: z.string().nullable(),
+});
+export type PayoutCard = z.infer<typeof payoutCardSchema>;
+
+export const payoutGroupSchema = z.object({
+  /** The payment method type (PAYMENT_METHOD_TYPES), null for cards without a method. */
+  type: z.string().nullable(),
+  label: z.string(),
+  count: z.number(),
+  total: z.string(),
+  cards: z.array(payoutCardSchema),
+});
+export type PayoutGroup = z.infer<typeof payoutGroupSchema>;
+
+/** GET /api/admin/payouts */
+export const payoutsSchema = z.object({
+  groups: z.array(payoutGroupSchema),
+  count: z.number(),
+  total: z.string(),
+  /** Cards waiting beyond the PAYOUT_LIST_LIMIT listed (the oldest are listed first). */
+  more: z.number(),
+});
+export type Payouts = z.infer<typeof payoutsSchema>;
+
+const AMOUNT_MESSAGE = 'Amount must be the amount shown, a number with at most 2 decimals';
+
+/**
+ * POST /api/admin/payouts/mark-sent: the cards paid and the amount each was paid, as the list
+ * showed it; a card whose amount changed since is not marked.
+ */
+export const markSentSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        id: z.uuid({ error: 'Each id must be a transaction id' }),
+        amount: z
+          .string({ error: AMOUNT_MESSAGE })
+          .trim()
+          .refine((v) => MONEY_PATTERN.test(v) && toCents(v) <= MAX_MONEY_CENTS, AMOUNT_MESSAGE),
+      }),
+      { error: 'items must be a list of cards and amounts' },
+    )
+    .min(1, 'Select at least one card')
+    .max(MARK_SENT_LIMIT, `At most ${MARK_SENT_LIMIT} cards at a time`)
+    .refine(
+      (items) => new Set(items.map((i) => i.id)).size === items.length,
+      'Each card may be named once',
+    ),
+});
+export type MarkSentInput = z.input<typeof markSentSchema>;
+
+export const SKIP_REASONS = ['not_found', 'not_payable', 'amount_changed'] as const;
+
+export const markSentResultSchema = z.object({
+  /** Cards now Payment Sent, with the amount recorded as paid. */
+  sent: z.array(z.object({ id: z.string(), amount: z.string() })),
+  /** The sum of `sent`. */
+  total: z.string(),
+  /** Cards left as they were, and why. */
+  skipped: z.array(z.object({ id: z.string(), reason: z.enum(SKIP_REASONS), message: z.string() })),
+});
+export type MarkSentResult = z.infer<typeof markSentResultSchema>;
