@@ -91,5 +91,7 @@ export const adminStatsSchema = z.object({
   pendingReview: z.number(),
   totalUsers: z.number(),
   chatMessages: z.number(),
+  /** Customer messages no staff member has read yet (the Chat Support tab's badge). */
+  unreadChatMessages: z.number(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;

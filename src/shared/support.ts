@@ -108,7 +108,10 @@ export const updateTicketSchema = z.object({
   }),
 });
 
-/** GET /api/admin/conversations: one row per customer, newest last message first. */
+/**
+ * GET /api/admin/conversations: one row per customer; those needing a reply first, then the
+ * newest last message first.
+ */
 export const adminConversationSchema = z.object({
   userId: z.string(),
   userEmail: z.string().nullable(),
@@ -121,6 +124,10 @@ export const adminConversationSchema = z.object({
   lastMessageAt: z.string(),
   messageCount: z.number(),
   customerMessageCount: z.number(),
+  /** The customer's messages no staff member has read yet (opening the thread reads them). */
+  unreadCount: z.number(),
+  /** The last message is the customer's: staff owe an answer. These conversations come first. */
+  needsReply: z.boolean(),
 });
 export type AdminConversation = z.infer<typeof adminConversationSchema>;
 
@@ -134,3 +141,17 @@ export const adminTicketsQuerySchema = adminListQuerySchema
       })
       .optional(),
   });
+
+/**
+ * POST /api/admin/conversations/:userId/read: the customer's messages up to and including
+ * `throughMessageId` (the newest one on the staff member's screen) are read; without it, all.
+ * A message that arrived after the screen was drawn stays unread.
+ */
+export const markConversationReadSchema = z.object({
+  throughMessageId: z.uuid({ error: 'Choose a message of this conversation' }).optional(),
+});
+export const markConversationReadResultSchema = z.object({
+  /** How many messages this call marked read. */
+  marked: z.number(),
+  unreadCount: z.number(),
+});

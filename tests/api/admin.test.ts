@@ -293,6 +293,7 @@ describe('GET /api/admin/users and /api/admin/stats', () => {
         pendingReview: 1,
         totalUsers: 2,
         chatMessages: 2,
+        unreadChatMessages: 2,
       });
     } finally {
       await fresh.close();

@@ -218,7 +218,7 @@ describe('staff conversation list', () => {
   const say = (who: SignedIn, message: string) =>
     as(fresh.app, who, { method: 'POST', url: '/api/chat/messages', payload: { message } });
 
-  it('has one row per customer with the last message and the counts, latest first', async () => {
+  it('has one row per customer with the last message and the counts, needing a reply first', async () => {
     const ann = await signUp(fresh.app, { firstName: 'Ann', lastName: 'One' });
     const ben = await signUp(fresh.app, { firstName: 'Ben', lastName: 'Two' });
     await say(ann, 'first from Ann');
@@ -230,20 +230,25 @@ describe('staff conversation list', () => {
       payload: { message: 'Staff answer to Ben', userId: ben.user.id },
     });
     const rows = (await list()).json();
-    expect(rows.map((r: { userId: string }) => r.userId)).toEqual([ben.user.id, ann.user.id]);
+    // Ben's last message is newer, but Ann waits for an answer: she comes first.
+    expect(rows.map((r: { userId: string }) => r.userId)).toEqual([ann.user.id, ben.user.id]);
     expect(rows[0]).toMatchObject({
-      userFirstName: 'Ben',
-      lastMessage: 'Staff answer to Ben',
-      lastSenderType: 'admin',
-      messageCount: 2,
-      customerMessageCount: 1,
-    });
-    expect(rows[1]).toMatchObject({
       userEmail: ann.user.email,
       lastMessage: 'second from Ann',
       lastSenderType: 'user',
       messageCount: 2,
       customerMessageCount: 2,
+      unreadCount: 2,
+      needsReply: true,
+    });
+    expect(rows[1]).toMatchObject({
+      userFirstName: 'Ben',
+      lastMessage: 'Staff answer to Ben',
+      lastSenderType: 'admin',
+      messageCount: 2,
+      customerMessageCount: 1,
+      unreadCount: 1,
+      needsReply: false,
     });
 
     const thread = await as(fresh.app, agent, {
@@ -310,5 +315,126 @@ describe('staff conversation list', () => {
     const again = await signUp(fresh.app);
     await say(again, 'after the clear');
     expect((await list()).json()).toMatchObject([{ userId: again.user.id, messageCount: 1 }]);
+  });
+});
+
+describe('unread messages and conversations needing a reply', () => {
+  let fresh: TestApp;
+  let agent: SignedIn;
+  beforeAll(async () => {
+    fresh = await createTestApp();
+    agent = await signInStaff(fresh);
+  });
+  afterAll(() => fresh.close());
+  const list = async (query = '') =>
+    (await as(fresh.app, agent, { method: 'GET', url: `/api/admin/conversations${query}` })).json();
+  const say = async (who: SignedIn, message: string, userId?: string) =>
+    (
+      await as(fresh.app, who, {
+        method: 'POST',
+        url: '/api/chat/messages',
+        payload: { message, userId },
+      })
+    ).json();
+  const read = (who: SignedIn | undefined, userId: string, payload: object = {}) =>
+    as(fresh.app, who, {
+      method: 'POST',
+      url: `/api/admin/conversations/${userId}/read`,
+      payload,
+    });
+  const rowOf = async (userId: string) =>
+    (await list('?limit=100')).find((r: { userId: string }) => r.userId === userId);
+  const unreadTotal = async () =>
+    (await as(fresh.app, agent, { method: 'GET', url: '/api/admin/stats' })).json()
+      .unreadChatMessages;
+
+  it('counts the customer’s unread messages until staff open the thread', async () => {
+    const before = await unreadTotal();
+    const cara = await signUp(fresh.app, { firstName: 'Cara' });
+    await say(cara, 'one');
+    const second = await say(cara, 'two');
+    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 2, needsReply: true });
+    expect(await unreadTotal()).toBe(before + 2);
+
+    // A message that arrives after the thread was drawn stays unread.
+    await say(cara, 'three');
+    const opened = await read(agent, cara.user.id, { throughMessageId: second.id });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toEqual({ marked: 2, unreadCount: 1 });
+    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 1, needsReply: true });
+    expect(await unreadTotal()).toBe(before + 1);
+
+    expect((await read(agent, cara.user.id)).json()).toEqual({ marked: 1, unreadCount: 0 });
+    expect((await read(agent, cara.user.id)).json()).toEqual({ marked: 0, unreadCount: 0 });
+    expect(await unreadTotal()).toBe(before);
+    const seen = (
+      await as(fresh.app, cara, { method: 'GET', url: '/api/chat/messages' })
+    ).json() as { isRead: boolean }[];
+    expect(seen.map((m) => m.isRead)).toEqual([true, true, true]);
+
+    // Answering ends "needs reply"; the customer's next message brings it back, unread.
+    await say(agent, 'Hello Cara', cara.user.id);
+    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 0, needsReply: false });
+    await say(cara, 'four');
+    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 1, needsReply: true });
+  });
+
+  it('is for staff, about an existing conversation and one of its messages', async () => {
+    const dan = await signUp(fresh.app);
+    const eve = await signUp(fresh.app);
+    await say(dan, 'hello');
+    const evesMessage = await say(eve, 'mine');
+    expect((await read(undefined, dan.user.id)).statusCode).toBe(401);
+    const customer = await read(dan, dan.user.id);
+    expect(customer.statusCode).toBe(403);
+    expect((await read(agent, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await read(agent, 'not-a-uuid')).statusCode).toBe(404);
+    const foreign = await read(agent, dan.user.id, { throughMessageId: evesMessage.id });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors).toEqual({
+      throughMessageId: 'Choose a message of this conversation',
+    });
+    expect((await read(agent, dan.user.id, { throughMessageId: 'x' })).statusCode).toBe(400);
+    // Nothing above marked anything.
+    expect(await rowOf(dan.user.id)).toMatchObject({ unreadCount: 1 });
+    expect(await rowOf(eve.user.id)).toMatchObject({ unreadCount: 1 });
+  });
+
+  it('pages through the new order with a cursor, each conversation exactly once', async () => {
+    for (let i = 0; i < 7; i++) {
+      const who = await signUp(fresh.app);
+      await say(who, `question ${i}`);
+      if (i % 2 === 0) await say(agent, `answer ${i}`, who.user.id);
+    }
+    const all = (await list('?limit=100')) as { userId: string; needsReply: boolean }[];
+    // Needing a reply first: no answered conversation before an unanswered one.
+    const flags = all.map((r) => r.needsReply);
+    expect(flags).toEqual([...flags].sort((a, b) => Number(b) - Number(a)));
+    expect(flags).toContain(true);
+    expect(flags).toContain(false);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await as(fresh.app, agent, {
+        method: 'GET',
+        url: `/api/admin/conversations?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      });
+      expect(page.statusCode).toBe(200);
+      seen.push(...page.json().map((r: { userId: string }) => r.userId));
+      cursor = page.headers['x-next-cursor'] as string | undefined;
+    } while (cursor);
+    expect(seen).toEqual(all.map((r) => r.userId));
+
+    // A cursor of the old key (time, id) or of another list is refused, never a 5xx.
+    const old = Buffer.from(
+      JSON.stringify(['2026-01-01 00:00:00+00', '00000000-0000-4000-8000-000000000000']),
+    ).toString('base64url');
+    const bad = await as(fresh.app, agent, {
+      method: 'GET',
+      url: `/api/admin/conversations?cursor=${old}`,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ message: 'Invalid cursor', errors: { cursor: 'Invalid cursor' } });
   });
 });

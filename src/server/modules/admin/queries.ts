@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
-import { auditLog, chatMessages, paymentMethods, transactions, users } from '../../db/schema';
+import {
+  auditLog,
+  chatConversations,
+  chatMessages,
+  paymentMethods,
+  transactions,
+  users,
+} from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
 import { notify, transactionNotice } from '../notifications/notify';
@@ -195,13 +202,23 @@ export async function updateTransactionAsStaff(
 }
 
 export async function adminStats(db: Db) {
-  const [totalTransactions, pendingReview, totalUsers, userMessages] = await Promise.all([
+  const [totalTransactions, pendingReview, totalUsers, userMessages, [unread]] = await Promise.all([
     db.$count(transactions),
     db.$count(transactions, eq(transactions.status, 'pending')),
     db.$count(users),
     db.$count(chatMessages, eq(chatMessages.senderType, 'user')),
+    // One row per conversation, its unread count kept by triggers (migration 0012).
+    db
+      .select({ n: sql<number>`coalesce(sum(${chatConversations.unreadCount}), 0)::int` })
+      .from(chatConversations),
   ]);
-  return { totalTransactions, pendingReview, totalUsers, chatMessages: userMessages };
+  return {
+    totalTransactions,
+    pendingReview,
+    totalUsers,
+    chatMessages: userMessages,
+    unreadChatMessages: unread?.n ?? 0,
+  };
 }
 
 /** Customers, newest first, a page at a time. */
