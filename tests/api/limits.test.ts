@@ -24,6 +24,7 @@ const DEFAULTS: Limits = {
   signupsPerAddress: 10,
   chatMessagesPerMinute: 30,
   ticketsPerHour: 10,
+  ticketRepliesPerHour: 30,
   uploadsPerHour: 60,
   twoFactorFailures: 5,
   accountEmailsPerHour: 5,
@@ -245,6 +246,37 @@ describe('floods', () => {
       });
     for (let i = 0; i < 10; i++) expect((await file()).statusCode).toBe(201);
     expectRefused(await file(), /^You have filed many tickets in the last hour/);
+  });
+
+  it('refuses the 31st ticket reply in an hour, for that customer only', async () => {
+    const who = await signUpFrom(t.app, freshAddress());
+    const ticket = (
+      await as(t.app, who, {
+        method: 'POST',
+        url: '/api/support-tickets',
+        payload: { email: who.user.email, subject: 'Pending', message: 'Where is my payout?' },
+      })
+    ).json();
+    const reply = (sender: SignedIn, id: string) =>
+      as(t.app, sender, {
+        method: 'POST',
+        url: `/api/support-tickets/${id}/replies`,
+        payload: { message: 'Any news?' },
+      });
+    for (let i = 0; i < 30; i++) expect((await reply(who, ticket.id)).statusCode).toBe(201);
+    expectRefused(
+      await reply(who, ticket.id),
+      /^You have sent many replies in the last hour; we will answer those first\./,
+    );
+    const other = await signUpFrom(t.app, freshAddress());
+    const theirs = (
+      await as(t.app, other, {
+        method: 'POST',
+        url: '/api/support-tickets',
+        payload: { email: other.user.email, subject: 'Hello', message: 'A question' },
+      })
+    ).json();
+    expect((await reply(other, theirs.id)).statusCode).toBe(201);
   });
 
   it('refuses the 61st upload in an hour, card images and chat attachments together', async () => {
