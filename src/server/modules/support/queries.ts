@@ -114,6 +114,9 @@ export async function addTicketReply(
         // Staff sign with their name as it is today; the customer is the ticket's owner.
         authorName: staff ? displayName(author) : null,
         message,
+        // Taken under the ticket's lock, not at the transaction's start: the thread's order is
+        // the order the replies were written in, the last of which is `last_reply_by`.
+        createdAt: sql`clock_timestamp()`,
       })
       .returning();
     await tx
