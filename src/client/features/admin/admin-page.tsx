@@ -21,7 +21,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
-import { ChatTab } from './chat-tab';
+import { ChatTab, ChatUnreadBadge } from './chat-tab';
 import { adminStatsQuery } from './queries';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
@@ -84,7 +84,9 @@ export function AdminPage() {
               <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
-                <TabsTrigger value="chat">Chat Support</TabsTrigger>
+                <TabsTrigger value="chat">
+                  Chat Support <ChatUnreadBadge />
+                </TabsTrigger>
                 <TabsTrigger value="tickets">Tickets</TabsTrigger>
               </TabsList>
               <TabsContent value="uploads">
