@@ -6,11 +6,20 @@ import {
   ticketReplyInputSchema,
 } from '@shared/support';
 import { LinkIcon, SendIcon } from 'lucide-react';
+import type * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { ChatBubble } from '@/components/chat/chat-bubble';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
 import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/utils';
 
@@ -118,5 +127,51 @@ export function TicketReplyForm({
         <SendIcon /> {pending ? 'Sending...' : 'Send reply'}
       </Button>
     </form>
+  );
+}
+
+/**
+ * The dialog a ticket opens in, for the customer and for staff: its subject, a line about it,
+ * then the body once the ticket has loaded (or a line saying it could not be found).
+ */
+export function TicketDialog<T extends { id: string; subject: string }>({
+  id,
+  query,
+  onClose,
+  testId,
+  description,
+  children,
+}: {
+  /** The open ticket's id; null when closed. */
+  id: string | null;
+  query: { data?: T; isError: boolean };
+  onClose: () => void;
+  testId: string;
+  description: (ticket: T) => React.ReactNode;
+  children: (ticket: T) => React.ReactNode;
+}) {
+  // Another ticket's answer still on hand (while this one loads) is not shown as this one.
+  const ticket = query.data?.id === id ? query.data : undefined;
+  const failed = query.isError;
+  return (
+    <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-2xl" data-testid={testId}>
+        <DialogHeader>
+          <DialogTitle className="pr-6 [overflow-wrap:anywhere]">
+            {ticket?.subject ?? 'Support ticket'}
+          </DialogTitle>
+          <DialogDescription asChild>
+            <div className="flex flex-wrap items-center justify-center gap-2 [overflow-wrap:anywhere] sm:justify-start">
+              {ticket
+                ? description(ticket)
+                : failed
+                  ? 'This ticket could not be found.'
+                  : 'Loading the conversation...'}
+            </div>
+          </DialogDescription>
+        </DialogHeader>
+        {ticket ? children(ticket) : !failed && <Skeleton className="h-40" />}
+      </DialogContent>
+    </Dialog>
   );
 }

@@ -7,15 +7,8 @@ import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
-import { TicketConversation, TicketReplyForm } from '@/components/ticket-thread';
+import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest, serverMessage } from '@/lib/api';
@@ -198,8 +191,7 @@ function TicketList({
 
 /** One ticket: the customer's first message, the replies in order, a reply box and the status. */
 function TicketThreadDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
-  const { data, isError } = useQuery(adminTicketQuery(id));
-  const ticket = data && data.id === id ? data : undefined;
+  const query = useQuery(adminTicketQuery(id));
   const update = useTicketStatus();
   const send = useMutation({
     mutationFn: async (input: TicketReplyInput) =>
@@ -215,54 +207,46 @@ function TicketThreadDialog({ id, onClose }: { id: string | null; onClose: () =>
         variant: 'destructive',
       }),
   });
-  const name = ticket ? customerName(ticket) || ticket.email : '';
   return (
-    <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-2xl" data-testid="admin-ticket-dialog">
-        <DialogHeader>
-          <DialogTitle className="pr-6 [overflow-wrap:anywhere]">
-            {ticket?.subject ?? 'Support ticket'}
-          </DialogTitle>
-          <DialogDescription className="[overflow-wrap:anywhere]">
-            {ticket
-              ? `${name}${name === ticket.email ? '' : ` (${ticket.email})`}`
-              : isError
-                ? 'This ticket could not be found.'
-                : 'Loading the conversation...'}
-          </DialogDescription>
-        </DialogHeader>
-        {ticket ? (
-          <>
-            <div className="flex flex-wrap items-center gap-2">
-              <AwaitingBadge ticket={ticket} />
-              <div className="ml-auto w-full sm:w-48">
-                <StatusSelect
-                  ticket={ticket}
-                  pending={update.isPending}
-                  onStatus={(id, status) => update.mutate({ id, status })}
-                />
-              </div>
+    <TicketDialog
+      id={id}
+      query={query}
+      onClose={onClose}
+      testId="admin-ticket-dialog"
+      description={(ticket) => {
+        const name = customerName(ticket);
+        return name ? `${name} (${ticket.email})` : ticket.email;
+      }}
+    >
+      {(ticket) => (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <AwaitingBadge ticket={ticket} />
+            <div className="ml-auto w-full sm:w-48">
+              <StatusSelect
+                ticket={ticket}
+                pending={update.isPending}
+                onStatus={(id, status) => update.mutate({ id, status })}
+              />
             </div>
-            <TicketConversation
-              ticket={ticket}
-              viewer="admin"
-              customerLabel={customerName(ticket) || 'Customer'}
-            />
-            <TicketReplyForm
-              id="admin-ticket-reply"
-              pending={send.isPending}
-              onSend={(input) => send.mutateAsync(input)}
-              hint={
-                ticket.userId
-                  ? 'The customer sees it under Contact Support and gets a notification.'
-                  : 'This customer’s account is gone: the reply is kept, but nobody is told.'
-              }
-            />
-          </>
-        ) : (
-          !isError && <Skeleton className="h-40" />
-        )}
-      </DialogContent>
-    </Dialog>
+          </div>
+          <TicketConversation
+            ticket={ticket}
+            viewer="admin"
+            customerLabel={customerName(ticket) || 'Customer'}
+          />
+          <TicketReplyForm
+            id="admin-ticket-reply"
+            pending={send.isPending}
+            onSend={(input) => send.mutateAsync(input)}
+            hint={
+              ticket.userId
+                ? 'The customer sees it under Contact Support and gets a notification.'
+                : 'This customer’s account is gone: the reply is kept, but nobody is told.'
+            }
+          />
+        </>
+      )}
+    </TicketDialog>
   );
 }

@@ -13,16 +13,9 @@ import { useLocation, useSearch } from 'wouter';
 import { PageHeader } from '@/components/page-header';
 import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
-import { TicketConversation, TicketReplyForm } from '@/components/ticket-thread';
+import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextField } from '@/components/ui/text-field';
@@ -153,7 +146,7 @@ export function SupportPage() {
           </CardContent>
         </Card>
       </div>
-      <TicketDialog id={openId} onClose={() => openTicket(null)} />
+      <CustomerTicketDialog id={openId} onClose={() => openTicket(null)} />
     </div>
   );
 }
@@ -190,9 +183,8 @@ const repliesText = (count: number) =>
   count === 0 ? 'No replies yet' : `${count} ${count === 1 ? 'reply' : 'replies'}`;
 
 /** A ticket's thread and the customer's reply box (none once the ticket is closed). */
-function TicketDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
-  const { data, isError } = useQuery(supportTicketQuery(id));
-  const ticket = data && data.id === id ? data : undefined;
+function CustomerTicketDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const query = useQuery(supportTicketQuery(id));
   const send = useMutation({
     mutationFn: async (input: TicketReplyInput) =>
       (await apiRequest('POST', `/api/support-tickets/${id}/replies`, input)).json(),
@@ -201,7 +193,7 @@ function TicketDialog({ id, onClose }: { id: string | null; onClose: () => void 
       toast({
         title: 'Reply sent',
         description:
-          ticket?.status === 'resolved'
+          query.data?.status === 'resolved'
             ? 'Your ticket is open again. Our support team will get back to you soon'
             : 'Our support team will get back to you soon',
       });
@@ -214,51 +206,39 @@ function TicketDialog({ id, onClose }: { id: string | null; onClose: () => void 
       }),
   });
   return (
-    <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-2xl" data-testid="ticket-dialog">
-        <DialogHeader>
-          <DialogTitle className="pr-6 [overflow-wrap:anywhere]">
-            {ticket?.subject ?? 'Support ticket'}
-          </DialogTitle>
-          <DialogDescription asChild>
-            <div className="flex flex-wrap items-center justify-center gap-2 sm:justify-start">
-              {ticket ? (
-                <>
-                  <TicketStatusBadge status={ticket.status} />
-                  <span>Filed {formatDateTime(ticket.createdAt)}</span>
-                </>
-              ) : isError ? (
-                'This ticket could not be found.'
-              ) : (
-                'Loading the conversation...'
-              )}
-            </div>
-          </DialogDescription>
-        </DialogHeader>
-        {ticket ? (
-          <>
-            <TicketConversation ticket={ticket} viewer="user" customerLabel="You" />
-            {ticket.status === 'closed' ? (
-              <p className="text-sm text-muted-foreground" data-testid="ticket-closed">
-                {TICKET_CLOSED_MESSAGE}
-              </p>
-            ) : (
-              <TicketReplyForm
-                id="ticket-reply"
-                pending={send.isPending}
-                onSend={(input) => send.mutateAsync(input)}
-                hint={
-                  ticket.status === 'resolved'
-                    ? 'This ticket is resolved. Replying opens it again.'
-                    : 'We will answer here and tell you by notification.'
-                }
-              />
-            )}
-          </>
-        ) : (
-          !isError && <Skeleton className="h-40" />
-        )}
-      </DialogContent>
-    </Dialog>
+    <TicketDialog
+      id={id}
+      query={query}
+      onClose={onClose}
+      testId="ticket-dialog"
+      description={(ticket) => (
+        <>
+          <TicketStatusBadge status={ticket.status} />
+          <span>Filed {formatDateTime(ticket.createdAt)}</span>
+        </>
+      )}
+    >
+      {(ticket) => (
+        <>
+          <TicketConversation ticket={ticket} viewer="user" customerLabel="You" />
+          {ticket.status === 'closed' ? (
+            <p className="text-sm text-muted-foreground" data-testid="ticket-closed">
+              {TICKET_CLOSED_MESSAGE}
+            </p>
+          ) : (
+            <TicketReplyForm
+              id="ticket-reply"
+              pending={send.isPending}
+              onSend={(input) => send.mutateAsync(input)}
+              hint={
+                ticket.status === 'resolved'
+                  ? 'This ticket is resolved. Replying opens it again.'
+                  : 'We will answer here and tell you by notification.'
+              }
+            />
+          )}
+        </>
+      )}
+    </TicketDialog>
   );
 }
