@@ -217,6 +217,21 @@ describe('staff conversation list', () => {
     as(fresh.app, agent, { method: 'GET', url: `/api/admin/conversations${query}` });
   const say = (who: SignedIn, message: string) =>
     as(fresh.app, who, { method: 'POST', url: '/api/chat/messages', payload: { message } });
+  const answer = (customer: SignedIn, message: string) =>
+    as(fresh.app, agent, {
+      method: 'POST',
+      url: '/api/chat/messages',
+      payload: { message, userId: customer.user.id },
+    });
+  const read = (who: SignedIn | undefined, userId: string, payload: object = {}) =>
+    as(fresh.app, who, { method: 'POST', url: `/api/admin/conversations/${userId}/read`, payload });
+  const rowOf = async (customer: SignedIn) =>
+    (await list('?limit=100'))
+      .json()
+      .find((r: { userId: string }) => r.userId === customer.user.id);
+  const unreadTotal = async () =>
+    (await as(fresh.app, agent, { method: 'GET', url: '/api/admin/stats' })).json()
+      .unreadChatMessages;
 
   it('has one row per customer with the last message and the counts, needing a reply first', async () => {
     const ann = await signUp(fresh.app, { firstName: 'Ann', lastName: 'One' });
@@ -290,8 +305,12 @@ describe('staff conversation list', () => {
     expect(messages.every((m: { userId: string }) => m.userId === flooder.user.id)).toBe(true);
   });
 
-  it('pages with a cursor, each customer exactly once', async () => {
-    for (let i = 0; i < 5; i++) await say(await signUp(fresh.app), `hello ${i}`);
+  it('pages with a cursor through the needing-a-reply-first order, each customer exactly once', async () => {
+    for (let i = 0; i < 7; i++) {
+      const who = await signUp(fresh.app);
+      await say(who, `hello ${i}`);
+      if (i % 2 === 0) await answer(who, `answer ${i}`);
+    }
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -302,58 +321,31 @@ describe('staff conversation list', () => {
       cursor = page.headers['x-next-cursor'] as string | undefined;
       pages++;
     } while (cursor);
-    const all = (await list('?limit=100')).json().map((r: { userId: string }) => r.userId);
+    const rows = (await list('?limit=100')).json() as { userId: string; needsReply: boolean }[];
+    const all = rows.map((r) => r.userId);
     expect(seen).toEqual(all);
     expect(new Set(seen).size).toBe(seen.length);
     expect(pages).toBe(Math.ceil(all.length / 2));
+    // No answered conversation before one that needs a reply.
+    const flags = rows.map((r) => r.needsReply);
+    expect(flags).toContain(false);
+    expect(flags).toEqual([...flags].sort((a, b) => Number(b) - Number(a)));
     expect((await list('?cursor=bm9wZQ')).statusCode).toBe(400);
+    // A cursor of the old key (time, id) is refused too, never a 5xx.
+    const old = Buffer.from(
+      JSON.stringify(['2026-01-01 00:00:00+00', '00000000-0000-4000-8000-000000000000']),
+    ).toString('base64url');
+    const bad = await list(`?cursor=${old}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ message: 'Invalid cursor', errors: { cursor: 'Invalid cursor' } });
   });
-
-  it('forgets conversations when chats are cleared', async () => {
-    await as(fresh.app, agent, { method: 'DELETE', url: '/api/admin/chats', payload: {} });
-    expect((await list()).json()).toEqual([]);
-    const again = await signUp(fresh.app);
-    await say(again, 'after the clear');
-    expect((await list()).json()).toMatchObject([{ userId: again.user.id, messageCount: 1 }]);
-  });
-});
-
-describe('unread messages and conversations needing a reply', () => {
-  let fresh: TestApp;
-  let agent: SignedIn;
-  beforeAll(async () => {
-    fresh = await createTestApp();
-    agent = await signInStaff(fresh);
-  });
-  afterAll(() => fresh.close());
-  const list = async (query = '') =>
-    (await as(fresh.app, agent, { method: 'GET', url: `/api/admin/conversations${query}` })).json();
-  const say = async (who: SignedIn, message: string, userId?: string) =>
-    (
-      await as(fresh.app, who, {
-        method: 'POST',
-        url: '/api/chat/messages',
-        payload: { message, userId },
-      })
-    ).json();
-  const read = (who: SignedIn | undefined, userId: string, payload: object = {}) =>
-    as(fresh.app, who, {
-      method: 'POST',
-      url: `/api/admin/conversations/${userId}/read`,
-      payload,
-    });
-  const rowOf = async (userId: string) =>
-    (await list('?limit=100')).find((r: { userId: string }) => r.userId === userId);
-  const unreadTotal = async () =>
-    (await as(fresh.app, agent, { method: 'GET', url: '/api/admin/stats' })).json()
-      .unreadChatMessages;
 
   it('counts the customer’s unread messages until staff open the thread', async () => {
     const before = await unreadTotal();
     const cara = await signUp(fresh.app, { firstName: 'Cara' });
     await say(cara, 'one');
-    const second = await say(cara, 'two');
-    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 2, needsReply: true });
+    const second = (await say(cara, 'two')).json();
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 2, needsReply: true });
     expect(await unreadTotal()).toBe(before + 2);
 
     // A message that arrives after the thread was drawn stays unread.
@@ -361,7 +353,7 @@ describe('unread messages and conversations needing a reply', () => {
     const opened = await read(agent, cara.user.id, { throughMessageId: second.id });
     expect(opened.statusCode).toBe(200);
     expect(opened.json()).toEqual({ marked: 2, unreadCount: 1 });
-    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 1, needsReply: true });
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 1, needsReply: true });
     expect(await unreadTotal()).toBe(before + 1);
 
     expect((await read(agent, cara.user.id)).json()).toEqual({ marked: 1, unreadCount: 0 });
@@ -373,20 +365,19 @@ describe('unread messages and conversations needing a reply', () => {
     expect(seen.map((m) => m.isRead)).toEqual([true, true, true]);
 
     // Answering ends "needs reply"; the customer's next message brings it back, unread.
-    await say(agent, 'Hello Cara', cara.user.id);
-    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 0, needsReply: false });
+    await answer(cara, 'Hello Cara');
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 0, needsReply: false });
     await say(cara, 'four');
-    expect(await rowOf(cara.user.id)).toMatchObject({ unreadCount: 1, needsReply: true });
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 1, needsReply: true });
   });
 
-  it('is for staff, about an existing conversation and one of its messages', async () => {
+  it('marks read for staff only, in an existing conversation, up to one of its messages', async () => {
     const dan = await signUp(fresh.app);
     const eve = await signUp(fresh.app);
     await say(dan, 'hello');
-    const evesMessage = await say(eve, 'mine');
+    const evesMessage = (await say(eve, 'mine')).json();
     expect((await read(undefined, dan.user.id)).statusCode).toBe(401);
-    const customer = await read(dan, dan.user.id);
-    expect(customer.statusCode).toBe(403);
+    expect((await read(dan, dan.user.id)).statusCode).toBe(403);
     expect((await read(agent, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await read(agent, 'not-a-uuid')).statusCode).toBe(404);
     const foreign = await read(agent, dan.user.id, { throughMessageId: evesMessage.id });
@@ -396,45 +387,15 @@ describe('unread messages and conversations needing a reply', () => {
     });
     expect((await read(agent, dan.user.id, { throughMessageId: 'x' })).statusCode).toBe(400);
     // Nothing above marked anything.
-    expect(await rowOf(dan.user.id)).toMatchObject({ unreadCount: 1 });
-    expect(await rowOf(eve.user.id)).toMatchObject({ unreadCount: 1 });
+    expect(await rowOf(dan)).toMatchObject({ unreadCount: 1 });
+    expect(await rowOf(eve)).toMatchObject({ unreadCount: 1 });
   });
 
-  it('pages through the new order with a cursor, each conversation exactly once', async () => {
-    for (let i = 0; i < 7; i++) {
-      const who = await signUp(fresh.app);
-      await say(who, `question ${i}`);
-      if (i % 2 === 0) await say(agent, `answer ${i}`, who.user.id);
-    }
-    const all = (await list('?limit=100')) as { userId: string; needsReply: boolean }[];
-    // Needing a reply first: no answered conversation before an unanswered one.
-    const flags = all.map((r) => r.needsReply);
-    expect(flags).toEqual([...flags].sort((a, b) => Number(b) - Number(a)));
-    expect(flags).toContain(true);
-    expect(flags).toContain(false);
-
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await as(fresh.app, agent, {
-        method: 'GET',
-        url: `/api/admin/conversations?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
-      });
-      expect(page.statusCode).toBe(200);
-      seen.push(...page.json().map((r: { userId: string }) => r.userId));
-      cursor = page.headers['x-next-cursor'] as string | undefined;
-    } while (cursor);
-    expect(seen).toEqual(all.map((r) => r.userId));
-
-    // A cursor of the old key (time, id) or of another list is refused, never a 5xx.
-    const old = Buffer.from(
-      JSON.stringify(['2026-01-01 00:00:00+00', '00000000-0000-4000-8000-000000000000']),
-    ).toString('base64url');
-    const bad = await as(fresh.app, agent, {
-      method: 'GET',
-      url: `/api/admin/conversations?cursor=${old}`,
-    });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: 'Invalid cursor', errors: { cursor: 'Invalid cursor' } });
+  it('forgets conversations when chats are cleared', async () => {
+    await as(fresh.app, agent, { method: 'DELETE', url: '/api/admin/chats', payload: {} });
+    expect((await list()).json()).toEqual([]);
+    const again = await signUp(fresh.app);
+    await say(again, 'after the clear');
+    expect((await list()).json()).toMatchObject([{ userId: again.user.id, messageCount: 1 }]);
   });
 });

@@ -251,7 +251,8 @@ describe('support', () => {
     await expect(admin.getByTestId('thread-title')).toHaveText('Chat with Riley Stone');
     await expect(conversation.getByTestId('conversation-count')).toHaveCount(0);
     await expect
-      .poll(async () => ((await total.count()) ? Number(await total.textContent()) : 0))
+      // Hidden at 0; allTextContents does not wait for the badge to be there.
+      .poll(async () => Number((await total.allTextContents())[0] ?? 0))
       .toBe(before - 2);
     await admin.getByLabel('Message', { exact: true }).fill('Yes, how can we help?');
     await admin.getByLabel('Message', { exact: true }).press('Enter');
