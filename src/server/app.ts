@@ -21,6 +21,7 @@ import healthRoutes from './modules/operations/health';
 import { registerMetrics } from './modules/operations/metrics';
 import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
+import rateRoutes from './modules/rates/routes';
 import sessionRoutes from './modules/sessions/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
@@ -135,6 +136,7 @@ export async function buildApp(
   await app.register(notificationRoutes);
   await app.register(fileRoutes);
   await app.register(paymentMethodRoutes);
+  await app.register(rateRoutes);
   await app.register(cardRoutes);
   await app.register(adminRoutes);
   await app.register(chatRoutes);

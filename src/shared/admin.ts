@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
+
+export const VALIDATION_STATUSES = ['flagged', 'passed', 'pending'] as const;
+
 import { transactionSchema } from './transactions';
 
 export const ADMIN_PAGE_SIZE = 25;
@@ -19,6 +22,10 @@ export const adminTransactionSchema = transactionSchema.extend({
   paymentMethodAccountNumber: z.string().nullable(),
   paymentMethodBankName: z.string().nullable(),
   paymentMethodRoutingNumber: z.string().nullable(),
+  /** pending, then `flagged` or `passed` by the automated checks at submission. */
+  validationStatus: z.string(),
+  /** The automated checks that flagged the card (validation types), for the queue's flag. */
+  validationFlags: z.array(z.string()),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 
@@ -31,14 +38,32 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/** One automated check of a card at submission (validation_logs). */
+export const checkSchema = z.object({
+  validationType: z.string(),
+  status: z.string(),
+  details: z.string(),
+  /** The other cards a duplicate or look-alike photo was found on. */
+  relatedTransactionIds: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type Check = z.infer<typeof checkSchema>;
+
 export const adminTransactionDetailSchema = adminTransactionSchema.extend({
   audit: z.array(auditEntrySchema),
+  checks: z.array(checkSchema),
 });
 export type AdminTransactionDetail = z.infer<typeof adminTransactionDetailSchema>;
 
 export const adminListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
   status: z.enum(['all', ...TRANSACTION_STATUSES]).optional(),
+  /** The automated checks' verdict: `flagged` lists the cards a check flagged. */
+  validation: z
+    .enum(['all', ...VALIDATION_STATUSES], {
+      error: `validation must be one of: all, ${VALIDATION_STATUSES.join(', ')}`,
+    })
+    .optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE),
 });

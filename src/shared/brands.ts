@@ -1,6 +1,10 @@
+import { OTHER_BRAND } from './rates';
+
 /**
  * Brand rates of spec section 9 (fraction of face value), as decimal strings: money and rates
- * are never floats. The order is the rate table's: highest rate first, then as listed.
+ * are never floats. The order is the rate table's: highest rate first, then as listed. This is
+ * the seed of the staff-managed `brand_rates` table (migration 0012); the app reads the current
+ * terms from GET /api/rates.
  */
 const RATE_TABLE: ReadonlyArray<readonly [rate: string, brands: readonly string[]]> = [
   ['0.91', ['Amazon', 'Visa']],
@@ -56,7 +60,7 @@ const RATE_TABLE: ReadonlyArray<readonly [rate: string, brands: readonly string[
   ['0.85', ['Kohls', 'Gap', 'Old Navy', 'H&M', 'CVS', 'Belk']],
 ];
 
-export const OTHER_BRAND = 'Other';
+export { OTHER_BRAND } from './rates';
 /** The rate for unlisted brands and Other. */
 export const DEFAULT_RATE = '0.85';
 
@@ -73,6 +77,11 @@ const RATES = new Map(
 export function brandRate(cardType: string): string {
   return RATES.get(cardType) ?? DEFAULT_RATE;
 }
+
+const LOW_MINIMUM_BRANDS = new Set(['iTunes', 'Amazon', 'Xbox', 'Walmart']);
+
+/** The seed's minimum card value: 25 for iTunes, Amazon, Xbox and Walmart, 50 for all others. */
+export const seedMinimum = (brand: string) => (LOW_MINIMUM_BRANDS.has(brand) ? '25.00' : '50.00');
 
 /** The rate as a whole percent, e.g. '0.91' -> 91. */
 export function ratePercent(rate: string): number {

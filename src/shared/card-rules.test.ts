@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { BRANDS, brandRate, seedMinimum } from './brands';
 import {
   cardValueProblem,
   createTransactionSchema,
   effectiveCardType,
   humanize,
-  minimumValue,
+  minimumMessage,
   quote,
   type UploadFormValues,
   uploadFormProblems,
@@ -20,28 +21,33 @@ const valid = {
 };
 
 describe('card rules', () => {
-  it('has the minimums of the spec', () => {
+  it('seeds the minimums of the spec', () => {
     for (const brand of ['iTunes', 'Amazon', 'Xbox', 'Walmart'])
-      expect(minimumValue(brand)).toBe(25);
-    for (const brand of ['Visa', 'Steam', 'My Local Shop']) expect(minimumValue(brand)).toBe(50);
+      expect(seedMinimum(brand)).toBe('25.00');
+    for (const brand of ['Visa', 'Steam', 'Other']) expect(seedMinimum(brand)).toBe('50.00');
+    expect(BRANDS.map(brandRate).every((r) => /^0\.\d\d$/.test(r))).toBe(true);
   });
 
-  it('explains what is wrong with a value', () => {
-    expect(cardValueProblem('Amazon', '')).toBe('Card value is required');
-    expect(cardValueProblem('Amazon', 'abc')).toBe('Card value is required');
-    expect(cardValueProblem('Amazon', '-5')).toBe('Card value is required');
-    expect(cardValueProblem('Amazon', '24.99')).toBe('Minimum value for this card type is $25');
-    expect(cardValueProblem('Amazon', '25')).toBeNull();
-    expect(cardValueProblem('Steam', '49.99')).toBe('Minimum value for this card type is $50');
-    expect(cardValueProblem('Steam', '50.001')).toBe(
+  it('explains what is wrong with a value, against the brand’s minimum', () => {
+    expect(cardValueProblem('', '25.00')).toBe('Card value is required');
+    expect(cardValueProblem('abc', '25.00')).toBe('Card value is required');
+    expect(cardValueProblem('-5', '25.00')).toBe('Card value is required');
+    expect(cardValueProblem('24.99', '25.00')).toBe('Minimum value for this card type is $25');
+    expect(cardValueProblem('25', '25.00')).toBeNull();
+    expect(cardValueProblem('49.99', '50.00')).toBe('Minimum value for this card type is $50');
+    expect(cardValueProblem('12.00', '12.50')).toBe('Minimum value for this card type is $12.50');
+    expect(cardValueProblem('50.001', '50.00')).toBe(
       'Card value can have at most 2 decimal places',
     );
-    expect(cardValueProblem('Steam', '123456789')).toBe('Card value is too large');
+    expect(cardValueProblem('123456789')).toBe('Card value is too large');
+    expect(cardValueProblem('1')).toBeNull();
+    expect(minimumMessage('1000.00')).toBe('Minimum value for this card type is $1,000');
   });
 
-  it('quotes the brand rate, and 0.85 for custom types', () => {
-    expect(quote('Amazon', '100')).toEqual({ rate: '0.91', expectedPayout: '91.00' });
-    expect(quote('Corner Bakery', '60')).toEqual({ rate: '0.85', expectedPayout: '51.00' });
+  it('quotes the payout at a rate, in cents', () => {
+    expect(quote('0.91', '100')).toEqual({ rate: '0.91', expectedPayout: '91.00' });
+    expect(quote('0.85', '60')).toEqual({ rate: '0.85', expectedPayout: '51.00' });
+    expect(quote('0.885', '33.33')).toEqual({ rate: '0.885', expectedPayout: '29.50' });
   });
 
   it('shows underscores as spaces', () => {
@@ -55,7 +61,10 @@ describe('card rules', () => {
     expect(messages({ cardType: ' ' })).toEqual(['Card type is required']);
     expect(messages({ cardType: 'Other' })).toEqual(['Please specify the gift card type']);
     expect(messages({ cardValue: undefined })).toEqual(['Card value is required']);
-    expect(messages({ cardValue: 20 })).toEqual(['Minimum value for this card type is $25']);
+    // The brand's minimum is the server's to check (staff-managed): the payload rules pass it.
+    expect(messages({ cardValue: 20 })).toBeUndefined();
+    expect(messages({ quotedRate: '0.91' })).toBeUndefined();
+    expect(messages({ quotedRate: '91%' })).toEqual(['quotedRate must be a rate such as 0.91']);
     expect(messages({ cardCondition: 'mint' })).toEqual(['Card condition is required']);
     expect(messages({ cardFormat: undefined })).toEqual(['Card format is required']);
     expect(messages({ paymentMethodId: '' })).toEqual(['Payment method is required']);
@@ -73,8 +82,10 @@ describe('uploadFormProblems', () => {
     paymentMethodId: 'x',
     notes: '',
   };
+  const minimums: Record<string, string> = { amazon: '25.00', other: '50.00' };
+  const minimumOf = (type: string) => minimums[type.toLowerCase()] ?? minimums.other;
   const messages = (input: object) =>
-    Object.values(uploadFormProblems({ ...form, ...input } as UploadFormValues));
+    Object.values(uploadFormProblems({ ...form, ...input } as UploadFormValues, minimumOf));
 
   it('asks for the custom type when Other is chosen and applies the $50 minimum to it', () => {
     expect(messages({ cardType: 'Other', customCardType: '  ' })).toEqual([

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { brandRate, OTHER_BRAND } from './brands';
-import { expectedPayout, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { expectedPayout, formatMoney, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { OTHER_BRAND } from './rates';
 
 export const CARD_CONDITIONS = ['brand_new', 'partially_used'] as const;
 export const CARD_FORMATS = ['physical', 'egift'] as const;
@@ -20,26 +20,23 @@ export const humanize = (value: string) => value.replaceAll('_', ' ');
 export const MAX_IMAGES_PER_CARD = 10;
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-const LOW_MINIMUM_BRANDS = new Set(['iTunes', 'Amazon', 'Xbox', 'Walmart']);
+/** "$25" for 25.00, "$12.50" otherwise: a minimum as the spec's message writes it. */
+export const minimumAmount = (minimum: string) => formatMoney(minimum).replace(/\.00$/, '');
 
-/** Minimum card value: 25 for iTunes, Amazon, Xbox and Walmart, 50 for all others. */
-export function minimumValue(cardType: string): number {
-  return LOW_MINIMUM_BRANDS.has(cardType) ? 25 : 50;
-}
+/** The spec's message: 'Minimum value for this card type is $25' (or $50, or what staff set). */
+export const minimumMessage = (minimum: string) =>
+  `Minimum value for this card type is ${minimumAmount(minimum)}`;
 
-export const minimumMessage = (cardType: string) =>
-  `Minimum value for this card type is $${minimumValue(cardType)}`;
-
-/** The rate and expected payout quoted for a card (the server stores both at submission). */
-export function quote(cardType: string, cardValue: string) {
-  const rate = brandRate(cardType);
+/** The expected payout of a card at `rate` (the server stores both at submission). */
+export function quote(rate: string, cardValue: string) {
   return { rate, expectedPayout: expectedPayout(cardValue, rate) };
 }
 
 /**
- * Checks a card value for a brand. Returns the spec's message, or null when the value is fine.
+ * Checks a card value, and its brand's minimum when known (the brands' terms are staff-managed:
+ * GET /api/rates). Returns the spec's message, or null when the value is fine.
  */
-export function cardValueProblem(cardType: string, value: string): string | null {
+export function cardValueProblem(value: string, minimum?: string): string | null {
   const trimmed = value.trim();
   if (trimmed === '' || !/^\d+(\.\d+)?$/.test(trimmed)) return 'Card value is required';
   if (!MONEY_PATTERN.test(trimmed)) {
@@ -48,7 +45,7 @@ export function cardValueProblem(cardType: string, value: string): string | null
       : 'Card value is too large';
   }
   if (toCents(trimmed) > MAX_MONEY_CENTS) return 'Card value is too large';
-  if (cardType && toCents(trimmed) < minimumValue(cardType) * 100) return minimumMessage(cardType);
+  if (minimum && toCents(trimmed) < toCents(minimum)) return minimumMessage(minimum);
   return null;
 }
 
@@ -74,6 +71,18 @@ export const createTransactionSchema = z
       .min(1, 'Please upload at least one gift card image')
       .max(MAX_IMAGES_PER_CARD, `Upload at most ${MAX_IMAGES_PER_CARD} images per card`),
     notes: z.string().trim().max(2000, 'Notes are too long').nullish(),
+    /**
+     * The rate the form showed. When the brand's rate changed since, the server answers 409
+     * rather than buy the card at a rate the customer did not see.
+     */
+    quotedRate: z
+      .union([z.string(), z.number()], { error: 'quotedRate must be a rate such as 0.91' })
+      .transform((v) => String(v).trim())
+      .refine(
+        (v) => /^(0?\.\d{1,4}|1(\.0{1,4})?)$/.test(v),
+        'quotedRate must be a rate such as 0.91',
+      )
+      .optional(),
   })
   .superRefine((input, ctx) => {
     if (input.cardType === OTHER_BRAND) {
@@ -84,7 +93,8 @@ export const createTransactionSchema = z
       });
       return;
     }
-    const problem = cardValueProblem(input.cardType, input.cardValue);
+    // The brand's minimum is checked by the server against the current terms.
+    const problem = cardValueProblem(input.cardValue);
     if (problem) ctx.addIssue({ code: 'custom', path: ['cardValue'], message: problem });
   });
 
@@ -104,7 +114,10 @@ export interface UploadFormValues {
  * submit names each missing field, and a low value shows its minimum as soon as the brand is
  * known, whatever else is still missing. Plain TypeScript, so the form needs no zod.
  */
-export function uploadFormProblems(values: UploadFormValues) {
+export function uploadFormProblems(
+  values: UploadFormValues,
+  minimumOf: (cardType: string) => string | undefined,
+) {
   const problems: Partial<Record<keyof UploadFormValues, string>> = {};
   const isOther = values.cardType === OTHER_BRAND;
   if (!values.cardType) problems.cardType = 'Card type is required';
@@ -113,7 +126,8 @@ export function uploadFormProblems(values: UploadFormValues) {
   } else if (values.customCardType.length > 120) {
     problems.customCardType = 'Card type is too long';
   }
-  const value = cardValueProblem(effectiveCardType(values), values.cardValue);
+  const type = effectiveCardType(values);
+  const value = cardValueProblem(values.cardValue, type ? minimumOf(type) : undefined);
   if (value) problems.cardValue = value;
   if (!values.cardCondition || !CARD_CONDITIONS.includes(values.cardCondition)) {
     problems.cardCondition = 'Card condition is required';

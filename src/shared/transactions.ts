@@ -15,7 +15,7 @@ export const transactionSchema = z.object({
   paymentStatus: z.string(),
   paymentAmount: z.string().nullable(),
   adminNotes: z.string().nullable(),
-  validationStatus: z.string(),
+  // No validationStatus: the automated checks' verdict is for staff, not for the customer checked.
   payoutRate: z.string(),
   expectedPayout: z.string(),
   paymentMethodId: z.string().nullable(),

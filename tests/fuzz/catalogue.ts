@@ -4,7 +4,7 @@
  * Routes the app registers that are missing here are still fuzzed, generically (see runner.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { BRANDS, brandRate, OTHER_BRAND } from '../../src/shared/brands';
+import { BRANDS, OTHER_BRAND } from '../../src/shared/brands';
 import { CARD_CONDITIONS, CARD_FORMATS } from '../../src/shared/card-rules';
 import { expectedPayout } from '../../src/shared/money';
 import { PAYMENT_METHOD_TYPES } from '../../src/shared/payment-methods';
@@ -514,13 +514,14 @@ export const CATALOGUE: RouteSpec[] = [
       if (t.status !== 'pending' || t.paymentStatus !== 'pending' || t.paymentAmount !== null) {
         return `a new transaction was not pending/unpaid: ${t.status}/${t.paymentStatus}/${t.paymentAmount}`;
       }
-      if (typeof t.cardType === 'string' && typeof t.cardValue === 'string') {
-        const rate = brandRate(t.cardType);
-        if (Number(t.payoutRate) !== Number(rate))
-          return `payout rate ${t.payoutRate} is not ${rate}`;
-        const payout = expectedPayout(t.cardValue, rate);
+      // Rates are staff-managed (and fuzzed): the stored payout must follow the stored rate.
+      if (typeof t.payoutRate === 'string' && typeof t.cardValue === 'string') {
+        const payout = expectedPayout(t.cardValue, t.payoutRate);
         if (Number(t.expectedPayout) !== Number(payout)) {
-          return `expected payout ${t.expectedPayout} is not ${payout}`;
+          return `expected payout ${t.expectedPayout} is not ${payout} at ${t.payoutRate}`;
+        }
+        if (Number(t.payoutRate) < 0.01 || Number(t.payoutRate) > 1) {
+          return `payout rate ${t.payoutRate} is outside 0.01-1`;
         }
       }
       if (foreign(world, 'otherMethods', t.paymentMethodId)) {
@@ -568,6 +569,7 @@ export const CATALOGUE: RouteSpec[] = [
       search: ({ rng, world }) =>
         rng.pick(['amazon', 'example.com', world.customer.email.slice(0, 8), rng.hex(6), 'a']),
       status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
+      validation: ({ rng }) => rng.pick(['all', 'flagged', 'passed', 'pending']),
     },
     learn: ({ json, headers }, world) => {
       const next = headers['x-next-cursor'];
@@ -663,6 +665,32 @@ export const CATALOGUE: RouteSpec[] = [
       world.pools.customerChatFiles.length = 0;
       world.pools.staffChatFiles.length = 0;
     },
+  },
+
+  // rates
+  { method: 'GET', path: '/api/rates', access: 'public' },
+  { method: 'GET', path: '/api/admin/rates', access: 'staff' },
+  { method: 'GET', path: '/api/admin/rates/history', access: 'staff' },
+  {
+    method: 'POST',
+    path: '/api/admin/rates',
+    access: 'staff',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({ brand: `Fuzz Brand ${rng.hex(4)}`, rate: rng.pick(['0.8', '0.75']), minimum: '25' }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/rates/:brand',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng }) => encodeURIComponent(rng.pick([...BRANDS, 'No Such Brand'])),
+    validBody: ({ rng }) =>
+      obj(
+        rng.chance(0.2)
+          ? { retired: rng.chance(0.5) }
+          : { rate: rng.pick(['0.91', '0.85', '0.5']), minimum: rng.pick(['25', '50']) },
+      ),
   },
 
   // support

@@ -805,7 +805,11 @@ export async function runFuzz(t: TestApp, world: World, options: RunOptions): Pr
     }
     if (order.length === 0) order = rng.sample(combos, combos.length);
     const { spec, who } = order.pop()!;
-    if (spec.prepare && who === 'customer') await spec.prepare(t.app, world);
+    if (spec.prepare && who === 'customer') {
+      // A fuzzed request may have ended the customer's sessions (staff can end them all).
+      stats.sessionsRenewed += await keepSignedIn(t, world);
+      await spec.prepare(t.app, world);
+    }
     return { index, ...generateRequest(spec, { rng, world, who, options }) };
   };
 

@@ -14,7 +14,7 @@ const REFETCH: Record<LiveTopic, string[]> = {
   'payment-methods': ['/api/payment-methods'],
   account: [CURRENT_USER_PATH],
   notifications: ['/api/notifications'],
-  rates: ['/api/rates', '/api/admin/rates'],
+  rates: ['/api/rates', '/api/admin/rates', '/api/admin/rates/history'],
   queue: ['/api/admin/transactions'],
   'admin-stats': ['/api/admin/stats'],
   users: ['/api/admin/users'],

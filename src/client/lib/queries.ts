@@ -1,5 +1,6 @@
 import type { NotificationList } from '@shared/notifications';
 import type { PaymentMethod } from '@shared/payment-methods';
+import type { BrandRate } from '@shared/rates';
 import type { SessionInfo } from '@shared/sessions';
 import type { ChatMessage, Ticket, TicketThread } from '@shared/support';
 import type { Stats, Transaction } from '@shared/transactions';
@@ -57,3 +58,10 @@ export const notificationsQuery = () =>
 
 /** The account's signed-in browsers (Profile). */
 export const sessionsQuery = () => queryOptions<SessionInfo[]>({ queryKey: ['/api/sessions'] });
+
+/**
+ * The brands bought today with their rate and minimum (staff-managed): /api/events says when
+ * they change; a slow poll is the fallback.
+ */
+export const ratesQuery = () =>
+  queryOptions<BrandRate[]>({ queryKey: ['/api/rates'], refetchInterval: 60_000 });

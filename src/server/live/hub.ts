@@ -5,6 +5,8 @@ import { SessionCache } from './session-cache';
 
 /** The scope every staff account shares; a customer's scope is their id. */
 export const STAFF = 'staff';
+/** Answers that are the same for everyone (the rates): changed with `changedEverywhere`. */
+export const PUBLIC = 'public';
 
 /** What one instance tells the others (through PostgreSQL NOTIFY), and applies itself. */
 export interface LiveMessage {

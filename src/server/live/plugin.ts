@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NEXT_CURSOR_HEADER } from '../../shared/admin';
 import type { LiveTopic } from '../../shared/live';
-import { type LiveHub, STAFF } from './hub';
+import { type LiveHub, PUBLIC, STAFF } from './hub';
 import { etagOf } from './response-cache';
 
 declare module 'fastify' {
@@ -14,7 +14,7 @@ declare module 'fastify' {
      * scope): answered from memory while the topic is unchanged, with an ETag and 304 Not Modified
      * to a matching If-None-Match.
      */
-    live?: { topic: LiveTopic; scope?: 'account' | 'staff' };
+    live?: { topic: LiveTopic; scope?: 'account' | 'staff' | 'public' };
   }
   interface FastifyRequest {
     /** Set on a cacheable miss: where to keep the answer, and the stamp read before the query. */
@@ -31,9 +31,11 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
 
   app.addHook('preHandler', async (request, reply) => {
     const live = request.routeOptions.config.live;
-    const account = request.account;
-    if (!live || !account || request.method !== 'GET') return;
-    const scope = live.scope === 'staff' ? STAFF : account.id;
+    if (!live || request.method !== 'GET') return;
+    // A public answer (the rates) is the same for everyone, signed in or not.
+    const scope =
+      live.scope === 'public' ? PUBLIC : live.scope === 'staff' ? STAFF : request.account?.id;
+    if (!scope) return;
     const key = `${scope} ${request.url}`;
     const stamp = hub.stamp(scope, live.topic);
     const cached = hub.coherent ? hub.responses.get(key) : undefined;

@@ -18,6 +18,12 @@ export interface MailTransport {
   close(): void;
 }
 
+/** nodemailer's message, with our id in its Message-ID. */
+const messageOf = ({ id, ...fields }: Envelope) => ({
+  messageId: `<${id}@cardbridge>`,
+  ...fields,
+});
+
 /**
  * SMTP through nodemailer: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://`
  * is TLS from the start. Short timeouts, so a server that hangs costs a retry, not a stuck worker.
@@ -50,19 +56,16 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 export function outboxTransport(dir: string, log: FastifyBaseLogger): MailTransport {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
-    async send({ id, from, to, subject, text, html }) {
-      const info = await composer.sendMail({
-        messageId: `<${id}@cardbridge>`,
-        from,
-        to,
-        subject,
-        text,
-        html,
-      });
+    async send(envelope) {
+      const info = await composer.sendMail(messageOf(envelope));
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(dir, `${stamp}-${envelope.id}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
-      log.info({ mail: id, file }, 'mail written to the outbox folder (SMTP_URL is not set)');
+      log.info(
+        { mail: envelope.id, file },
+        'mail written to the outbox folder (SMTP_URL is not set)',
+      );
     },
     close: () => composer.close(),
   };

@@ -23,6 +23,7 @@ import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab, ChatUnreadBadge } from './chat-tab';
 import { adminStatsQuery } from './queries';
+import { RatesTab } from './rates-tab';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
 import { UsersTab } from './users-tab';
@@ -88,6 +89,7 @@ export function AdminPage() {
                   Chat Support <ChatUnreadBadge />
                 </TabsTrigger>
                 <TabsTrigger value="tickets">Tickets</TabsTrigger>
+                <TabsTrigger value="rates">Rates</TabsTrigger>
               </TabsList>
               <TabsContent value="uploads">
                 <UploadsTab />
@@ -100,6 +102,9 @@ export function AdminPage() {
               </TabsContent>
               <TabsContent value="tickets">
                 <TicketsTab />
+              </TabsContent>
+              <TabsContent value="rates">
+                <RatesTab />
               </TabsContent>
             </Tabs>
           </CardContent>

@@ -4,6 +4,7 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
+import type { AdminBrandRate, RateChange } from '@shared/rates';
 import type {
   AdminConversation,
   AdminTicket,
@@ -29,6 +30,8 @@ export const adminStatsQuery = () =>
 export interface UploadsFilter {
   search: string;
   status: string;
+  /** 'flagged': only the cards an automated check flagged. */
+  validation: string;
   cursor: string | null;
 }
 
@@ -39,14 +42,15 @@ const withParams = (path: string, params: Record<string, string | null>) => {
   return query.size ? `${path}?${query}` : path;
 };
 
-export const adminTransactionsQuery = ({ search, status, cursor }: UploadsFilter) =>
+export const adminTransactionsQuery = ({ search, status, validation, cursor }: UploadsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/transactions', { search, status, cursor }],
+    queryKey: ['/api/admin/transactions', { search, status, validation, cursor }],
     queryFn: () =>
       getPage<AdminTransaction>(
         withParams('/api/admin/transactions', {
           search: search.trim() || null,
           status: status === 'all' ? null : status,
+          validation: validation === 'all' ? null : validation,
           cursor,
         }),
       ),
@@ -116,3 +120,18 @@ export const adminTicketQuery = (id: string | null) =>
     enabled: !!id,
     refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
+
+/** Every brand with its terms, retired ones too; pushed by the `rates` topic. */
+export const adminRatesQuery = () =>
+  queryOptions<AdminBrandRate[]>({ queryKey: ['/api/admin/rates'] });
+
+export const rateHistoryQuery = () =>
+  queryOptions<RateChange[]>({ queryKey: ['/api/admin/rates/history'] });
+
+/** After a change of terms: the staff list, its history and the public list the forms quote. */
+export const refreshRates = () =>
+  Promise.all(
+    ['/api/admin/rates', '/api/admin/rates/history', '/api/rates'].map((path) =>
+      queryClient.invalidateQueries({ queryKey: [path] }),
+    ),
+  );

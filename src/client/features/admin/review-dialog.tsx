@@ -35,9 +35,19 @@ import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { toast } from '@/lib/toast';
+import { ChecksPanel } from './checks-panel';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
 
-export function ReviewDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+export function ReviewDialog({
+  id,
+  onClose,
+  onOpen,
+}: {
+  id: string | null;
+  onClose: () => void;
+  /** Opens another card in this dialog (a duplicate photo's other card). */
+  onOpen?: (id: string) => void;
+}) {
   return (
     <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-3xl" data-testid="review-dialog">
@@ -45,13 +55,21 @@ export function ReviewDialog({ id, onClose }: { id: string | null; onClose: () =
           <DialogTitle>Review Upload</DialogTitle>
           <DialogDescription>Review gift card details and update status</DialogDescription>
         </DialogHeader>
-        {id && <ReviewBody id={id} onClose={onClose} />}
+        {id && <ReviewBody key={id} id={id} onClose={onClose} onOpen={onOpen} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function ReviewBody({ id, onClose }: { id: string; onClose: () => void }) {
+function ReviewBody({
+  id,
+  onClose,
+  onOpen,
+}: {
+  id: string;
+  onClose: () => void;
+  onOpen?: (id: string) => void;
+}) {
   const query = useQuery(adminTransactionQuery(id));
   if (query.isLoading || !query.data) {
     return (
@@ -62,12 +80,20 @@ function ReviewBody({ id, onClose }: { id: string; onClose: () => void }) {
   }
   // Keyed by updatedAt: a reload after someone else's save starts the form from their values.
   return (
-    <ReviewForm
-      key={query.data.updatedAt}
-      transaction={query.data}
-      onClose={onClose}
-      onReload={() => query.refetch()}
-    />
+    <div className="grid gap-6">
+      <section className="grid gap-2" aria-labelledby="checks-heading">
+        <h3 id="checks-heading" className="text-sm font-semibold">
+          Automated checks
+        </h3>
+        <ChecksPanel checks={query.data.checks} onOpen={onOpen} />
+      </section>
+      <ReviewForm
+        key={query.data.updatedAt}
+        transaction={query.data}
+        onClose={onClose}
+        onReload={() => query.refetch()}
+      />
+    </div>
   );
 }
 

@@ -9,6 +9,7 @@ import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
 import { Button } from '@/components/ui/button';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
   Table,
@@ -23,6 +24,7 @@ import { Pager, useCursorPages } from './pager';
 import { adminTransactionsQuery } from './queries';
 import { ReviewDialog } from './review-dialog';
 import { UserCell } from './user-cell';
+import { ValidationFlag } from './validation-flag';
 
 function useDebounced<T>(value: T, ms = 300) {
   const [debounced, setDebounced] = React.useState(value);
@@ -37,8 +39,11 @@ export function UploadsTab() {
   const [searchInput, setSearchInput] = React.useState('');
   const search = useDebounced(searchInput);
   const [status, setStatus] = React.useState<StatusFilterValue>('all');
-  const pages = useCursorPages(`${search}|${status}`);
-  const query = useQuery(adminTransactionsQuery({ search, status, cursor: pages.cursor }));
+  const [validation, setValidation] = React.useState<'all' | 'flagged'>('all');
+  const pages = useCursorPages(`${search}|${status}|${validation}`);
+  const query = useQuery(
+    adminTransactionsQuery({ search, status, validation, cursor: pages.cursor }),
+  );
   const [reviewing, setReviewing] = React.useState<string | null>(null);
   const rows = query.data?.items ?? [];
 
@@ -53,6 +58,16 @@ export function UploadsTab() {
         <div className="flex gap-2">
           <div className="flex-1 sm:w-44">
             <StatusFilter value={status} onChange={setStatus} />
+          </div>
+          <div className="flex-1 sm:w-40">
+            <NativeSelect
+              aria-label="Filter by automated checks"
+              value={validation}
+              onChange={(e) => setValidation(e.target.value as 'all' | 'flagged')}
+            >
+              <option value="all">All checks</option>
+              <option value="flagged">Flagged only</option>
+            </NativeSelect>
           </div>
           <Button
             variant="outline"
@@ -70,7 +85,9 @@ export function UploadsTab() {
         <Skeleton className="h-48" />
       ) : rows.length === 0 ? (
         <EmptyState icon={<InboxIcon />} testId="uploads-empty">
-          {search || status !== 'all' ? 'No transactions match.' : 'No transactions yet'}
+          {search || status !== 'all' || validation !== 'all'
+            ? 'No transactions match.'
+            : 'No transactions yet'}
         </EmptyState>
       ) : (
         <>
@@ -88,8 +105,9 @@ export function UploadsTab() {
                     Review
                   </Button>
                 </div>
-                <p className="mt-2 text-sm">
+                <p className="mt-2 flex items-center gap-1.5 text-sm">
                   <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
+                  <ValidationFlag flags={t.validationFlags} />
                 </p>
                 <p className="text-xs text-muted-foreground">
                   {formatDate(t.createdAt)} {formatTime(t.createdAt)}
@@ -127,7 +145,12 @@ export function UploadsTab() {
                       lastName={t.userLastName}
                     />
                   </TableCell>
-                  <TableCell className="font-medium">{t.cardType}</TableCell>
+                  <TableCell className="font-medium">
+                    <span className="inline-flex items-center gap-1.5">
+                      {t.cardType}
+                      <ValidationFlag flags={t.validationFlags} />
+                    </span>
+                  </TableCell>
                   <TableCell className="text-right tabular-nums">
                     {formatMoney(t.cardValue)}
                   </TableCell>
@@ -156,7 +179,7 @@ export function UploadsTab() {
         onNext={pages.next}
         onPrevious={pages.previous}
       />
-      <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} />
+      <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} onOpen={setReviewing} />
     </div>
   );
 }

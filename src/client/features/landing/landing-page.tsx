@@ -1,5 +1,6 @@
 import { PRODUCT_NAME, SUPPORT_ADDRESS, SUPPORT_EMAIL, SUPPORT_PHONE } from '@shared/brand';
-import { BRANDS, brandRate, ratePercent } from '@shared/brands';
+import { ratePercent } from '@shared/brands';
+import { type BrandRate, OTHER_BRAND } from '@shared/rates';
 import {
   ArrowRightIcon,
   BadgeCheckIcon,
@@ -70,9 +71,30 @@ const STEPS = [
   { icon: BanknoteIcon, title: 'Receive Payment', text: 'Get paid to your chosen payment method.' },
 ];
 
-const SAMPLE_BRANDS = ['Amazon', 'iTunes', 'Walmart', 'Target', 'Steam', 'Sephora'];
+const TOP_RATES_SHOWN = 6;
+
+/**
+ * The brands bought today (staff-managed), read once: the public pages carry no query library.
+ * Null while loading, or when the request failed (the page then simply does not quote).
+ */
+function useRates(): BrandRate[] | null {
+  const [rates, setRates] = React.useState<BrandRate[] | null>(null);
+  React.useEffect(() => {
+    let live = true;
+    fetch('/api/rates')
+      .then((res) => (res.ok ? (res.json() as Promise<BrandRate[]>) : null))
+      .then((list) => live && setRates(list))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  return rates;
+}
 
 export function LandingPage() {
+  const rates = useRates();
+  const listed = rates?.filter((r) => r.brand !== OTHER_BRAND) ?? [];
   const [dialog, setDialog] = React.useState<{ open: boolean; tab: AuthTab }>(() => ({
     open: new URLSearchParams(window.location.search).get('auth') === 'signin',
     tab: 'signin',
@@ -115,9 +137,11 @@ export function LandingPage() {
                 Turn unused gift cards into <span className="text-emerald-300">real money</span>
               </h1>
               <p className="mt-5 max-w-lg text-lg text-slate-300">
-                Sell gift cards from {BRANDS.length - 1} brands at up to{' '}
-                {ratePercent(brandRate('Amazon'))}% of their value. See your payout before you
-                submit, and get paid by Cash App, PayPal, bank transfer or USDT.
+                {listed.length > 0
+                  ? `Sell gift cards from ${listed.length} brands at up to ${ratePercent(listed[0]!.rate)}% of their value.`
+                  : 'Sell gift cards from dozens of brands for most of their value.'}{' '}
+                See your payout before you submit, and get paid by Cash App, PayPal, bank transfer
+                or USDT.
               </p>
               <div className="mt-8 flex flex-wrap gap-3">
                 <Button
@@ -146,7 +170,7 @@ export function LandingPage() {
                 </span>
               </div>
             </div>
-            <RateCard />
+            <RateCard rates={rates} />
           </div>
         </section>
 
@@ -305,20 +329,22 @@ function SectionHeading({ title, text }: { title: string; text: string }) {
   );
 }
 
-/** A sample quote from the real rate table. */
-function RateCard() {
+/** Today's best rates, from the staff-managed table (placeholders of the same size meanwhile). */
+function RateCard({ rates }: { rates: BrandRate[] | null }) {
+  const top = rates?.filter((r) => r.brand !== OTHER_BRAND).slice(0, TOP_RATES_SHOWN);
   return (
     <div className="mx-auto w-full max-w-sm rounded-2xl border border-white/10 bg-white/[0.06] p-6 shadow-2xl backdrop-blur">
       <p className="text-sm font-medium text-slate-300">Today's top rates</p>
       <ul className="mt-4 grid gap-2.5">
-        {SAMPLE_BRANDS.map((brand) => (
+        {(top ?? Array.from({ length: TOP_RATES_SHOWN }, () => null)).map((terms, i) => (
           <li
-            key={brand}
+            key={terms?.brand ?? i}
             className="flex items-center justify-between rounded-lg bg-white/[0.06] px-4 py-2.5"
+            data-testid={terms ? 'top-rate' : undefined}
           >
-            <span className="font-medium">{brand}</span>
+            <span className="font-medium">{terms?.brand ?? '\u00a0'}</span>
             <span className="rounded-full bg-emerald-400/15 px-2.5 py-0.5 text-sm font-semibold text-emerald-300">
-              {ratePercent(brandRate(brand))}%
+              {terms ? `${ratePercent(terms.rate)}%` : '\u00a0'}
             </span>
           </li>
         ))}

@@ -1,4 +1,4 @@
-import { BRANDS, OTHER_BRAND, ratePercent } from '@shared/brands';
+import { ratePercent } from '@shared/brands';
 import {
   CARD_CONDITION_LABELS,
   CARD_CONDITIONS,
@@ -6,15 +6,16 @@ import {
   CARD_FORMATS,
   cardValueProblem,
   effectiveCardType,
-  minimumValue,
+  minimumAmount,
   quote,
   type UploadFormValues,
   uploadFormProblems,
 } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
+import { type BrandRate, OTHER_BRAND, termsFor } from '@shared/rates';
 import type { Transaction } from '@shared/transactions';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { AlertTriangleIcon, CheckCircle2Icon, Loader2Icon, ShieldCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -32,11 +33,26 @@ import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
-import { refreshAfterSubmission } from '@/lib/queries';
+import { ratesQuery, refreshAfterSubmission } from '@/lib/queries';
+import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 import { uploadFile } from '@/lib/upload';
 import { useCustomerOnly } from '@/lib/use-customer-only';
 import { ImagePicker, type PickedFile } from './image-picker';
+
+/**
+ * The terms a card is quoted on: a listed brand's own, Other's for a custom type. Undefined when
+ * the chosen brand left the list while the form was open (or the list is still loading).
+ */
+function termsOf(
+  rates: readonly BrandRate[],
+  values: Pick<UploadFormValues, 'cardType' | 'customCardType'>,
+) {
+  if (!values.cardType) return undefined;
+  return values.cardType === OTHER_BRAND
+    ? termsFor(rates, values.customCardType)
+    : rates.find((r) => r.brand === values.cardType);
+}
 
 const EMPTY: UploadFormValues = {
   cardType: '',
@@ -84,9 +100,15 @@ function UploadForm({
 }) {
   const methods = usePaymentMethods();
   const hasMethods = (methods.data?.length ?? 0) > 0;
+  // The brands and their terms are staff-managed: read from the server, refreshed when changed.
+  const rates = useQuery(ratesQuery()).data ?? [];
+  const ratesRef = React.useRef(rates);
+  ratesRef.current = rates;
   const [files, setFiles] = React.useState<PickedFile[]>([]);
   const form = useForm<UploadFormValues>({
-    resolver: problemsResolver(uploadFormProblems),
+    resolver: problemsResolver((values: UploadFormValues) =>
+      uploadFormProblems(values, (type) => termsFor(ratesRef.current, type)?.minimum),
+    ),
     defaultValues: EMPTY,
   });
   const { errors } = form.formState;
@@ -125,6 +147,8 @@ function UploadForm({
         paymentMethodId: values.paymentMethodId,
         notes: values.notes.trim() || null,
         imageUrls,
+        // The rate on screen: if staff changed it since, the server says so (409) instead.
+        quotedRate: termsOf(ratesRef.current, values)?.rate,
       });
       return (await res.json()) as Transaction;
     },
@@ -139,6 +163,16 @@ function UploadForm({
     },
     onError: (error: Error & { fileUpload?: boolean }) => {
       onPhase('form');
+      if (error.message.startsWith('409: ')) {
+        // The rate changed since the form showed it: show the new quote and let them decide.
+        void queryClient.invalidateQueries({ queryKey: ratesQuery().queryKey });
+        toast({
+          title: 'The rate changed',
+          description: serverMessage(error),
+          variant: 'destructive',
+        });
+        return;
+      }
       toast({
         title: 'Upload failed',
         description: error.fileUpload
@@ -165,6 +199,7 @@ function UploadForm({
   const customCardType = form.watch('customCardType');
   const cardValue = form.watch('cardValue');
   const typeForQuote = effectiveCardType({ cardType, customCardType });
+  const terms = termsOf(rates, { cardType, customCardType });
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -206,7 +241,7 @@ function UploadForm({
                       {...form.register('cardType')}
                     >
                       <option value="">Select a brand</option>
-                      {BRANDS.map((brand) => (
+                      {rates.map(({ brand }) => (
                         <option key={brand} value={brand}>
                           {brand}
                         </option>
@@ -227,8 +262,8 @@ function UploadForm({
                     label="Card Value (USD)"
                     error={errors.cardValue?.message}
                     hint={
-                      typeForQuote
-                        ? `Minimum $${minimumValue(typeForQuote)} for this card`
+                      typeForQuote && terms
+                        ? `Minimum ${minimumAmount(terms.minimum)} for this card`
                         : undefined
                     }
                   >
@@ -304,7 +339,12 @@ function UploadForm({
         </Card>
       </div>
       <aside className="lg:sticky lg:top-20 lg:self-start">
-        <PayoutQuote cardType={typeForQuote} cardValue={cardValue} />
+        <PayoutQuote
+          cardType={typeForQuote}
+          cardValue={cardValue}
+          terms={terms}
+          retired={!!cardType && cardType !== OTHER_BRAND && !terms && rates.length > 0}
+        />
         <Button
           type="submit"
           form="upload-form"
@@ -374,9 +414,20 @@ function ChoiceField({
 }
 
 /** The live quote: value × brand rate, to 2 decimals, with the rate as a whole percent. */
-function PayoutQuote({ cardType, cardValue }: { cardType: string; cardValue: string }) {
-  const valid = cardType !== '' && cardValueProblem(cardType, cardValue) === null;
-  const q = valid ? quote(cardType, cardValue.trim()) : null;
+function PayoutQuote({
+  cardType,
+  cardValue,
+  terms,
+  retired,
+}: {
+  cardType: string;
+  cardValue: string;
+  terms: BrandRate | undefined;
+  /** The chosen brand left the list while the form was open. */
+  retired: boolean;
+}) {
+  const valid = cardType !== '' && !!terms && cardValueProblem(cardValue, terms.minimum) === null;
+  const q = valid && terms ? quote(terms.rate, cardValue.trim()) : null;
   return (
     <Card className="border-primary/30 bg-primary/5" data-testid="payout-quote">
       <CardContent className="p-5">
@@ -393,6 +444,10 @@ function PayoutQuote({ cardType, cardValue }: { cardType: string; cardValue: str
               {ratePercent(q.rate)}% rate for {cardType}
             </p>
           </>
+        ) : retired ? (
+          <p className="mt-2 text-sm font-medium text-destructive" role="alert">
+            We no longer buy {cardType} gift cards. Please choose another brand.
+          </p>
         ) : (
           <p className="mt-2 text-sm text-muted-foreground">
             Choose the brand and enter the card value to see what you will be paid.

@@ -9,7 +9,7 @@ export function recordAudit(
   db: Db,
   actor: Account,
   entry: {
-    entityType: 'transaction' | 'chat' | 'support_ticket' | 'user';
+    entityType: 'transaction' | 'chat' | 'support_ticket' | 'user' | 'brand_rate';
     entityId: string | null;
     action: string;
     changes: AuditChanges;

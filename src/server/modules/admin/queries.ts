@@ -10,6 +10,7 @@ import {
   paymentMethods,
   transactions,
   users,
+  validationLogs,
 } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
@@ -29,6 +30,11 @@ const adminColumns = {
   paymentMethodAccountNumber: paymentMethods.accountNumber,
   paymentMethodBankName: paymentMethods.bankName,
   paymentMethodRoutingNumber: paymentMethods.routingNumber,
+  validationFlags: sql<
+    string[]
+  >`array(select ${validationLogs.validationType} from ${validationLogs}
+    where ${validationLogs.transactionId} = ${transactions.id} and ${validationLogs.status} = 'flagged'
+    order by ${validationLogs.validationType})`,
   cursorCreatedAt: cursorColumn(transactions.createdAt),
 };
 
@@ -53,6 +59,7 @@ function baseQuery(db: Db) {
 export interface AdminListOptions {
   search?: string;
   status?: string;
+  validation?: string;
   cursor?: string;
   limit: number;
 }
@@ -75,6 +82,8 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
   const filters: SQL[] = [];
   if (options.status && options.status !== 'all')
     filters.push(eq(transactions.status, options.status));
+  if (options.validation && options.validation !== 'all')
+    filters.push(eq(transactions.validationStatus, options.validation));
   if (options.cursor)
     filters.push(afterCursor(options.cursor, transactions.createdAt, transactions.id));
   const take = options.limit + 1;

@@ -13,6 +13,7 @@ import {
 import { STAFF } from '../../live/hub';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
+import { checksOf } from '../checks/checks';
 import {
   adminStats,
   findAdminTransaction,
@@ -62,7 +63,11 @@ export default async function adminRoutes(app: FastifyInstance) {
       const { id } = request.params;
       const transaction = isUuid(id) ? await findAdminTransaction(app.db, id) : null;
       if (!transaction) throw notFound('Transaction not found');
-      return { ...transaction, audit: await transactionAudit(app.db, id) };
+      return {
+        ...transaction,
+        audit: await transactionAudit(app.db, id),
+        checks: await checksOf(app.db, id),
+      };
     },
   );
 

@@ -13,8 +13,10 @@ import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
 import { findUserById } from '../auth/accounts';
+import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
+import { belowMinimum, rateChanged, termsForSubmission } from '../rates/queries';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
 import { isTimeZone, renderReceipt } from './receipt';
 
@@ -36,9 +38,16 @@ export default async function cardRoutes(app: FastifyInstance) {
       const method = await findUsablePaymentMethod(app.db, userId, input.paymentMethodId);
       if (!method) throw badRequest('Payment method not found', 'paymentMethodId');
 
-      // The rate and payout are the server's, stored on the row: the quote at submission holds.
-      const { rate, expectedPayout } = quote(input.cardType, input.cardValue);
       const id = await app.db.transaction(async (tx) => {
+        // The brand's current terms, share-locked until commit (modules/rates): the rate and
+        // payout are the server's, stored on the row, and the quote at submission holds.
+        const terms = await termsForSubmission(tx, input.cardType);
+        const low = belowMinimum(terms, input.cardValue);
+        if (low) throw badRequest(low, 'cardValue');
+        if (input.quotedRate !== undefined && Number(input.quotedRate) !== Number(terms.rate)) {
+          throw rateChanged(terms, input.quotedRate);
+        }
+        const { rate, expectedPayout } = quote(terms.rate, input.cardValue);
         const [row] = await tx
           .insert(transactions)
           .values({
@@ -57,6 +66,15 @@ export default async function cardRoutes(app: FastifyInstance) {
         if (!(await claimCardImages(tx, userId, row!.id, input.imageUrls))) {
           throw badRequest(IMAGES_NOT_YOURS, 'imageUrls');
         }
+        // Duplicate and look-alike photos, velocity, account age, value: in the same transaction.
+        await runSubmissionChecks(tx, {
+          id: row!.id,
+          userId,
+          cardType: input.cardType,
+          cardValue: input.cardValue,
+          terms,
+          now: new Date(app.now()),
+        });
         return row!.id;
       });
       app.live.changed([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats']);

@@ -10,6 +10,7 @@ import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { type DetectedType, detectFileType } from '../../storage/file-type';
 import type { ObjectStorage } from '../../storage/object-storage';
+import { storedImageHash } from '../checks/image-hash';
 
 export type UploadKind = 'card' | 'chat';
 const FOLDERS: Record<UploadKind, string> = { card: 'cards', chat: 'chat' };
@@ -147,6 +148,9 @@ export async function storeUpload(
     await storage.put(key, file.body, file.type.contentType);
     const { size, sha256 } = file.totals();
     try {
+      // Card photos get a perceptual hash, to find copies of cards already sold (modules/checks).
+      const perceptualHash =
+        kind === 'card' && file.type.kind === 'image' ? await storedImageHash(storage, key) : null;
       await request.server.db.insert(uploads).values({
         key,
         kind,
@@ -155,6 +159,7 @@ export async function storeUpload(
         contentType: file.type.contentType,
         size,
         sha256,
+        perceptualHash,
       });
     } catch (error) {
       await storage.delete(key);

@@ -1,0 +1,296 @@
+import { ratePercent } from '@shared/brands';
+import { minimumAmount } from '@shared/card-rules';
+import {
+  type AdminBrandRate,
+  minimumProblem,
+  OTHER_BRAND,
+  type RateChange,
+  rateProblem,
+} from '@shared/rates';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { ArchiveRestoreIcon, ArchiveXIcon, PencilIcon, PlusIcon, TagsIcon } from 'lucide-react';
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { TextField } from '@/components/ui/text-field';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { formatDateTime } from '@/lib/dates';
+import { problemsResolver } from '@/lib/form';
+import { toast } from '@/lib/toast';
+import { adminRatesQuery, rateHistoryQuery, refreshRates } from './queries';
+
+type Terms = { brand: string; rate: string; minimum: string };
+
+/** Staff-managed rates: what each brand pays, its minimum, new brands and retired ones. */
+export function RatesTab() {
+  const { data: rates, isLoading } = useQuery(adminRatesQuery());
+  const [editing, setEditing] = React.useState<AdminBrandRate | 'new' | null>(null);
+  const [retiring, setRetiring] = React.useState<AdminBrandRate | null>(null);
+  const change = useRateWrite(() => setRetiring(null));
+
+  if (isLoading) return <Skeleton className="h-48" />;
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="max-w-prose text-sm text-muted-foreground">
+          New quotes use these at once; a card keeps the rate it was submitted at.
+        </p>
+        <Button onClick={() => setEditing('new')} data-testid="add-brand">
+          <PlusIcon /> Add brand
+        </Button>
+      </div>
+      <Table data-testid="rates-table">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Brand</TableHead>
+            <TableHead>Rate</TableHead>
+            <TableHead>Minimum</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead>
+              <span className="sr-only">Actions</span>
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {(rates ?? []).map((r) => (
+            <TableRow key={r.id} data-testid="rate-row" className={r.retired ? 'opacity-60' : ''}>
+              <TableCell className="font-medium">{r.brand}</TableCell>
+              <TableCell className="tabular-nums" data-testid="rate-percent">
+                {ratePercent(r.rate)}%<span className="sr-only"> ({r.rate})</span>
+              </TableCell>
+              <TableCell className="tabular-nums">{minimumAmount(r.minimum)}</TableCell>
+              <TableCell>
+                {r.retired ? (
+                  <Badge variant="outline">Retired</Badge>
+                ) : (
+                  <Badge variant="secondary">Buying</Badge>
+                )}
+              </TableCell>
+              <TableCell className="whitespace-nowrap text-right">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => setEditing(r)}
+                  aria-label={`Edit ${r.brand}`}
+                >
+                  <PencilIcon /> Edit
+                </Button>
+                {r.brand !== OTHER_BRAND &&
+                  (r.retired ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      disabled={change.isPending}
+                      onClick={() =>
+                        change.mutate({
+                          brand: r.brand,
+                          body: { retired: false },
+                          done: 'restored',
+                        })
+                      }
+                      aria-label={`Restore ${r.brand}`}
+                    >
+                      <ArchiveRestoreIcon /> Restore
+                    </Button>
+                  ) : (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => setRetiring(r)}
+                      aria-label={`Retire ${r.brand}`}
+                    >
+                      <ArchiveXIcon /> Retire
+                    </Button>
+                  ))}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <RateHistory />
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        <DialogContent data-testid="rate-dialog">
+          <DialogHeader>
+            <DialogTitle>
+              {editing === 'new' ? 'Add a brand' : `Edit ${editing?.brand}`}
+            </DialogTitle>
+            <DialogDescription>
+              The rate is the share of face value paid (0.91 pays $91 for a $100 card).
+            </DialogDescription>
+          </DialogHeader>
+          {editing && (
+            <RateForm
+              key={editing === 'new' ? 'new' : editing.id}
+              terms={editing === 'new' ? null : editing}
+              onDone={() => setEditing(null)}
+            />
+          )}
+        </DialogContent>
+      </Dialog>
+      <ConfirmDialog
+        open={retiring !== null}
+        onOpenChange={(open) => !open && setRetiring(null)}
+        title={`Stop buying ${retiring?.brand ?? ''} cards?`}
+        description="It leaves the upload form and the landing page at once. Cards already submitted keep their rate; you can restore the brand later."
+        confirmLabel="Retire"
+        pendingLabel="Retiring..."
+        pending={change.isPending}
+        onConfirm={() =>
+          retiring &&
+          change.mutate({ brand: retiring.brand, body: { retired: true }, done: 'retired' })
+        }
+      />
+    </div>
+  );
+}
+
+/** A change to one brand (PUT) or a new one (POST), with the spec's toasts. */
+function useRateWrite(onDone: () => void) {
+  return useMutation({
+    mutationFn: async ({
+      brand,
+      body,
+    }: {
+      brand: string | null;
+      body: Partial<Terms> & { retired?: boolean };
+      done: string;
+    }) =>
+      brand === null
+        ? apiRequest('POST', '/api/admin/rates', body)
+        : apiRequest('PUT', `/api/admin/rates/${encodeURIComponent(brand)}`, body),
+    onSuccess: async (_res, { brand, body, done }) => {
+      await refreshRates();
+      toast({ title: 'Success', description: `${brand ?? body.brand} ${done}` });
+      onDone();
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to save the rate',
+        variant: 'destructive',
+      }),
+  });
+}
+
+const formProblems = (values: Terms, isNew: boolean) => ({
+  brand: isNew && values.brand.trim() === '' ? 'Brand name is required' : undefined,
+  rate: rateProblem(values.rate),
+  minimum: minimumProblem(values.minimum),
+});
+
+function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () => void }) {
+  const isNew = terms === null;
+  const form = useForm<Terms>({
+    resolver: problemsResolver((values: Terms) => formProblems(values, isNew)),
+    defaultValues: {
+      brand: terms?.brand ?? '',
+      rate: terms?.rate ?? '',
+      minimum: terms?.minimum ?? '50.00',
+    },
+  });
+  const save = useRateWrite(onDone);
+  const { errors } = form.formState;
+  return (
+    <form
+      className="grid gap-4"
+      noValidate
+      onSubmit={form.handleSubmit((values) =>
+        save.mutate(
+          isNew
+            ? { brand: null, body: values, done: 'added' }
+            : {
+                brand: terms.brand,
+                body: { rate: values.rate, minimum: values.minimum },
+                done: 'updated',
+              },
+        ),
+      )}
+    >
+      {isNew && (
+        <TextField
+          id="rate-brand"
+          label="Brand"
+          error={errors.brand?.message}
+          {...form.register('brand')}
+        />
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          id="rate-rate"
+          label="Rate (0.01–1.00)"
+          inputMode="decimal"
+          error={errors.rate?.message}
+          {...form.register('rate')}
+        />
+        <TextField
+          id="rate-minimum"
+          label="Minimum card value (USD)"
+          inputMode="decimal"
+          error={errors.minimum?.message}
+          {...form.register('minimum')}
+        />
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending} data-testid="save-rate">
+          {save.isPending ? 'Saving...' : 'Save Changes'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+const describeChange = (change: RateChange) =>
+  Object.entries(change.changes)
+    .filter(([field]) => field !== 'brand')
+    .map(([field, { from, to }]) => `${field} ${String(from ?? '—')} → ${String(to)}`)
+    .join(', ');
+
+/** Who changed which terms, newest first. */
+function RateHistory() {
+  const { data: history } = useQuery(rateHistoryQuery());
+  return (
+    <section className="grid gap-3" aria-labelledby="rate-history-heading">
+      <h2 id="rate-history-heading" className="flex items-center gap-2 font-semibold">
+        <TagsIcon className="size-4" /> Changes
+      </h2>
+      {!history?.length ? (
+        <p className="text-sm text-muted-foreground">No changes yet: the rates are the seed’s.</p>
+      ) : (
+        <ul className="grid gap-2 text-sm" data-testid="rate-history">
+          {history.map((change) => (
+            <li key={change.id} className="rounded-lg border p-3">
+              <p className="font-medium wrap-anywhere">
+                {change.brand} · {change.action}
+              </p>
+              <p className="text-muted-foreground wrap-anywhere">{describeChange(change)}</p>
+              <p className="text-xs text-muted-foreground wrap-anywhere">
+                {formatDateTime(change.createdAt)} by {change.actorEmail}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminBrandRateSchema,
+  brandRateSchema,
+  createRateSchema,
+  rateChangeSchema,
+  rateListSchema,
+  updateRateSchema,
+} from '../../../shared/rate-schemas';
+import { accountOf, requireStaff } from '../../plugins/auth';
+import { activeRates, addBrand, allRates, changeBrand, rateHistory } from './queries';
+
+const HISTORY_SHOWN = 200;
+
+export default async function rateRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** Every open page that quotes (upload form, staff tab) refetches at once, on every instance. */
+  const ratesChanged = () => app.live.changedEverywhere(['rates']);
+
+  // Public: the landing page and the upload form quote from it. Answered from memory until a
+  // staff change, with an ETag (decision 053).
+  r.get(
+    '/api/rates',
+    {
+      config: { live: { topic: 'rates', scope: 'public' } },
+      schema: { response: { 200: rateListSchema } },
+    },
+    async () => activeRates(app.db),
+  );
+
+  r.get(
+    '/api/admin/rates',
+    {
+      onRequest: requireStaff,
+      schema: { response: { 200: z.array(adminBrandRateSchema) } },
+    },
+    async () => allRates(app.db),
+  );
+
+  r.get(
+    '/api/admin/rates/history',
+    { onRequest: requireStaff, schema: { response: { 200: z.array(rateChangeSchema) } } },
+    async () => rateHistory(app.db, HISTORY_SHOWN),
+  );
+
+  r.post(
+    '/api/admin/rates',
+    {
+      onRequest: requireStaff,
+      schema: { body: createRateSchema, response: { 201: brandRateSchema } },
+    },
+    async (request, reply) => {
+      const terms = await addBrand(app.db, accountOf(request), request.body);
+      ratesChanged();
+      return reply.code(201).send(terms);
+    },
+  );
+
+  r.put(
+    '/api/admin/rates/:brand',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: z.object({ brand: z.string().max(120) }),
+        body: updateRateSchema,
+        response: { 200: brandRateSchema },
+      },
+    },
+    async (request) => {
+      const { terms, changed } = await changeBrand(
+        app.db,
+        accountOf(request),
+        request.params.brand,
+        request.body,
+      );
+      if (changed) ratesChanged();
+      return terms;
+    },
+  );
+}

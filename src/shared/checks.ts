@@ -1,0 +1,28 @@
+/** The automated checks run on every card at submission (issue 11), with their staff labels. */
+export const CHECK_TYPES = [
+  'duplicate_image',
+  'similar_image',
+  'velocity',
+  'new_account',
+  'high_value',
+  'minimum',
+] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+
+export const CHECK_LABELS: Record<CheckType, string> = {
+  duplicate_image: 'Same photo on another card',
+  similar_image: 'Photo like another customer’s card',
+  velocity: 'Many cards in 24 hours',
+  new_account: 'New account',
+  high_value: 'High value',
+  minimum: 'Brand minimum',
+};
+
+export const checkLabel = (type: string) => CHECK_LABELS[type as CheckType] ?? type;
+
+/** More cards than this from one customer within 24 hours is flagged. */
+export const VELOCITY_LIMIT = 5;
+/** A card value from this many cents is flagged. */
+export const HIGH_VALUE_CENTS = 500_00;
+/** Two images whose 64-bit difference hashes differ in at most this many bits look alike. */
+export const SIMILAR_IMAGE_BITS = 10;
