@@ -56,6 +56,8 @@ export const envSchema = z.object({
   LIMIT_SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
   LIMIT_CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LIMIT_TICKETS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /** A customer's replies in their tickets' threads per hour (docs/decisions/050). */
+  LIMIT_TICKET_REPLIES_PER_HOUR: z.coerce.number().int().min(1).default(30),
   LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Wrong second-factor codes per staff account per 15 minutes (docs/decisions/037). */
   LIMIT_TWO_FACTOR_FAILURES: z.coerce.number().int().min(1).default(5),
@@ -149,6 +151,8 @@ export interface Limits {
   signupsPerAddress: number;
   chatMessagesPerMinute: number;
   ticketsPerHour: number;
+  /** A customer's replies in their tickets' threads per hour. */
+  ticketRepliesPerHour: number;
   /** Card images and chat attachments per customer per hour. */
   uploadsPerHour: number;
   /** Wrong second-factor codes per staff account per 15 minutes. */
@@ -197,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       signupsPerAddress: e.LIMIT_SIGNUPS_PER_ADDRESS,
       chatMessagesPerMinute: e.LIMIT_CHAT_MESSAGES_PER_MINUTE,
       ticketsPerHour: e.LIMIT_TICKETS_PER_HOUR,
+      ticketRepliesPerHour: e.LIMIT_TICKET_REPLIES_PER_HOUR,
       uploadsPerHour: e.LIMIT_UPLOADS_PER_HOUR,
       twoFactorFailures: e.LIMIT_TWO_FACTOR_FAILURES,
       accountEmailsPerHour: e.LIMIT_ACCOUNT_EMAILS_PER_HOUR,

@@ -137,5 +137,7 @@ export const adminStatsSchema = z.object({
   /** Customers' ratings of completed cards: the average to one decimal ("4.5"), null for none. */
   averageRating: z.string().nullable(),
   ratingCount: z.number(),
+  /** Customer messages no staff member has read yet (the Chat Support tab's badge). */
+  unreadChatMessages: z.number(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;

@@ -83,6 +83,10 @@ export const createTicketSchema = z.object({
 });
 export type CreateTicketInput = z.input<typeof createTicketSchema>;
 
+/** Who wrote in a ticket's thread: the customer ('user') or staff ('admin'). */
+export const TICKET_AUTHORS = ['user', 'admin'] as const;
+export type TicketAuthor = (typeof TICKET_AUTHORS)[number];
+
 export const ticketSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -90,6 +94,10 @@ export const ticketSchema = z.object({
   message: z.string(),
   status: z.string(),
   attachmentUrl: z.string().nullable(),
+  /** Who wrote last: 'user' means staff owe an answer, 'admin' that support replied. */
+  lastReplyBy: z.enum(TICKET_AUTHORS),
+  /** Replies after the first message. */
+  replyCount: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -102,13 +110,53 @@ export const adminTicketSchema = ticketSchema.extend({
 });
 export type AdminTicket = z.infer<typeof adminTicketSchema>;
 
+/**
+ * A ticket is waiting for staff while it is open or in progress and the customer wrote last
+ * (a new ticket counts: nobody has answered its first message yet).
+ */
+export const awaitsStaff = (ticket: Pick<Ticket, 'status' | 'lastReplyBy'>) =>
+  ticket.lastReplyBy === 'user' && (ticket.status === 'open' || ticket.status === 'in_progress');
+
+/** A customer may not write in a closed ticket; a reply to a resolved one reopens it. */
+export const TICKET_CLOSED_MESSAGE =
+  'This ticket is closed. Please file a new ticket if you still need help.';
+
+/** POST /api/support-tickets/:id/replies and POST /api/admin/support-tickets/:id/replies. */
+export const ticketReplyInputSchema = z.object({
+  message: required('Message is required', 5000),
+});
+export type TicketReplyInput = z.input<typeof ticketReplyInputSchema>;
+
+export const ticketReplySchema = z.object({
+  id: z.string(),
+  authorKind: z.enum(TICKET_AUTHORS),
+  /** The staff member's name as it was when they answered; null for the customer. */
+  authorName: z.string().nullable(),
+  message: z.string(),
+  createdAt: z.string(),
+});
+export type TicketReply = z.infer<typeof ticketReplySchema>;
+
+/** GET /api/support-tickets/:id: the ticket, its first message and the replies, oldest first. */
+export const ticketThreadSchema = ticketSchema.extend({ replies: z.array(ticketReplySchema) });
+export type TicketThread = z.infer<typeof ticketThreadSchema>;
+
+/** GET /api/admin/support-tickets/:id: the same, with the customer, for staff. */
+export const adminTicketThreadSchema = adminTicketSchema.extend({
+  replies: z.array(ticketReplySchema),
+});
+export type AdminTicketThread = z.infer<typeof adminTicketThreadSchema>;
+
 export const updateTicketSchema = z.object({
   status: z.enum(TICKET_STATUSES, {
     error: `Status must be one of: ${TICKET_STATUSES.join(', ')}`,
   }),
 });
 
-/** GET /api/admin/conversations: one row per customer, newest last message first. */
+/**
+ * GET /api/admin/conversations: one row per customer; those needing a reply first, then the
+ * newest last message first.
+ */
 export const adminConversationSchema = z.object({
   userId: z.string(),
   userEmail: z.string().nullable(),
@@ -121,6 +169,10 @@ export const adminConversationSchema = z.object({
   lastMessageAt: z.string(),
   messageCount: z.number(),
   customerMessageCount: z.number(),
+  /** The customer's messages no staff member has read yet (opening the thread reads them). */
+  unreadCount: z.number(),
+  /** The last message is the customer's: staff owe an answer. These conversations come first. */
+  needsReply: z.boolean(),
 });
 export type AdminConversation = z.infer<typeof adminConversationSchema>;
 
@@ -134,3 +186,17 @@ export const adminTicketsQuerySchema = adminListQuerySchema
       })
       .optional(),
   });
+
+/**
+ * POST /api/admin/conversations/:userId/read: the customer's messages up to and including
+ * `throughMessageId` (the newest one on the staff member's screen) are read; without it, all.
+ * A message that arrived after the screen was drawn stays unread.
+ */
+export const markConversationReadSchema = z.object({
+  throughMessageId: z.uuid({ error: 'Choose a message of this conversation' }).optional(),
+});
+export const markConversationReadResultSchema = z.object({
+  /** How many messages this call marked read. */
+  marked: z.number(),
+  unreadCount: z.number(),
+});

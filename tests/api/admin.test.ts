@@ -297,6 +297,7 @@ describe('GET /api/admin/users and /api/admin/stats', () => {
         chatMessages: 2,
         averageRating: null,
         ratingCount: 0,
+        unreadChatMessages: 2,
       });
     } finally {
       await fresh.close();

@@ -217,8 +217,23 @@ describe('staff conversation list', () => {
     as(fresh.app, agent, { method: 'GET', url: `/api/admin/conversations${query}` });
   const say = (who: SignedIn, message: string) =>
     as(fresh.app, who, { method: 'POST', url: '/api/chat/messages', payload: { message } });
+  const answer = (customer: SignedIn, message: string) =>
+    as(fresh.app, agent, {
+      method: 'POST',
+      url: '/api/chat/messages',
+      payload: { message, userId: customer.user.id },
+    });
+  const read = (who: SignedIn | undefined, userId: string, payload: object = {}) =>
+    as(fresh.app, who, { method: 'POST', url: `/api/admin/conversations/${userId}/read`, payload });
+  const rowOf = async (customer: SignedIn) =>
+    (await list('?limit=100'))
+      .json()
+      .find((r: { userId: string }) => r.userId === customer.user.id);
+  const unreadTotal = async () =>
+    (await as(fresh.app, agent, { method: 'GET', url: '/api/admin/stats' })).json()
+      .unreadChatMessages;
 
-  it('has one row per customer with the last message and the counts, latest first', async () => {
+  it('has one row per customer with the last message and the counts, needing a reply first', async () => {
     const ann = await signUp(fresh.app, { firstName: 'Ann', lastName: 'One' });
     const ben = await signUp(fresh.app, { firstName: 'Ben', lastName: 'Two' });
     await say(ann, 'first from Ann');
@@ -230,20 +245,25 @@ describe('staff conversation list', () => {
       payload: { message: 'Staff answer to Ben', userId: ben.user.id },
     });
     const rows = (await list()).json();
-    expect(rows.map((r: { userId: string }) => r.userId)).toEqual([ben.user.id, ann.user.id]);
+    // Ben's last message is newer, but Ann waits for an answer: she comes first.
+    expect(rows.map((r: { userId: string }) => r.userId)).toEqual([ann.user.id, ben.user.id]);
     expect(rows[0]).toMatchObject({
-      userFirstName: 'Ben',
-      lastMessage: 'Staff answer to Ben',
-      lastSenderType: 'admin',
-      messageCount: 2,
-      customerMessageCount: 1,
-    });
-    expect(rows[1]).toMatchObject({
       userEmail: ann.user.email,
       lastMessage: 'second from Ann',
       lastSenderType: 'user',
       messageCount: 2,
       customerMessageCount: 2,
+      unreadCount: 2,
+      needsReply: true,
+    });
+    expect(rows[1]).toMatchObject({
+      userFirstName: 'Ben',
+      lastMessage: 'Staff answer to Ben',
+      lastSenderType: 'admin',
+      messageCount: 2,
+      customerMessageCount: 1,
+      unreadCount: 1,
+      needsReply: false,
     });
 
     const thread = await as(fresh.app, agent, {
@@ -285,8 +305,12 @@ describe('staff conversation list', () => {
     expect(messages.every((m: { userId: string }) => m.userId === flooder.user.id)).toBe(true);
   });
 
-  it('pages with a cursor, each customer exactly once', async () => {
-    for (let i = 0; i < 5; i++) await say(await signUp(fresh.app), `hello ${i}`);
+  it('pages with a cursor through the needing-a-reply-first order, each customer exactly once', async () => {
+    for (let i = 0; i < 7; i++) {
+      const who = await signUp(fresh.app);
+      await say(who, `hello ${i}`);
+      if (i % 2 === 0) await answer(who, `answer ${i}`);
+    }
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -297,11 +321,74 @@ describe('staff conversation list', () => {
       cursor = page.headers['x-next-cursor'] as string | undefined;
       pages++;
     } while (cursor);
-    const all = (await list('?limit=100')).json().map((r: { userId: string }) => r.userId);
+    const rows = (await list('?limit=100')).json() as { userId: string; needsReply: boolean }[];
+    const all = rows.map((r) => r.userId);
     expect(seen).toEqual(all);
     expect(new Set(seen).size).toBe(seen.length);
     expect(pages).toBe(Math.ceil(all.length / 2));
+    // No answered conversation before one that needs a reply.
+    const flags = rows.map((r) => r.needsReply);
+    expect(flags).toContain(false);
+    expect(flags).toEqual([...flags].sort((a, b) => Number(b) - Number(a)));
     expect((await list('?cursor=bm9wZQ')).statusCode).toBe(400);
+    // A cursor of the old key (time, id) is refused too, never a 5xx.
+    const old = Buffer.from(
+      JSON.stringify(['2026-01-01 00:00:00+00', '00000000-0000-4000-8000-000000000000']),
+    ).toString('base64url');
+    const bad = await list(`?cursor=${old}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ message: 'Invalid cursor', errors: { cursor: 'Invalid cursor' } });
+  });
+
+  it('counts the customer’s unread messages until staff open the thread', async () => {
+    const before = await unreadTotal();
+    const cara = await signUp(fresh.app, { firstName: 'Cara' });
+    await say(cara, 'one');
+    const second = (await say(cara, 'two')).json();
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 2, needsReply: true });
+    expect(await unreadTotal()).toBe(before + 2);
+
+    // A message that arrives after the thread was drawn stays unread.
+    await say(cara, 'three');
+    const opened = await read(agent, cara.user.id, { throughMessageId: second.id });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toEqual({ marked: 2, unreadCount: 1 });
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 1, needsReply: true });
+    expect(await unreadTotal()).toBe(before + 1);
+
+    expect((await read(agent, cara.user.id)).json()).toEqual({ marked: 1, unreadCount: 0 });
+    expect((await read(agent, cara.user.id)).json()).toEqual({ marked: 0, unreadCount: 0 });
+    expect(await unreadTotal()).toBe(before);
+    const seen = (
+      await as(fresh.app, cara, { method: 'GET', url: '/api/chat/messages' })
+    ).json() as { isRead: boolean }[];
+    expect(seen.map((m) => m.isRead)).toEqual([true, true, true]);
+
+    // Answering ends "needs reply"; the customer's next message brings it back, unread.
+    await answer(cara, 'Hello Cara');
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 0, needsReply: false });
+    await say(cara, 'four');
+    expect(await rowOf(cara)).toMatchObject({ unreadCount: 1, needsReply: true });
+  });
+
+  it('marks read for staff only, in an existing conversation, up to one of its messages', async () => {
+    const dan = await signUp(fresh.app);
+    const eve = await signUp(fresh.app);
+    await say(dan, 'hello');
+    const evesMessage = (await say(eve, 'mine')).json();
+    expect((await read(undefined, dan.user.id)).statusCode).toBe(401);
+    expect((await read(dan, dan.user.id)).statusCode).toBe(403);
+    expect((await read(agent, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await read(agent, 'not-a-uuid')).statusCode).toBe(404);
+    const foreign = await read(agent, dan.user.id, { throughMessageId: evesMessage.id });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors).toEqual({
+      throughMessageId: 'Choose a message of this conversation',
+    });
+    expect((await read(agent, dan.user.id, { throughMessageId: 'x' })).statusCode).toBe(400);
+    // Nothing above marked anything.
+    expect(await rowOf(dan)).toMatchObject({ unreadCount: 1 });
+    expect(await rowOf(eve)).toMatchObject({ unreadCount: 1 });
   });
 
   it('forgets conversations when chats are cleared', async () => {

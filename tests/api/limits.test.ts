@@ -24,6 +24,7 @@ const DEFAULTS: Limits = {
   signupsPerAddress: 10,
   chatMessagesPerMinute: 30,
   ticketsPerHour: 10,
+  ticketRepliesPerHour: 30,
   uploadsPerHour: 60,
   twoFactorFailures: 5,
   accountEmailsPerHour: 5,
@@ -235,16 +236,36 @@ describe('floods', () => {
     expect((await send(flooder, 'later')).statusCode).toBe(201);
   });
 
+  const fileTicket = (who: SignedIn) =>
+    as(t.app, who, {
+      method: 'POST',
+      url: '/api/support-tickets',
+      payload: { email: who.user.email, subject: 'Pending', message: 'Where is my payout?' },
+    });
+
   it('refuses the 11th ticket in an hour', async () => {
     const who = await signUpFrom(t.app, freshAddress());
-    const file = () =>
-      as(t.app, who, {
+    for (let i = 0; i < 10; i++) expect((await fileTicket(who)).statusCode).toBe(201);
+    expectRefused(await fileTicket(who), /^You have filed many tickets in the last hour/);
+  });
+
+  it('refuses the 31st ticket reply in an hour, for that customer only', async () => {
+    const who = await signUpFrom(t.app, freshAddress());
+    const other = await signUpFrom(t.app, freshAddress());
+    const ticket = (await fileTicket(who)).json();
+    const theirs = (await fileTicket(other)).json();
+    const reply = (sender: SignedIn, id: string) =>
+      as(t.app, sender, {
         method: 'POST',
-        url: '/api/support-tickets',
-        payload: { email: who.user.email, subject: 'Pending', message: 'Where is my payout?' },
+        url: `/api/support-tickets/${id}/replies`,
+        payload: { message: 'Any news?' },
       });
-    for (let i = 0; i < 10; i++) expect((await file()).statusCode).toBe(201);
-    expectRefused(await file(), /^You have filed many tickets in the last hour/);
+    for (let i = 0; i < 30; i++) expect((await reply(who, ticket.id)).statusCode).toBe(201);
+    expectRefused(
+      await reply(who, ticket.id),
+      /^You have sent many replies in the last hour; we will answer those first\./,
+    );
+    expect((await reply(other, theirs.id)).statusCode).toBe(201);
   });
 
   it('refuses the 61st upload in an hour, card images and chat attachments together', async () => {

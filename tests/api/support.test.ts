@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../src/server/db/schema';
+import { auditLog, ticketReplies } from '../../src/server/db/schema';
 import { as, createTestApp, type SignedIn, signInStaff, signUp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -145,5 +145,204 @@ describe('staff ticket list', () => {
       'Status must be one of: all, open, in_progress, resolved, closed',
     );
     expect((await listTickets('?cursor=garbage')).statusCode).toBe(400);
+  });
+});
+
+describe('ticket threads', () => {
+  const thread = (who: SignedIn | undefined, id: string) =>
+    as(t.app, who, { method: 'GET', url: `/api/support-tickets/${id}` });
+  const staffThread = (who: SignedIn | undefined, id: string) =>
+    as(t.app, who, { method: 'GET', url: `/api/admin/support-tickets/${id}` });
+  const reply = (who: SignedIn | undefined, id: string, message: unknown) =>
+    as(t.app, who, {
+      method: 'POST',
+      url: `/api/support-tickets/${id}/replies`,
+      payload: { message },
+    });
+  const staffReply = (who: SignedIn | undefined, id: string, message: unknown) =>
+    as(t.app, who, {
+      method: 'POST',
+      url: `/api/admin/support-tickets/${id}/replies`,
+      payload: { message },
+    });
+  const setStatus = (id: string, status: string) =>
+    as(t.app, staff, {
+      method: 'PATCH',
+      url: `/api/admin/support-tickets/${id}`,
+      payload: { status },
+    });
+  const staffRow = async (id: string) =>
+    (await as(t.app, staff, { method: 'GET', url: '/api/admin/support-tickets?limit=100' }))
+      .json()
+      .find((r: { id: string }) => r.id === id);
+
+  it('staff answer, the customer reads it and answers back; each side sees whose turn it is', async () => {
+    const customer = await signUp(t.app, { firstName: 'Uma', lastName: 'User' });
+    const ticket = (await file(customer, valid)).json();
+    expect(ticket).toMatchObject({ lastReplyBy: 'user', replyCount: 0 });
+    // A new ticket waits for staff: nobody has answered its first message.
+    expect(await staffRow(ticket.id)).toMatchObject({ lastReplyBy: 'user', replyCount: 0 });
+
+    const answer = await staffReply(staff, ticket.id, '  We are looking into it.  ');
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json()).toEqual({
+      id: expect.any(String),
+      authorKind: 'admin',
+      authorName: 'Sam Staff',
+      message: 'We are looking into it.',
+      createdAt: expect.any(String),
+    });
+    expect(await staffRow(ticket.id)).toMatchObject({ lastReplyBy: 'admin', replyCount: 1 });
+
+    const seen = await thread(customer, ticket.id);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json()).toMatchObject({
+      id: ticket.id,
+      subject: valid.subject,
+      message: valid.message,
+      status: 'open',
+      lastReplyBy: 'admin',
+      replyCount: 1,
+      replies: [{ authorKind: 'admin', authorName: 'Sam Staff' }],
+    });
+    // The customer's answer carries no account ids: theirs or the staff member's.
+    expect(seen.json()).not.toHaveProperty('userId');
+    expect(seen.json().replies[0]).not.toHaveProperty('authorId');
+    expect((await mine(customer))[0]).toMatchObject({ lastReplyBy: 'admin', replyCount: 1 });
+
+    // The customer is told: in the bell, with a link that opens the thread.
+    const bell = (await as(t.app, customer, { method: 'GET', url: '/api/notifications' })).json();
+    expect(bell.items[0]).toMatchObject({
+      kind: 'ticket',
+      title: `Support replied to “${valid.subject}”`,
+      body: 'We are looking into it.',
+      link: `/support?ticket=${ticket.id}`,
+    });
+
+    const back = await reply(customer, ticket.id, 'Thanks, it was PayPal.');
+    expect(back.statusCode).toBe(201);
+    expect(back.json()).toMatchObject({ authorKind: 'user', authorName: null });
+    expect(await staffRow(ticket.id)).toMatchObject({ lastReplyBy: 'user', replyCount: 2 });
+
+    const full = (await staffThread(staff, ticket.id)).json();
+    expect(full).toMatchObject({
+      userId: customer.user.id,
+      userFirstName: 'Uma',
+      email: valid.email,
+      replies: [
+        { authorKind: 'admin', message: 'We are looking into it.' },
+        { authorKind: 'user', message: 'Thanks, it was PayPal.' },
+      ],
+    });
+    expect((await thread(customer, ticket.id)).json().replies).toHaveLength(2);
+  });
+
+  it("shows a ticket's replies only to its customer and staff", async () => {
+    const owner = await signUp(t.app);
+    const stranger = await signUp(t.app);
+    const ticket = (await file(owner, valid)).json();
+    await staffReply(staff, ticket.id, 'Private answer');
+
+    // Another customer's ticket is answered exactly like one that does not exist.
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const id of [ticket.id, missing, 'not-a-uuid']) {
+      const read = await thread(stranger, id);
+      expect(read.statusCode).toBe(404);
+      expect(read.json()).toEqual({ message: 'Ticket not found' });
+      const write = await reply(stranger, id, 'let me in');
+      expect(write.statusCode).toBe(404);
+      expect(write.json()).toEqual({ message: 'Ticket not found' });
+    }
+    expect(JSON.stringify((await thread(stranger, ticket.id)).json())).not.toContain('Private');
+    expect((await mine(stranger)).map((r: { id: string }) => r.id)).not.toContain(ticket.id);
+    const stored = await t.database.db
+      .select()
+      .from(ticketReplies)
+      .where(eq(ticketReplies.ticketId, ticket.id));
+    expect(stored.map((r) => r.message)).toEqual(['Private answer']);
+
+    // Staff read every ticket through their own routes; the customer routes are not theirs.
+    expect((await staffThread(staff, ticket.id)).json().replies).toHaveLength(1);
+    expect((await staffThread(staff, missing)).statusCode).toBe(404);
+    expect((await staffReply(staff, missing, 'hello')).statusCode).toBe(404);
+    expect((await thread(staff, ticket.id)).statusCode).toBe(403);
+    expect((await reply(staff, ticket.id, 'as staff')).statusCode).toBe(403);
+    expect((await staffThread(owner, ticket.id)).statusCode).toBe(403);
+    expect((await staffReply(owner, ticket.id, 'as staff')).statusCode).toBe(403);
+    for (const response of [
+      await thread(undefined, ticket.id),
+      await reply(undefined, ticket.id, 'hi'),
+      await staffThread(undefined, ticket.id),
+      await staffReply(undefined, ticket.id, 'hi'),
+    ]) {
+      expect(response.statusCode).toBe(401);
+    }
+  });
+
+  it('needs a message, trimmed, of at most 5000 characters', async () => {
+    const owner = await signUp(t.app);
+    const ticket = (await file(owner, valid)).json();
+    for (const [who, send] of [
+      [owner, reply],
+      [staff, staffReply],
+    ] as const) {
+      const blank = await send(who, ticket.id, '   ');
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json()).toEqual({
+        message: 'Message is required',
+        errors: { message: 'Message is required' },
+      });
+      expect((await send(who, ticket.id, undefined)).json().errors).toEqual({
+        message: 'Message is required',
+      });
+      expect((await send(who, ticket.id, 'x'.repeat(5001))).json().errors).toEqual({
+        message: 'Message is too long',
+      });
+      expect((await send(who, ticket.id, 42)).statusCode).toBe(400);
+    }
+    expect((await thread(owner, ticket.id)).json()).toMatchObject({ replyCount: 0, replies: [] });
+  });
+
+  it('reopens a resolved ticket when its customer answers, and refuses a closed one', async () => {
+    const owner = await signUp(t.app);
+    const ticket = (await file(owner, valid)).json();
+    await setStatus(ticket.id, 'resolved');
+    const reopened = await reply(owner, ticket.id, 'It happened again.');
+    expect(reopened.statusCode).toBe(201);
+    expect((await thread(owner, ticket.id)).json()).toMatchObject({
+      status: 'open',
+      lastReplyBy: 'user',
+    });
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, ticket.id), eq(auditLog.action, 'reopen')));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      actorKind: 'user',
+      actorId: owner.user.id,
+      actorEmail: owner.user.email,
+      changes: { status: { from: 'resolved', to: 'open' } },
+    });
+
+    await setStatus(ticket.id, 'closed');
+    const refused = await reply(owner, ticket.id, 'Hello?');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      message: 'This ticket is closed. Please file a new ticket if you still need help.',
+    });
+    // Staff may still write in a closed ticket; it stays closed.
+    expect((await staffReply(staff, ticket.id, 'Closing note')).statusCode).toBe(201);
+    expect((await thread(owner, ticket.id)).json()).toMatchObject({
+      status: 'closed',
+      replyCount: 2,
+      lastReplyBy: 'admin',
+    });
+    // A staff reply never changes the status: no audit row but the two status changes.
+    const changes = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, ticket.id));
+    expect(changes.map((c) => c.action).sort()).toEqual(['reopen', 'update', 'update']);
   });
 });

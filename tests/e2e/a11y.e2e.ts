@@ -187,6 +187,14 @@ describe('accessibility', () => {
       await page.goto('/support');
       await page.getByRole('button', { name: /Submit/ }).click();
       await check('support with errors');
+      await page.getByRole('button', { name: /View conversation/ }).click();
+      await expect(dialog(page).getByTestId('chat-message')).toHaveCount(1);
+      await check('ticket conversation');
+      await dialog(page).getByRole('button', { name: 'Send reply' }).click();
+      await expect(dialog(page).getByText('Message is required')).toBeVisible();
+      await check('ticket conversation with an error');
+      await screenshot(page, `ticket-conversation-${theme}-desktop`, false);
+      await closeDialog(page);
 
       await page.goto('/profile');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -308,6 +316,17 @@ describe('accessibility', () => {
         await page.getByRole('tab', { name: tab }).click();
         await check(`staff ${tab}`);
       }
+      await page
+        .getByRole('button', { name: /Open thread/ })
+        .first()
+        .click();
+      await expect(dialog(page).getByTestId('chat-message').first()).toBeVisible();
+      await check('staff ticket thread');
+      await dialog(page).getByRole('button', { name: 'Send reply' }).click();
+      await expect(dialog(page).getByText('Message is required')).toBeVisible();
+      await check('staff ticket thread with an error');
+      await screenshot(page, `admin-ticket-thread-${theme}-desktop`, false);
+      await closeDialog(page);
       await page.getByRole('tab', { name: 'Users' }).click();
       await page.getByTestId('end-user-sessions').first().click();
       await expect(page.getByRole('alertdialog')).toBeVisible();
@@ -462,6 +481,13 @@ describe('accessibility', () => {
     await page.goto('/history');
     await page.getByRole('button', { name: 'View details of Amazon' }).first().click();
     await record('history details dialog');
+    await page.goto('/support');
+    await page
+      .getByRole('button', { name: /View conversation/ })
+      .first()
+      .click();
+    await expect(page.getByTestId('ticket-dialog').getByTestId('chat-message')).toHaveCount(1);
+    await record('ticket conversation');
 
     const staff = await open(browser, { viewport: PHONE });
     await signInStaff(staff);
@@ -473,6 +499,17 @@ describe('accessibility', () => {
       for (const problem of await findCutOff(staff)) problems.push(`staff ${tab}: ${problem}`);
       await screenshot(staff, `phone-admin-${tab.toLowerCase().replaceAll(' ', '-')}`);
     }
+    await staff.getByRole('tab', { name: 'Tickets' }).click();
+    await staff
+      .getByRole('button', { name: /Open thread/ })
+      .first()
+      .click();
+    await expect(
+      staff.getByTestId('admin-ticket-dialog').getByTestId('chat-message').first(),
+    ).toBeVisible();
+    for (const problem of await findCutOff(staff)) problems.push(`ticket thread: ${problem}`);
+    await screenshot(staff, 'phone-admin-ticket-thread', false);
+    await staff.keyboard.press('Escape');
     await staff.getByRole('tab', { name: 'User Uploads' }).click();
     await staff.getByTestId('upload-card').first().getByRole('button', { name: 'Review' }).click();
     await expect(staff.getByTestId('save-review')).toBeVisible();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
+import { findCutOff } from './layout';
 
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
@@ -126,6 +127,199 @@ describe('support', () => {
 
     await page.reload();
     await expect(page.getByTestId('ticket').getByTestId('ticket-status')).toHaveText('Resolved');
+  });
+
+  test('staff answer a ticket in its thread; the customer reads the reply and answers it', async ({
+    customer,
+    browser,
+  }) => {
+    const { page, account } = customer;
+    const filed = await page.request.post('/api/support-tickets', {
+      data: {
+        email: account.email,
+        subject: 'Card rejected by mistake',
+        message: 'My Target card was rejected but the balance is fine.',
+        attachmentUrl: 'https://example.com/balance.png',
+      },
+    });
+    expect(filed.status()).toBe(201);
+    await page.goto('/');
+    await page.waitForTimeout(300); // the event stream is open
+
+    // Staff see the new ticket waiting for them, and answer it in its thread.
+    const admin = await staffAdmin(browser, 'Tickets');
+    const row = admin.getByTestId('admin-ticket').filter({ hasText: 'Card rejected by mistake' });
+    await expect(row.getByTestId('awaiting-reply')).toHaveText('Awaiting reply');
+    await row.getByRole('button', { name: /Open thread/ }).click();
+    const thread = admin.getByTestId('admin-ticket-dialog');
+    await expect(thread.getByRole('heading', { name: 'Card rejected by mistake' })).toBeVisible();
+    await expect(thread).toContainText(`Riley Stone (${account.email})`);
+    await expect(thread.getByTestId('chat-message')).toHaveCount(1);
+    await expect(thread.getByTestId('chat-message')).toContainText('balance is fine');
+    await expect(thread.getByRole('link', { name: /balance\.png/ })).toBeVisible();
+    await thread.getByRole('button', { name: 'Send reply' }).click();
+    await expect(thread.getByText('Message is required')).toBeVisible();
+    await thread
+      .getByLabel('Your reply')
+      .fill('Sorry about that. Can you send a photo of the back of the card?');
+    await thread.getByRole('button', { name: 'Send reply' }).click();
+    await expect(admin.getByTestId('toast')).toContainText('The customer has been notified');
+    await expect(thread.getByTestId('chat-message')).toHaveCount(2);
+    await expect(thread.getByTestId('awaiting-reply')).toHaveCount(0);
+    await expect.poll(() => thread.getByLabel('Your reply').inputValue()).toBe('');
+    await screenshot(admin, 'admin-ticket-thread-light-desktop', false);
+
+    // The customer is told; the notification opens the thread.
+    await page.getByTestId('notification-count').waitFor({ timeout: 3000 });
+    await page.getByTestId('notification-bell').click();
+    const notice = page.getByTestId('notification').first();
+    await expect(notice).toContainText('Support replied to “Card rejected by mistake”');
+    await notice.click();
+    await page.waitForURL('**/support?ticket=*');
+    const dialog = page.getByTestId('ticket-dialog');
+    await expect(dialog.getByRole('heading', { name: 'Card rejected by mistake' })).toBeVisible();
+    const messages = dialog.getByTestId('chat-message');
+    await expect(messages).toHaveCount(2);
+    await expect(messages.nth(0)).toContainText('You');
+    await expect(messages.nth(1)).toContainText('Cardbridge Staff');
+    await expect(messages.nth(1)).toContainText('photo of the back of the card');
+    await dialog.getByLabel('Your reply').fill('Here it is: the code on the back is unscratched.');
+    await dialog.getByRole('button', { name: 'Send reply' }).click();
+    await expect(page.getByTestId('toast')).toContainText(
+      'Our support team will get back to you soon',
+    );
+    await expect(messages).toHaveCount(3);
+    await expect(messages.nth(2)).toContainText('the code on the back is unscratched');
+    await screenshot(page, 'support-ticket-thread-light-desktop', false);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    const item = page.getByTestId('ticket').filter({ hasText: 'Card rejected by mistake' });
+    await expect(item).toContainText('2 replies');
+
+    // Staff see the answer arrive in the open thread, and the ticket waiting for them again.
+    await expect(thread.getByTestId('chat-message')).toHaveCount(3);
+    await expect(thread.getByTestId('chat-message').nth(2)).toContainText('unscratched');
+    await expect(thread.getByTestId('awaiting-reply')).toBeVisible();
+    await thread.getByLabel('Status of Card rejected by mistake').selectOption('resolved');
+    await expect(admin.getByTestId('toast')).toContainText('Ticket updated successfully');
+    await expect
+      .poll(() => thread.getByLabel('Status of Card rejected by mistake').inputValue())
+      .toBe('resolved');
+    await admin.keyboard.press('Escape');
+    await expect(row.getByTestId('ticket-status')).toHaveText('Resolved');
+    await expect(row.getByTestId('awaiting-reply')).toHaveCount(0);
+    await admin.context().close();
+
+    // Replying to a resolved ticket opens it again.
+    await expect(item.getByTestId('ticket-status')).toHaveText('Resolved');
+    await item.getByRole('button', { name: /View conversation/ }).click();
+    await expect(dialog).toContainText('Replying opens it again');
+    await dialog.getByLabel('Your reply').fill('Actually, one more question.');
+    await dialog.getByRole('button', { name: 'Send reply' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Your ticket is open again');
+    await expect(dialog.getByTestId('ticket-status')).toHaveText('Open');
+  });
+
+  test('staff see unread customer messages and who needs a reply', async ({
+    customer,
+    browser,
+  }) => {
+    const { page } = customer;
+    for (const message of ['Hello?', 'Is anyone there?']) {
+      const sent = await page.request.post('/api/chat/messages', { data: { message } });
+      expect(sent.status()).toBe(201);
+    }
+    const admin = await staffAdmin(browser, 'Chat Support');
+    const total = admin.getByTestId('chat-unread-total');
+    await expect(total).toBeVisible();
+    const before = Number(await total.textContent());
+    expect(before).toBeGreaterThanOrEqual(2);
+    const conversation = admin.getByTestId('conversation').filter({ hasText: 'Riley Stone' });
+    await expect(conversation.getByTestId('conversation-count')).toHaveText('2');
+    await expect(conversation.getByTestId('needs-reply')).toHaveText('Needs reply');
+    // Conversations that need a reply come first: none with the marker below one without.
+    const markers = await admin
+      .getByTestId('conversation')
+      .evaluateAll((items) => items.map((i) => !!i.querySelector('[data-testid="needs-reply"]')));
+    expect(markers).toContain(true);
+    expect(markers).toEqual([...markers].sort((a, b) => Number(b) - Number(a)));
+    await screenshot(admin, 'admin-chat-unread-light-desktop');
+
+    // Opening the thread reads the messages; a reply ends "needs reply".
+    await conversation.click();
+    await expect(admin.getByTestId('thread-title')).toHaveText('Chat with Riley Stone');
+    await expect(conversation.getByTestId('conversation-count')).toHaveCount(0);
+    await expect
+      // Hidden at 0; allTextContents does not wait for the badge to be there.
+      .poll(async () => Number((await total.allTextContents())[0] ?? 0))
+      .toBe(before - 2);
+    await admin.getByLabel('Message', { exact: true }).fill('Yes, how can we help?');
+    await admin.getByLabel('Message', { exact: true }).press('Enter');
+    await expect(conversation.getByTestId('needs-reply')).toHaveCount(0);
+
+    // A new message in the open thread is read as it arrives.
+    await page.request.post('/api/chat/messages', { data: { message: 'My card is stuck' } });
+    await expect(admin.getByTestId('admin-thread')).toContainText('My card is stuck');
+    await expect(conversation.getByTestId('needs-reply')).toBeVisible();
+    await expect(conversation.getByTestId('conversation-count')).toHaveCount(0);
+    await admin.context().close();
+  });
+
+  test('ticket threads on a phone, light and dark', async ({ customer, browser }) => {
+    const { page, account } = customer;
+    const ticket = await (
+      await page.request.post('/api/support-tickets', {
+        data: {
+          email: account.email,
+          subject: 'A very long subject line about a payout that has not arrived yet',
+          message: 'I was paid to the wrong PayPal address, could you check?',
+        },
+      })
+    ).json();
+    const staff = await staffContext(browser);
+    const answered = await staff.request.post(`/api/admin/support-tickets/${ticket.id}/replies`, {
+      data: { message: 'We are checking with PayPal and will write back here within a day.' },
+    });
+    expect(answered.status()).toBe(201);
+    await staff.close();
+
+    await page.setViewportSize({ width: 375, height: 740 });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+      await page.goto(`/support?ticket=${ticket.id}`);
+      const dialog = page.getByTestId('ticket-dialog');
+      await expect(dialog.getByTestId('chat-message')).toHaveCount(2);
+      expect(await findCutOff(page)).toEqual([]);
+      await screenshot(page, `support-ticket-thread-${theme}-mobile`, false);
+    }
+    await page.keyboard.press('Escape');
+    const item = page.getByTestId('ticket').first();
+    await expect(item.getByTestId('support-replied')).toBeVisible();
+    expect(await findCutOff(page)).toEqual([]);
+    await screenshot(page, 'support-dark-mobile');
+
+    const admin = await (
+      await staffContext(browser, { viewport: { width: 375, height: 740 } })
+    ).newPage();
+    for (const theme of ['light', 'dark'] as const) {
+      await admin.goto('/admin');
+      await admin.evaluate((t) => localStorage.setItem('theme', t), theme);
+      await admin.reload();
+      await admin.getByRole('tab', { name: 'Tickets' }).click();
+      const row = admin.getByTestId('admin-ticket').filter({ hasText: 'A very long subject' });
+      await row.getByRole('button', { name: /Open thread/ }).click();
+      const thread = admin.getByTestId('admin-ticket-dialog');
+      await expect(thread.getByTestId('chat-message')).toHaveCount(2);
+      expect(await findCutOff(admin)).toEqual([]);
+      await screenshot(admin, `admin-ticket-thread-${theme}-mobile`, false);
+      await admin.keyboard.press('Escape');
+      await admin.getByRole('tab', { name: 'Chat Support' }).click();
+      await admin.waitForTimeout(300);
+      expect(await findCutOff(admin)).toEqual([]);
+      await screenshot(admin, `admin-chat-${theme}-mobile`, false);
+    }
+    await admin.context().close();
   });
 
   test('chat and support on a phone', async ({ customer }) => {

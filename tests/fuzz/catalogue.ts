@@ -43,6 +43,8 @@ export const POOL_NAMES = [
   'staffChatFiles',
   'otherChatFiles',
   'tickets',
+  /** The other customer's tickets: the customer must never read or write in them. */
+  'otherTickets',
   'userIds',
   'transactionCursors',
   'userCursors',
@@ -185,6 +187,16 @@ function transactionBody({ rng, world }: GenContext): JsonObject {
 function foreign(world: World, pool: PoolName, value: unknown) {
   return typeof value === 'string' && world.pools[pool].includes(value);
 }
+
+/**
+ * A ticket, the other customer's half the time: among the many the customer files during a run,
+ * theirs would otherwise hardly ever be tried.
+ */
+const anyTicket = ({ rng, world }: GenContext) =>
+  pickOr(rng, rng.chance(0.5) ? world.pools.otherTickets : world.pools.tickets, () => rng.uuid());
+
+const ticketReplyBody = ({ rng }: GenContext) =>
+  obj({ message: rng.pick(['Any news on this?', 'It was PayPal.\nThanks!', '  Still waiting  ']) });
 
 const anyTransaction = ({ rng, world }: GenContext) =>
   pickOr(rng, [...world.pools.customerTransactions, ...world.pools.otherTransactions], () =>
@@ -711,6 +723,14 @@ export const CATALOGUE: RouteSpec[] = [
     param: ({ rng, world }) => rng.pick(world.pools.userIds),
   },
   {
+    method: 'POST',
+    path: '/api/admin/conversations/:userId/read',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng, world }) => rng.pick(world.pools.userIds),
+    validBody: () => obj({}),
+  },
+  {
     method: 'DELETE',
     path: '/api/admin/chats',
     access: 'staff',
@@ -778,11 +798,49 @@ export const CATALOGUE: RouteSpec[] = [
     learn: learnCursor('ticketCursors'),
   },
   {
+    method: 'GET',
+    path: '/api/support-tickets/:id',
+    access: 'customer',
+    param: anyTicket,
+    check: ({ param }, world) =>
+      foreign(world, 'otherTickets', param) ? "a customer got another customer's ticket" : null,
+  },
+  {
+    method: 'POST',
+    path: '/api/support-tickets/:id/replies',
+    access: 'customer',
+    body: 'json',
+    param: anyTicket,
+    validBody: ticketReplyBody,
+    check: ({ param, json }, world) => {
+      if (foreign(world, 'otherTickets', param)) {
+        return "a customer wrote in another customer's ticket";
+      }
+      return asRecord(json).authorKind === 'user' ? null : 'a customer reply was not theirs';
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/support-tickets/:id',
+    access: 'staff',
+    param: anyTicket,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/support-tickets/:id/replies',
+    access: 'staff',
+    body: 'json',
+    param: anyTicket,
+    validBody: ticketReplyBody,
+    check: ({ json }) =>
+      asRecord(json).authorKind === 'admin' ? null : 'a staff reply was not from staff',
+  },
+  {
     method: 'PATCH',
     path: '/api/admin/support-tickets/:id',
     access: 'staff',
     body: 'json',
-    param: ({ rng, world }) => pickOr(rng, world.pools.tickets, () => rng.uuid()),
+    param: anyTicket,
     validBody: ({ rng }) => obj({ status: rng.pick(TICKET_STATUSES) }),
   },
 

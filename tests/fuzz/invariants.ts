@@ -221,6 +221,20 @@ export async function databaseInvariants(database: Database): Promise<InvariantR
         select 1 from uploads u where '/objects/' || u.key = m.attachment_url
            and u.kind = 'chat' and u.conversation_user_id = m.user_id)`,
   );
+  await check(
+    "a ticket's reply count and last writer are those of its thread",
+    `select t.id, t.reply_count, t.last_reply_by from support_tickets t
+      where t.reply_count <> (select count(*) from ticket_replies r where r.ticket_id = t.id)
+         or t.last_reply_by <> coalesce(
+              (select r.author_kind from ticket_replies r where r.ticket_id = t.id
+                order by r.created_at desc, r.id desc limit 1), 'user')`,
+  );
+  await check(
+    "a conversation's unread count is its customer's unread messages",
+    `select c.user_id, c.unread_count from chat_conversations c
+      where c.unread_count <> (select count(*) from chat_messages m
+              where m.user_id = c.user_id and m.sender_type = 'user' and not m.is_read)`,
+  );
   return results;
 }
 

@@ -125,6 +125,7 @@ async function customerWithData(t: TestApp, pools: Record<PoolName, string[]>, m
   else pools.claimedCardImages.push(...card.imageUrls);
   pools[mine ? 'customerChatFiles' : 'otherChatFiles'].push(chatFile.url);
   pools.tickets.push(ticket.id);
+  if (!mine) pools.otherTickets.push(ticket.id);
   pools.userIds.push(who.user.id);
   return { who, card };
 }

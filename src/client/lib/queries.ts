@@ -2,9 +2,10 @@ import type { NotificationList } from '@shared/notifications';
 import type { PaymentMethod } from '@shared/payment-methods';
 import type { BrandRate } from '@shared/rates';
 import type { SessionInfo } from '@shared/sessions';
-import type { ChatMessage, Ticket } from '@shared/support';
+import type { ChatMessage, Ticket, TicketThread } from '@shared/support';
 import type { Stats, Transaction } from '@shared/transactions';
 import { queryOptions } from '@tanstack/react-query';
+import { getJson } from './api';
 import { queryClient } from './query-client';
 
 /** One query-options factory per query: keys, polling and invalidation have one source. */
@@ -39,6 +40,17 @@ export const chatMessagesQuery = () =>
 
 export const supportTicketsQuery = () =>
   queryOptions<Ticket[]>({ queryKey: ['/api/support-tickets'] });
+
+/**
+ * One ticket's thread. Keyed under the list, so whatever refreshes the list (a reply, the
+ * `tickets` event) refreshes the open thread too.
+ */
+export const supportTicketQuery = (id: string | null) =>
+  queryOptions({
+    queryKey: ['/api/support-tickets', { id }],
+    queryFn: () => getJson<TicketThread>(`/api/support-tickets/${id}`),
+    enabled: !!id,
+  });
 
 /** The bell: pushed through /api/events; a slow poll is the fallback (the spec sets none). */
 export const notificationsQuery = () =>

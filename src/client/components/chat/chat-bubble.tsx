@@ -1,8 +1,11 @@
 import { FileTextIcon } from 'lucide-react';
-import { formatTime } from '@/lib/dates';
+import { formatDateTime, formatTime } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 
-/** One message: mine on the right, the other side's on the left; images inline, files as links. */
+/**
+ * One message: mine on the right, the other side's on the left; images inline, files as links.
+ * `withDate` shows the day too (a ticket's thread spans days; a chat shows the time).
+ */
 export function ChatBubble({
   mine,
   label,
@@ -10,6 +13,7 @@ export function ChatBubble({
   attachmentUrl,
   attachmentType,
   createdAt,
+  withDate = false,
 }: {
   mine: boolean;
   label: string;
@@ -17,6 +21,7 @@ export function ChatBubble({
   attachmentUrl: string | null;
   attachmentType: string | null;
   createdAt: string;
+  withDate?: boolean;
 }) {
   return (
     <li
@@ -24,7 +29,7 @@ export function ChatBubble({
       data-testid="chat-message"
     >
       <span className="px-1 text-xs text-muted-foreground">
-        {label} · {formatTime(createdAt)}
+        {label} · {withDate ? formatDateTime(createdAt) : formatTime(createdAt)}
       </span>
       <div
         className={cn(

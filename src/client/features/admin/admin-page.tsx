@@ -22,7 +22,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
-import { ChatTab } from './chat-tab';
+import { ChatTab, ChatUnreadBadge } from './chat-tab';
 import { PayoutsTab } from './payouts-tab';
 import { adminStatsQuery } from './queries';
 import { RatesTab } from './rates-tab';
@@ -88,7 +88,9 @@ export function AdminPage() {
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
                 <TabsTrigger value="payouts">Payouts</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
-                <TabsTrigger value="chat">Chat Support</TabsTrigger>
+                <TabsTrigger value="chat">
+                  Chat Support <ChatUnreadBadge />
+                </TabsTrigger>
                 <TabsTrigger value="tickets">Tickets</TabsTrigger>
                 <TabsTrigger value="rates">Rates</TabsTrigger>
               </TabsList>

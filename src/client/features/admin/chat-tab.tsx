@@ -1,5 +1,5 @@
 import { ADMIN_PAGE_SIZE } from '@shared/admin';
-import { type AdminConversation, conversationName } from '@shared/support';
+import { type AdminConversation, type ChatMessage, conversationName } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { MessagesSquareIcon, PaperclipIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
@@ -8,6 +8,7 @@ import { ChatComposer } from '@/components/chat/chat-composer';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
 import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
 import { EmptyState } from '@/components/empty-state';
+import { ColouredBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -94,10 +95,11 @@ export function ChatTab() {
                 >
                   <span className="flex items-center justify-between gap-2">
                     <span className="truncate font-semibold">{conversationName(c)}</span>
-                    {c.customerMessageCount > 0 && (
-                      <Badge className="shrink-0" data-testid="conversation-count">
-                        {c.customerMessageCount}
-                      </Badge>
+                    {c.unreadCount > 0 && (
+                      <span className="shrink-0">
+                        <Badge data-testid="conversation-count">{c.unreadCount}</Badge>
+                        <span className="sr-only"> unread</span>
+                      </span>
                     )}
                   </span>
                   <span className="flex items-center gap-1 truncate text-muted-foreground">
@@ -109,8 +111,11 @@ export function ChatTab() {
                       </>
                     )}
                   </span>
-                  <span className="text-xs text-muted-foreground">
+                  <span className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
                     {formatDate(c.lastMessageAt)} {formatTime(c.lastMessageAt)}
+                    {c.needsReply && (
+                      <ColouredBadge colour="yellow" label="Needs reply" testId="needs-reply" />
+                    )}
                   </span>
                 </button>
               </li>
@@ -160,6 +165,7 @@ function Thread({ userId, name }: { userId: string | null; name: string }) {
   const { data } = useQuery(adminConversationQuery(userId));
   const messages = userId ? (data ?? []) : [];
   const ref = useScrollToEnd(messages.length, userId);
+  useMarkRead(userId, messages);
   return (
     <div ref={ref} className="h-[380px] overflow-y-auto p-4" data-testid="admin-thread">
       {userId ? (
@@ -182,5 +188,62 @@ function Thread({ userId, name }: { userId: string | null; name: string }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** Whether the page is in front of the staff member (not a background tab or a hidden window). */
+function usePageVisible() {
+  const [visible, setVisible] = React.useState(() => document.visibilityState === 'visible');
+  React.useEffect(() => {
+    const update = () => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', update);
+    return () => document.removeEventListener('visibilitychange', update);
+  }, []);
+  return visible;
+}
+
+/**
+ * An open thread reads the customer's messages: when it opens, and when new ones arrive while it
+ * is open and in view. Only up to the newest message on screen, so one that lands meanwhile
+ * stays unread until it is shown.
+ */
+function useMarkRead(userId: string | null, messages: ChatMessage[]) {
+  const visible = usePageVisible();
+  const sent = React.useRef<string | null>(null);
+  const read = useMutation({
+    mutationFn: async ({ userId, through }: { userId: string; through: string }) =>
+      (
+        await apiRequest('POST', `/api/admin/conversations/${userId}/read`, {
+          throughMessageId: through,
+        })
+      ).json(),
+    onSuccess: refreshChats,
+    // Tried again with the next message or refresh; nothing to tell the staff member.
+    onError: () => {
+      sent.current = null;
+    },
+  });
+  const last = messages.at(-1);
+  const unread = messages.some((m) => m.senderType === 'user' && !m.isRead);
+  const { mutate } = read;
+  React.useEffect(() => {
+    if (!userId || !last || !unread || !visible || sent.current === last.id) return;
+    sent.current = last.id;
+    mutate({ userId, through: last.id });
+  }, [userId, last, unread, visible, mutate]);
+}
+
+/** The Chat Support tab's count: customer messages no staff member has read yet. */
+export function ChatUnreadBadge() {
+  const { data } = useQuery(adminStatsQuery());
+  const unread = data?.unreadChatMessages ?? 0;
+  if (unread === 0) return null;
+  return (
+    <>
+      <Badge className="px-1.5 py-0 tabular-nums" data-testid="chat-unread-total">
+        {unread}
+      </Badge>
+      <span className="sr-only"> unread</span>
+    </>
   );
 }

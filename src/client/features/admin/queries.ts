@@ -6,7 +6,12 @@ import type {
 } from '@shared/admin';
 import type { Payouts } from '@shared/payouts';
 import type { AdminBrandRate, RateChange } from '@shared/rates';
-import type { AdminConversation, AdminTicket, ChatMessage } from '@shared/support';
+import type {
+  AdminConversation,
+  AdminTicket,
+  AdminTicketThread,
+  ChatMessage,
+} from '@shared/support';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getJson, getPage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
@@ -120,6 +125,15 @@ export const adminTicketsQuery = ({ status, cursor }: TicketsFilter) =>
         }),
       ),
     placeholderData: keepPreviousData,
+  });
+
+/** One ticket's thread for staff; refetched with the list when staff tickets change. */
+export const adminTicketQuery = (id: string | null) =>
+  queryOptions({
+    queryKey: ['/api/admin/support-tickets', { id }],
+    queryFn: () => getJson<AdminTicketThread>(`/api/admin/support-tickets/${id}`),
+    enabled: !!id,
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
 
 /** Every brand with its terms, retired ones too; pushed by the `rates` topic. */

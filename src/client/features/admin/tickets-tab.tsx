@@ -1,11 +1,14 @@
 import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { TICKET_STATUSES, ticketStatusLabel } from '@shared/statuses';
-import type { AdminTicket } from '@shared/support';
+import { type AdminTicket, awaitsStaff, type TicketReplyInput } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { LifeBuoyIcon } from 'lucide-react';
+import { LifeBuoyIcon, MessagesSquareIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
+import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
+import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
+import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest, serverMessage } from '@/lib/api';
@@ -13,18 +16,19 @@ import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
-import { adminTicketsQuery } from './queries';
+import { adminTicketQuery, adminTicketsQuery } from './queries';
 
-export function TicketsTab() {
-  const [status, setStatus] = React.useState('all');
-  const pages = useCursorPages(status);
-  const query = useQuery(adminTicketsQuery({ status, cursor: pages.cursor }));
-  const tickets = query.data?.items ?? [];
-  const update = useMutation({
+/** The list and every open thread: their key starts with the list's path. */
+const refreshTickets = () =>
+  queryClient.invalidateQueries({ queryKey: ['/api/admin/support-tickets'] });
+
+/** Sets a ticket's status (audited on the server); the list and the thread both use it. */
+function useTicketStatus() {
+  return useMutation({
     mutationFn: async ({ id, status }: { id: string; status: string }) =>
       (await apiRequest('PATCH', `/api/admin/support-tickets/${id}`, { status })).json(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['/api/admin/support-tickets'] });
+      await refreshTickets();
       toast({ title: 'Success', description: 'Ticket updated successfully' });
     },
     onError: (error) =>
@@ -34,6 +38,15 @@ export function TicketsTab() {
         variant: 'destructive',
       }),
   });
+}
+
+export function TicketsTab() {
+  const [status, setStatus] = React.useState('all');
+  const [openId, setOpenId] = React.useState<string | null>(null);
+  const pages = useCursorPages(status);
+  const query = useQuery(adminTicketsQuery({ status, cursor: pages.cursor }));
+  const tickets = query.data?.items ?? [];
+  const update = useTicketStatus();
 
   return (
     <div className="grid gap-4">
@@ -64,6 +77,7 @@ export function TicketsTab() {
           tickets={tickets}
           pending={update.isPending}
           onStatus={(id, status) => update.mutate({ id, status })}
+          onOpen={setOpenId}
         />
       )}
       <Pager
@@ -74,23 +88,61 @@ export function TicketsTab() {
         onNext={pages.next}
         onPrevious={pages.previous}
       />
+      <TicketThreadDialog id={openId} onClose={() => setOpenId(null)} />
     </div>
   );
+}
+
+const customerName = (ticket: AdminTicket) =>
+  [ticket.userFirstName, ticket.userLastName].filter(Boolean).join(' ');
+
+function StatusSelect({
+  ticket,
+  pending,
+  onStatus,
+}: {
+  ticket: AdminTicket;
+  pending: boolean;
+  onStatus: (id: string, status: string) => void;
+}) {
+  return (
+    <NativeSelect
+      aria-label={`Status of ${ticket.subject}`}
+      value={ticket.status}
+      disabled={pending}
+      onChange={(e) => onStatus(ticket.id, e.target.value)}
+    >
+      {TICKET_STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {ticketStatusLabel(s)}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}
+
+/** Open or in progress, and the customer wrote last: staff owe an answer. */
+function AwaitingBadge({ ticket }: { ticket: AdminTicket }) {
+  return awaitsStaff(ticket) ? (
+    <ColouredBadge colour="red" label="Awaiting reply" testId="awaiting-reply" />
+  ) : null;
 }
 
 function TicketList({
   tickets,
   pending,
   onStatus,
+  onOpen,
 }: {
   tickets: AdminTicket[];
   pending: boolean;
   onStatus: (id: string, status: string) => void;
+  onOpen: (id: string) => void;
 }) {
   return (
     <ul className="grid grid-cols-1 gap-3" data-testid="admin-tickets">
       {tickets.map((ticket) => {
-        const name = [ticket.userFirstName, ticket.userLastName].filter(Boolean).join(' ');
+        const name = customerName(ticket);
         return (
           <li
             key={ticket.id}
@@ -99,14 +151,19 @@ function TicketList({
           >
             <div className="min-w-0">
               <div className="flex flex-wrap items-center gap-2">
-                <p className="font-semibold">{ticket.subject}</p>
+                <p className="font-semibold [overflow-wrap:anywhere]">{ticket.subject}</p>
                 <TicketStatusBadge status={ticket.status} />
+                <AwaitingBadge ticket={ticket} />
               </div>
               <p className="mt-0.5 text-xs text-muted-foreground [overflow-wrap:anywhere]">
                 {name ? `${name} · ` : ''}
                 {ticket.email} · {formatDate(ticket.createdAt)} {formatTime(ticket.createdAt)}
+                {ticket.replyCount > 0 &&
+                  ` · ${ticket.replyCount} ${ticket.replyCount === 1 ? 'reply' : 'replies'}`}
               </p>
-              <p className="mt-2 whitespace-pre-wrap text-sm">{ticket.message}</p>
+              <p className="mt-2 line-clamp-4 whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">
+                {ticket.message}
+              </p>
               {ticket.attachmentUrl && (
                 <a
                   href={ticket.attachmentUrl}
@@ -118,21 +175,78 @@ function TicketList({
                 </a>
               )}
             </div>
-            <NativeSelect
-              aria-label={`Status of ${ticket.subject}`}
-              value={ticket.status}
-              disabled={pending}
-              onChange={(e) => onStatus(ticket.id, e.target.value)}
-            >
-              {TICKET_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {ticketStatusLabel(s)}
-                </option>
-              ))}
-            </NativeSelect>
+            <div className="grid content-start gap-2">
+              <StatusSelect ticket={ticket} pending={pending} onStatus={onStatus} />
+              <Button variant="outline" onClick={() => onOpen(ticket.id)}>
+                <MessagesSquareIcon /> Open thread
+                <span className="sr-only">: {ticket.subject}</span>
+              </Button>
+            </div>
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** One ticket: the customer's first message, the replies in order, a reply box and the status. */
+function TicketThreadDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const query = useQuery(adminTicketQuery(id));
+  const update = useTicketStatus();
+  const send = useMutation({
+    mutationFn: async (input: TicketReplyInput) =>
+      (await apiRequest('POST', `/api/admin/support-tickets/${id}/replies`, input)).json(),
+    onSuccess: async () => {
+      await refreshTickets();
+      toast({ title: 'Reply sent', description: 'The customer has been notified' });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to send reply',
+        variant: 'destructive',
+      }),
+  });
+  return (
+    <TicketDialog
+      id={id}
+      query={query}
+      onClose={onClose}
+      testId="admin-ticket-dialog"
+      description={(ticket) => {
+        const name = customerName(ticket);
+        return name ? `${name} (${ticket.email})` : ticket.email;
+      }}
+    >
+      {(ticket) => (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <AwaitingBadge ticket={ticket} />
+            <div className="ml-auto w-full sm:w-48">
+              <StatusSelect
+                ticket={ticket}
+                pending={update.isPending}
+                onStatus={(id, status) => update.mutate({ id, status })}
+              />
+            </div>
+          </div>
+          <TicketConversation
+            ticket={ticket}
+            viewer="admin"
+            customerLabel={customerName(ticket) || 'Customer'}
+          />
+          <TicketReplyForm
+            id="admin-ticket-reply"
+            pending={send.isPending}
+            onSend={(input) => send.mutateAsync(input)}
+            hint={
+              ticket.userId
+                ? 'The customer sees it under Contact Support and gets a notification.'
+                : 'This customer’s account is gone: the reply is kept, but nobody is told.'
+            }
+          />
+        </>
+      )}
+    </TicketDialog>
   );
 }

@@ -1,10 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type CreateTicketInput, createTicketSchema } from '@shared/support';
+import {
+  type CreateTicketInput,
+  createTicketSchema,
+  TICKET_CLOSED_MESSAGE,
+  type Ticket,
+  type TicketReplyInput,
+} from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { InboxIcon, MailIcon } from 'lucide-react';
+import { InboxIcon, MailIcon, MessagesSquareIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
+import { useLocation, useSearch } from 'wouter';
 import { PageHeader } from '@/components/page-header';
+import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
+import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -13,8 +22,8 @@ import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
-import { formatDate } from '@/lib/dates';
-import { supportTicketsQuery } from '@/lib/queries';
+import { formatDate, formatDateTime } from '@/lib/dates';
+import { supportTicketQuery, supportTicketsQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 
@@ -23,6 +32,11 @@ type FormValues = { email: string; subject: string; message: string; attachmentU
 export function SupportPage() {
   const { user } = useAuth();
   const tickets = useQuery(supportTicketsQuery());
+  // The open thread lives in the address (?ticket=), so a notification's link opens it.
+  const openId = new URLSearchParams(useSearch()).get('ticket');
+  const [, navigate] = useLocation();
+  const openTicket = (id: string | null) =>
+    navigate(id ? `/support?ticket=${encodeURIComponent(id)}` : '/support', { replace: true });
   const form = useForm<FormValues, unknown, CreateTicketInput>({
     resolver: zodResolver(createTicketSchema) as never,
     defaultValues: { email: user?.email ?? '', subject: '', message: '', attachmentUrl: '' },
@@ -51,7 +65,7 @@ export function SupportPage() {
     <div>
       <PageHeader
         title="Contact Support"
-        description="Send us a ticket and we will get back to you by email."
+        description="Send us a ticket. We answer in its conversation here and let you know."
       />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card>
@@ -106,7 +120,9 @@ export function SupportPage() {
         <Card>
           <CardHeader>
             <CardTitle>Your Tickets</CardTitle>
-            <CardDescription>Their status updates here as our team works on them.</CardDescription>
+            <CardDescription>
+              Open one to read our answers and reply. Its status updates as we work on it.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {tickets.isLoading ? (
@@ -114,18 +130,11 @@ export function SupportPage() {
             ) : tickets.data?.length ? (
               <ul className="grid grid-cols-1 gap-3" data-testid="ticket-list">
                 {tickets.data.map((ticket) => (
-                  <li key={ticket.id} className="rounded-lg border p-4" data-testid="ticket">
-                    <div className="flex items-start justify-between gap-3">
-                      <p className="font-semibold">{ticket.subject}</p>
-                      <TicketStatusBadge status={ticket.status} />
-                    </div>
-                    <p className="mt-1 text-xs text-muted-foreground">
-                      {formatDate(ticket.createdAt)}
-                    </p>
-                    <p className="mt-2 line-clamp-3 whitespace-pre-wrap text-sm">
-                      {ticket.message}
-                    </p>
-                  </li>
+                  <TicketItem
+                    key={ticket.id}
+                    ticket={ticket}
+                    onOpen={() => openTicket(ticket.id)}
+                  />
                 ))}
               </ul>
             ) : (
@@ -137,6 +146,99 @@ export function SupportPage() {
           </CardContent>
         </Card>
       </div>
+      <CustomerTicketDialog id={openId} onClose={() => openTicket(null)} />
     </div>
+  );
+}
+
+function TicketItem({ ticket, onOpen }: { ticket: Ticket; onOpen: () => void }) {
+  const answered = ticket.lastReplyBy === 'admin' && ticket.replyCount > 0;
+  return (
+    <li className="rounded-lg border p-4" data-testid="ticket">
+      <div className="flex items-start justify-between gap-3">
+        <p className="min-w-0 font-semibold [overflow-wrap:anywhere]">{ticket.subject}</p>
+        <TicketStatusBadge status={ticket.status} />
+      </div>
+      <p className="mt-1 text-xs text-muted-foreground">{formatDate(ticket.createdAt)}</p>
+      <p className="mt-2 line-clamp-3 whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">
+        {ticket.message}
+      </p>
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+        <span className="flex items-center gap-2 text-xs text-muted-foreground">
+          {repliesText(ticket.replyCount)}
+          {answered && (
+            <ColouredBadge colour="green" label="Support replied" testId="support-replied" />
+          )}
+        </span>
+        <Button variant="outline" size="sm" onClick={onOpen}>
+          <MessagesSquareIcon /> View conversation
+          <span className="sr-only">: {ticket.subject}</span>
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+const repliesText = (count: number) =>
+  count === 0 ? 'No replies yet' : `${count} ${count === 1 ? 'reply' : 'replies'}`;
+
+/** A ticket's thread and the customer's reply box (none once the ticket is closed). */
+function CustomerTicketDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const query = useQuery(supportTicketQuery(id));
+  const send = useMutation({
+    mutationFn: async (input: TicketReplyInput) =>
+      (await apiRequest('POST', `/api/support-tickets/${id}/replies`, input)).json(),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: supportTicketsQuery().queryKey });
+      toast({
+        title: 'Reply sent',
+        description:
+          query.data?.status === 'resolved'
+            ? 'Your ticket is open again. Our support team will get back to you soon'
+            : 'Our support team will get back to you soon',
+      });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Failed to send reply',
+        description: serverMessage(error),
+        variant: 'destructive',
+      }),
+  });
+  return (
+    <TicketDialog
+      id={id}
+      query={query}
+      onClose={onClose}
+      testId="ticket-dialog"
+      description={(ticket) => (
+        <>
+          <TicketStatusBadge status={ticket.status} />
+          <span>Filed {formatDateTime(ticket.createdAt)}</span>
+        </>
+      )}
+    >
+      {(ticket) => (
+        <>
+          <TicketConversation ticket={ticket} viewer="user" customerLabel="You" />
+          {ticket.status === 'closed' ? (
+            <p className="text-sm text-muted-foreground" data-testid="ticket-closed">
+              {TICKET_CLOSED_MESSAGE}
+            </p>
+          ) : (
+            <TicketReplyForm
+              id="ticket-reply"
+              pending={send.isPending}
+              onSend={(input) => send.mutateAsync(input)}
+              hint={
+                ticket.status === 'resolved'
+                  ? 'This ticket is resolved. Replying opens it again.'
+                  : 'We will answer here and tell you by notification.'
+              }
+            />
+          )}
+        </>
+      )}
+    </TicketDialog>
   );
 }

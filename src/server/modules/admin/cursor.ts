@@ -5,9 +5,11 @@ import { badRequest } from '../../plugins/errors';
 /**
  * Keyset paging, newest first: a cursor is the last row's (created_at as Postgres text, id), so
  * the next page starts exactly after it at full microsecond precision, however deep the page.
+ * A list that puts some rows first (conversations needing a reply) leads with that flag:
+ * (flag, created_at, id).
  */
-const encodeCursor = (createdAt: string, id: string) =>
-  Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+const encodeCursor = (key: (boolean | string)[]) =>
+  Buffer.from(JSON.stringify(key)).toString('base64url');
 
 /** A timestamp as Postgres writes `timestamptz::text`, e.g. 2026-11-22 14:00:00.123456+00. */
 const TIMESTAMP =
@@ -39,16 +41,26 @@ function isTimestamp(text: string) {
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
+/** A cursor's key: [createdAt, id], or [flag, createdAt, id] for a flagged list. */
+function decodeCursor(cursor: string, flagged: false): { createdAt: string; id: string };
+function decodeCursor(
+  cursor: string,
+  flagged: true,
+): { flag: boolean; createdAt: string; id: string };
+function decodeCursor(cursor: string, flagged: boolean) {
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      typeof createdAt === 'string' &&
-      isTimestamp(createdAt) &&
-      typeof id === 'string' &&
-      UUID.test(id)
-    ) {
-      return { createdAt, id };
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.length === (flagged ? 3 : 2)) {
+      const [createdAt, id] = key.slice(flagged ? 1 : 0);
+      if (
+        (!flagged || typeof key[0] === 'boolean') &&
+        typeof createdAt === 'string' &&
+        isTimestamp(createdAt) &&
+        typeof id === 'string' &&
+        UUID.test(id)
+      ) {
+        return flagged ? { flag: key[0], createdAt, id } : { createdAt, id };
+      }
     }
   } catch {}
   throw badRequest('Invalid cursor', 'cursor');
@@ -56,8 +68,19 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 
 /** The rows after `cursor` in (createdAt, id) descending order. */
 export function afterCursor(cursor: string, createdAt: PgColumn, id: PgColumn): SQL {
-  const last = decodeCursor(cursor);
+  const last = decodeCursor(cursor, false);
   return sql`(${createdAt}, ${id}) < (${last.createdAt}::timestamptz, ${last.id}::uuid)`;
+}
+
+/** The rows after `cursor` in (flag, createdAt, id) descending order: flagged rows first. */
+export function afterFlaggedCursor(
+  cursor: string,
+  flag: PgColumn,
+  createdAt: PgColumn,
+  id: PgColumn,
+): SQL {
+  const last = decodeCursor(cursor, true);
+  return sql`(${flag}, ${createdAt}, ${id}) < (${last.flag}::boolean, ${last.createdAt}::timestamptz, ${last.id}::uuid)`;
 }
 
 /** The column a paged query selects so its last row can become the next cursor. */
@@ -65,15 +88,24 @@ export const cursorColumn = (createdAt: PgColumn) => sql<string>`${createdAt}::t
 
 /**
  * A page from a query that asked for `limit + 1` rows: the first `limit`, and a cursor when the
- * extra row shows there is more.
+ * extra row shows there is more. Rows of a flagged list carry `cursorFlag` too.
  */
-export function toPage<T extends { cursorCreatedAt: string; id: string }>(
+export function toPage<T extends { cursorCreatedAt: string; id: string; cursorFlag?: boolean }>(
   rows: T[],
   limit: number,
 ) {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const nextCursor =
-    rows.length > limit && last ? encodeCursor(last.cursorCreatedAt, last.id) : null;
-  return { items: page.map(({ cursorCreatedAt: _cursor, ...row }) => row), nextCursor };
+    rows.length > limit && last
+      ? encodeCursor([
+          ...(last.cursorFlag === undefined ? [] : [last.cursorFlag]),
+          last.cursorCreatedAt,
+          last.id,
+        ])
+      : null;
+  return {
+    items: page.map(({ cursorCreatedAt: _cursor, cursorFlag: _flag, ...row }) => row),
+    nextCursor,
+  };
 }

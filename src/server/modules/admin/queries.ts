@@ -6,6 +6,7 @@ import { REJECTION_NOTE_REQUIRED, REJECTION_REASON_REQUIRED } from '../../../sha
 import type { Db } from '../../db/client';
 import {
   auditLog,
+  chatConversations,
   chatMessages,
   feedback,
   paymentMethods,
@@ -271,8 +272,8 @@ export async function updateTransactionAsStaff(
 }
 
 export async function adminStats(db: Db) {
-  const [totalTransactions, pendingReview, totalUsers, userMessages, [ratings]] = await Promise.all(
-    [
+  const [totalTransactions, pendingReview, totalUsers, userMessages, [ratings], [unread]] =
+    await Promise.all([
       db.$count(transactions),
       db.$count(transactions, eq(transactions.status, 'pending')),
       db.$count(users),
@@ -284,8 +285,11 @@ export async function adminStats(db: Db) {
         })
         .from(feedback)
         .where(eq(feedback.type, 'transaction')),
-    ],
-  );
+      // One row per conversation, its unread count kept by triggers (migration 0012).
+      db
+        .select({ n: sql<number>`coalesce(sum(${chatConversations.unreadCount}), 0)::int` })
+        .from(chatConversations),
+    ]);
   return {
     totalTransactions,
     pendingReview,
@@ -293,6 +297,7 @@ export async function adminStats(db: Db) {
     chatMessages: userMessages,
     averageRating: ratings?.average ?? null,
     ratingCount: ratings?.count ?? 0,
+    unreadChatMessages: unread?.n ?? 0,
   };
 }
 

@@ -1,9 +1,10 @@
-import { asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { chatConversations, chatMessages, users } from '../../db/schema';
-import { afterCursor, cursorColumn, toPage } from '../admin/cursor';
+import { badRequest, notFound } from '../../plugins/errors';
+import { afterFlaggedCursor, cursorColumn, toPage } from '../admin/cursor';
 
 /** The staff list carries the newest messages of every conversation, up to this many. */
 export const ADMIN_CHAT_LIMIT = 2000;
@@ -54,7 +55,11 @@ export async function countChatMessages(db: Db) {
   return row!.n;
 }
 
-/** Conversations for staff, one row per customer, latest message first, a page at a time. */
+/**
+ * Conversations for staff, one row per customer, a page at a time: those whose last message is
+ * the customer's first (staff owe them an answer), then the latest message first. The index
+ * (needs_reply, last_message_at, user_id) serves the order and the cursor.
+ */
 export async function listConversations(db: Db, options: { cursor?: string; limit: number }) {
   const c = chatConversations;
   const rows = await db
@@ -69,24 +74,72 @@ export async function listConversations(db: Db, options: { cursor?: string; limi
       lastMessageAt: c.lastMessageAt,
       messageCount: c.messageCount,
       customerMessageCount: c.customerMessageCount,
+      unreadCount: c.unreadCount,
+      // Generated from last_sender_type, which is never null.
+      cursorFlag: sql<boolean>`${c.needsReply}`,
       cursorCreatedAt: cursorColumn(c.lastMessageAt),
     })
     .from(c)
     .innerJoin(users, eq(users.id, c.userId))
-    .where(options.cursor ? afterCursor(options.cursor, c.lastMessageAt, c.userId) : undefined)
-    .orderBy(desc(c.lastMessageAt), desc(c.userId))
+    .where(
+      options.cursor
+        ? afterFlaggedCursor(options.cursor, c.needsReply, c.lastMessageAt, c.userId)
+        : undefined,
+    )
+    .orderBy(desc(c.needsReply), desc(c.lastMessageAt), desc(c.userId))
     .limit(options.limit + 1);
-  const { items, nextCursor } = toPage(rows, options.limit);
+  const page = toPage(rows, options.limit);
   return {
-    items: items.map(
+    items: page.items.map(
       ({ id, ...row }): AdminConversation => ({
         ...row,
         userId: id,
         lastSenderType: row.lastSenderType as AdminConversation['lastSenderType'],
         lastAttachmentType: row.lastAttachmentType as AdminConversation['lastAttachmentType'],
         lastMessageAt: row.lastMessageAt.toISOString(),
+        needsReply: row.lastSenderType === 'user',
       }),
     ),
-    nextCursor,
+    nextCursor: page.nextCursor,
   };
+}
+
+/**
+ * Staff read a customer's messages: those up to and including `throughMessageId` (the newest
+ * on their screen), or all. The trigger on chat_messages recounts the conversation's unread
+ * count in the same statement. 404 when the customer has no conversation, 400 when the message
+ * is not in it.
+ */
+export async function markConversationRead(
+  db: Db,
+  userId: string,
+  throughMessageId: string | undefined,
+): Promise<{ marked: number; unreadCount: number }> {
+  return db.transaction(async (tx) => {
+    const [conversation] = await tx
+      .select({ userId: chatConversations.userId })
+      .from(chatConversations)
+      .where(eq(chatConversations.userId, userId));
+    if (!conversation) throw notFound('Conversation not found');
+    const m = chatMessages;
+    let through: SQL | undefined;
+    if (throughMessageId) {
+      const [last] = await tx
+        .select({ createdAt: cursorColumn(m.createdAt) })
+        .from(m)
+        .where(and(eq(m.id, throughMessageId), eq(m.userId, userId)));
+      if (!last) throw badRequest('Choose a message of this conversation', 'throughMessageId');
+      through = sql`(${m.createdAt}, ${m.id}) <= (${last.createdAt}::timestamptz, ${throughMessageId}::uuid)`;
+    }
+    const marked = await tx
+      .update(m)
+      .set({ isRead: true })
+      .where(and(eq(m.userId, userId), eq(m.senderType, 'user'), eq(m.isRead, false), through))
+      .returning({ id: m.id });
+    const [after] = await tx
+      .select({ unreadCount: chatConversations.unreadCount })
+      .from(chatConversations)
+      .where(eq(chatConversations.userId, userId));
+    return { marked: marked.length, unreadCount: after?.unreadCount ?? 0 };
+  });
 }

@@ -7,13 +7,15 @@ import {
   adminChatMessageSchema,
   adminConversationSchema,
   chatMessageSchema,
+  markConversationReadResultSchema,
+  markConversationReadSchema,
   sendChatMessageSchema,
 } from '../../../shared/support';
 import { displayName } from '../../../shared/user-display';
 import { chatMessages, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { badRequest } from '../../plugins/errors';
+import { badRequest, notFound } from '../../plugins/errors';
 import { limit, MINUTE } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
@@ -23,6 +25,7 @@ import {
   conversation,
   countChatMessages,
   listConversations,
+  markConversationRead,
   toChatMessage,
 } from './queries';
 
@@ -152,6 +155,27 @@ export default async function chatRoutes(app: FastifyInstance) {
       const { userId } = request.params;
       // Oldest first, as the customer sees it; no conversation (or no such customer) is empty.
       return z.uuid().safeParse(userId).success ? conversation(app.db, userId) : [];
+    },
+  );
+
+  r.post(
+    '/api/admin/conversations/:userId/read',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: z.object({ userId: z.string() }),
+        body: markConversationReadSchema,
+        response: { 200: markConversationReadResultSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      if (!z.uuid().safeParse(userId).success) throw notFound('Conversation not found');
+      const { throughMessageId } = request.body;
+      const result = await markConversationRead(app.db, userId, throughMessageId);
+      // The customer's own answer carries isRead too; nothing changed, nothing to tell.
+      if (result.marked > 0) app.live.changed([userId, STAFF], ['chat', 'chats', 'admin-stats']);
+      return result;
     },
   );
 

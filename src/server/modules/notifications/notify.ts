@@ -95,6 +95,17 @@ export const ticketNotice = (subject: string, status: string): Notice => ({
   link: '/support',
 });
 
+/** A staff answer in a ticket's thread; the link opens that thread on Contact Support. */
+export const ticketReplyNotice = (
+  ticket: { id: string; subject: string },
+  message: string,
+): Notice => ({
+  kind: 'ticket',
+  title: clip(`Support replied to “${ticket.subject}”`, 200),
+  body: clip(message.trim(), 300),
+  link: `/support?ticket=${ticket.id}`,
+});
+
 const DIGESTS_PER_BATCH = 20;
 
 /**

@@ -6,8 +6,12 @@ import { NEXT_CURSOR_HEADER } from '../../../shared/admin';
 import {
   adminTicketSchema,
   adminTicketsQuerySchema,
+  adminTicketThreadSchema,
   createTicketSchema,
+  ticketReplyInputSchema,
+  ticketReplySchema,
   ticketSchema,
+  ticketThreadSchema,
   updateTicketSchema,
 } from '../../../shared/support';
 import { supportTickets, users } from '../../db/schema';
@@ -18,13 +22,9 @@ import { HOUR, limit } from '../../plugins/rate-limit';
 import { recordAudit } from '../admin/audit';
 import { afterCursor, cursorColumn, toPage } from '../admin/cursor';
 import { notify, ticketNotice } from '../notifications/notify';
+import { addTicketReply, ticketThread, toTicket } from './queries';
 
-type Row = typeof supportTickets.$inferSelect;
-const toTicket = ({ userId: _u, ...row }: Row) => ({
-  ...row,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
+const ticketParams = z.object({ id: z.string() });
 
 export default async function supportRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -75,6 +75,49 @@ export default async function supportRoutes(app: FastifyInstance) {
   );
 
   r.get(
+    '/api/support-tickets/:id',
+    {
+      onRequest: requireCustomer,
+      config: { live: { topic: 'tickets' } },
+      schema: { params: ticketParams, response: { 200: ticketThreadSchema } },
+    },
+    async (request) => ticketThread(app.db, request.params.id, accountOf(request).id),
+  );
+
+  r.post(
+    '/api/support-tickets/:id/replies',
+    {
+      onRequest: requireCustomer,
+      config: {
+        rateLimit: limit(
+          'ticket-reply',
+          app.config.limits.ticketRepliesPerHour,
+          HOUR,
+          (request) => accountOf(request).id,
+          'You have sent many replies in the last hour; we will answer those first.',
+        ),
+      },
+      schema: {
+        params: ticketParams,
+        body: ticketReplyInputSchema,
+        response: { 201: ticketReplySchema },
+      },
+    },
+    async (request, reply) => {
+      const customer = accountOf(request);
+      const { reply: created } = await addTicketReply(
+        app,
+        customer,
+        request.params.id,
+        request.body.message,
+      );
+      // Open staff pages refetch the list, where the ticket now waits for an answer.
+      app.live.changed([customer.id, STAFF], ['tickets', 'staff-tickets']);
+      return reply.code(201).send(created);
+    },
+  );
+
+  r.get(
     '/api/admin/support-tickets',
     {
       onRequest: requireStaff,
@@ -115,12 +158,48 @@ export default async function supportRoutes(app: FastifyInstance) {
     },
   );
 
+  r.get(
+    '/api/admin/support-tickets/:id',
+    {
+      onRequest: requireStaff,
+      config: { live: { topic: 'staff-tickets', scope: 'staff' } },
+      schema: { params: ticketParams, response: { 200: adminTicketThreadSchema } },
+    },
+    async (request) => ticketThread(app.db, request.params.id),
+  );
+
+  r.post(
+    '/api/admin/support-tickets/:id/replies',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: ticketParams,
+        body: ticketReplyInputSchema,
+        response: { 201: ticketReplySchema },
+      },
+    },
+    async (request, reply) => {
+      const { reply: created, customerId } = await addTicketReply(
+        app,
+        accountOf(request),
+        request.params.id,
+        request.body.message,
+      );
+      app.live.changed(customerId ? [customerId, STAFF] : [STAFF], [
+        'tickets',
+        'staff-tickets',
+        'notifications',
+      ]);
+      return reply.code(201).send(created);
+    },
+  );
+
   r.patch(
     '/api/admin/support-tickets/:id',
     {
       onRequest: requireStaff,
       schema: {
-        params: z.object({ id: z.string() }),
+        params: ticketParams,
         body: updateTicketSchema,
         response: { 200: ticketSchema },
       },
