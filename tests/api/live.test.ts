@@ -116,6 +116,54 @@ describe('a poll answered from memory', () => {
   });
 });
 
+describe('polls that miss the cache at the same moment', () => {
+  it('are read together in one statement, each customer answered with their own rows', async () => {
+    const customers: { who: SignedIn; cards: string[] }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const who = await signUp(t.app);
+      const cards = [];
+      for (let k = 0; k <= i; k++) cards.unshift((await submitCard(t.app, who)).json().id);
+      await send(who, 'POST', '/api/chat/messages', { message: `from customer ${i}` });
+      customers.push({ who, cards });
+    }
+    const together = async (url: string) => {
+      const before = t.database.statements;
+      const answers = await Promise.all(customers.map(({ who }) => get(who, url)));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      return { answers: answers.map((a) => a.json()), statements: t.database.statements - before };
+    };
+
+    const list = await together('/api/transactions');
+    expect(list.statements).toBe(1);
+    expect(list.answers.map((a) => a.map((tx: { id: string }) => tx.id))).toEqual(
+      customers.map((c) => c.cards),
+    );
+    const recent = await together('/api/transactions/recent');
+    expect(recent.statements).toBe(1);
+    expect(recent.answers.map((a) => a.length)).toEqual([1, 2, 3, 4]);
+    expect(recent.answers[3].map((tx: { id: string }) => tx.id)).toEqual(customers[3]!.cards);
+    const stats = await together('/api/stats');
+    expect(stats.statements).toBe(1);
+    expect(stats.answers.map((a) => a.totalSubmitted)).toEqual([1, 2, 3, 4]);
+    const chat = await together('/api/chat/messages');
+    expect(chat.statements).toBe(1);
+    expect(chat.answers.map((a) => a.map((m: { message: string }) => m.message))).toEqual(
+      customers.map((_, i) => [`from customer ${i}`]),
+    );
+  });
+
+  it('answer a customer with nothing yet with empty lists and zero stats', async () => {
+    const customer = await signUp(t.app);
+    expect((await get(customer, '/api/transactions/recent')).json()).toEqual([]);
+    expect((await get(customer, '/api/stats')).json()).toEqual({
+      totalSubmitted: 0,
+      pending: 0,
+      completed: 0,
+      totalEarned: '0.00',
+    });
+  });
+});
+
 describe('every write path bumps what it changes', () => {
   it('a customer’s upload: their lists and stats, the staff queue and summary', async () => {
     const customer = await signUp(t.app);

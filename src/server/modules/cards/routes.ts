@@ -2,11 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTransactionSchema, quote } from '../../../shared/card-rules';
-import {
-  RECENT_TRANSACTIONS_LIMIT,
-  statsSchema,
-  transactionSchema,
-} from '../../../shared/transactions';
+import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { transactions } from '../../db/schema';
 import { STAFF } from '../../live/hub';
@@ -82,7 +78,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => listTransactions(app.db, accountOf(request).id, RECENT_TRANSACTIONS_LIMIT),
+    async (request) => listTransactions(app.db, accountOf(request).id, true),
   );
 
   r.get(
