@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveHub } from '../../src/server/live/hub';
 import {
   addPaymentMethod,
   as,
@@ -161,6 +162,38 @@ describe('polls that miss the cache at the same moment', () => {
       completed: 0,
       totalEarned: '0.00',
     });
+  });
+});
+
+describe('answers whose bodies are no longer kept', () => {
+  it('still answer a matching If-None-Match with 304 from memory; without it, read once more', async () => {
+    // Bodies bounded to nothing: only stamps and ETags are kept.
+    const bare = await createTestApp({}, { live: new LiveHub(0) });
+    try {
+      const customer = await signUp(bare.app);
+      await submitCard(bare.app, customer);
+      const read = async (headers: Record<string, string> = {}) => {
+        const before = bare.database.statements;
+        const response = await as(bare.app, customer, {
+          method: 'GET',
+          url: '/api/transactions',
+          headers,
+        });
+        return { response, statements: bare.database.statements - before };
+      };
+      const first = await read();
+      const etag = first.response.headers.etag as string;
+      const unchanged = await read({ 'if-none-match': etag });
+      expect(unchanged.response.statusCode).toBe(304);
+      expect(unchanged.statements).toBe(0);
+      const again = await read();
+      expect(again.response.statusCode).toBe(200);
+      expect(again.statements).toBe(1);
+      expect(again.response.body).toBe(first.response.body);
+      expect(again.response.headers.etag).toBe(etag);
+    } finally {
+      await bare.close();
+    }
   });
 });
 
