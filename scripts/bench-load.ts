@@ -27,6 +27,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
 import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
 import { freePort } from './free-port';
+import { serverArgs } from './server-command';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 20);
@@ -356,7 +357,7 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
   const seeded = await seedCardbridge(
     databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'db') },
   );
-  const server = start(process.execPath, ['dist/server/main.js'], {
+  const server = start(process.execPath, serverArgs(), {
     env: {
       NODE_ENV: 'production',
       PORT: String(port),
