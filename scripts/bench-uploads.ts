@@ -83,11 +83,13 @@ async function measure(pid: number, url: string, cookies: string[]) {
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(pid));
   }, 20);
+  const started = performance.now();
   const statuses = await Promise.all(cookies.map((cookie) => upload(url, cookie)));
+  const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000));
   const after = rssMb(pid);
-  return { growth: after - before, peak: Math.max(peak, after) - before, statuses };
+  return { growth: after - before, peak: Math.max(peak, after) - before, statuses, seconds };
 }
 
 async function cardbridge() {
@@ -171,8 +173,10 @@ for (const { name, runs } of rows) {
   const growth = runs.map((r) => r.growth);
   const peak = runs.map((r) => r.peak);
   const statuses = [...new Set(runs.flatMap((r) => r.statuses))].join(', ');
+  const seconds = median(runs.map((r) => r.seconds));
+  const rate = (UPLOADS * photo.length) / 2 ** 20 / seconds;
   console.log(
-    `${name.padEnd(60)} RSS growth ${median(growth).toFixed(1)} MB (${growth.map((g) => g.toFixed(0)).join(', ')}), peak +${median(peak).toFixed(1)} MB; statuses ${statuses}`,
+    `${name.padEnd(60)} RSS growth ${median(growth).toFixed(1)} MB (${growth.map((g) => g.toFixed(0)).join(', ')}), peak +${median(peak).toFixed(1)} MB; all ${UPLOADS} in ${seconds.toFixed(2)} s (${rate.toFixed(0)} MB/s); statuses ${statuses}`,
   );
 }
 const ours = median(rows[0]!.runs.map((r) => r.growth));
