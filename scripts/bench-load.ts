@@ -27,6 +27,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
 import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
 import { freePort } from './free-port';
+import { serverArgs } from './server-command';
 import { signInStaffOverHttp } from './staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -351,7 +352,7 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
   const seeded = await seedCardbridge(
     databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'db') },
   );
-  const server = start(process.execPath, ['dist/server/main.js'], {
+  const server = start(process.execPath, serverArgs(), {
     env: {
       NODE_ENV: 'production',
       PORT: String(port),
@@ -580,6 +581,10 @@ async function soakMode() {
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const latencies: number[] = [];
+  /** Every answer: when its request was sent (ms into the soak), how long it took, and what it was. */
+  const answers: { at: number; ms: number; kind: 'first' | 'changed' | 'unchanged' | 'error' }[] =
+    [];
+  let soakStarted = 0;
   const statuses: Record<string, number> = {};
   let networkErrors = 0;
   const etags = new Map<string, string>();
@@ -600,8 +605,16 @@ async function soakMode() {
       (response) => {
         response.resume();
         response.on('end', () => {
-          latencies.push(performance.now() - started);
-          statuses[response.statusCode!] = (statuses[response.statusCode!] ?? 0) + 1;
+          const ms = performance.now() - started;
+          latencies.push(ms);
+          const status = response.statusCode!;
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          answers.push({
+            at: started - soakStarted,
+            ms,
+            kind:
+              status === 304 ? 'unchanged' : status !== 200 ? 'error' : etag ? 'changed' : 'first',
+          });
           const next = response.headers.etag;
           if (next) etags.set(key, next);
         });
@@ -619,6 +632,7 @@ async function soakMode() {
     `soak: ${CUSTOMERS} customers at the spec's intervals for ${SOAK_SECONDS} s (RSS ${fmt(memoryStart)} MB)`,
   );
   const timers: NodeJS.Timeout[] = [];
+  soakStarted = performance.now();
   for (let customer = 0; customer < CUSTOMERS; customer++) {
     for (const { path: pollPath, everyMs } of POLLS) {
       // Each browser opened its page at its own moment.
@@ -662,6 +676,43 @@ async function soakMode() {
   console.log(
     `| server RSS start -> end | ${fmt(memoryStart)} -> ${fmt(memoryEnd)} MB (${fmt(memoryEnd - memoryStart, 1)} MB) |`,
   );
+  printBreakdown(answers);
+}
+
+/**
+ * Where the slow answers are: the first 30 s (every customer's first polls) against the rest, by
+ * what the answer was, and by 10 s window.
+ */
+function printBreakdown(answers: { at: number; ms: number; kind: string }[]) {
+  const summary = (list: { ms: number }[]) => {
+    const ms = list.map((a) => a.ms).sort((a, b) => a - b);
+    const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(ms.length * p))] ?? 0;
+    return `${ms.length} | ${fmt(q(0.5), 1)} | ${fmt(q(0.99), 1)} | ${fmt(ms.at(-1) ?? 0, 1)}`;
+  };
+  console.log(
+    `\n| part of the soak | requests | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|`,
+  );
+  console.log(`| first 30 s | ${summary(answers.filter((a) => a.at < 30_000))} |`);
+  console.log(`| after 30 s | ${summary(answers.filter((a) => a.at >= 30_000))} |`);
+  for (const [kind, label] of [
+    ['first', 'first poll of a path (no ETag yet)'],
+    ['changed', 'changed since the last poll (200)'],
+    ['unchanged', 'unchanged (304)'],
+    ['error', 'errors'],
+  ] as const) {
+    const list = answers.filter((a) => a.kind === kind);
+    if (list.length > 0) console.log(`| ${label} | ${summary(list)} |`);
+  }
+  const windows = new Map<number, { ms: number }[]>();
+  for (const a of answers) {
+    const w = Math.floor(a.at / 10_000);
+    if (!windows.has(w)) windows.set(w, []);
+    windows.get(w)!.push(a);
+  }
+  console.log(`\nby 10 s window (requests sent in it): requests, p50 / p99 / max ms`);
+  for (const [w, list] of [...windows].sort((a, b) => a[0] - b[0])) {
+    console.log(`  ${String(w * 10).padStart(4)} s: ${summary(list).replaceAll(' | ', ', ')}`);
+  }
 }
 
 await (soak ? soakMode() : mixMode());

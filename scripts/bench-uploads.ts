@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../src/shared/card-rules';
 import { freePort } from './free-port';
+import { serverArgs, serverFlags } from './server-command';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -82,17 +83,19 @@ async function measure(pid: number, url: string, cookies: string[]) {
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(pid));
   }, 20);
+  const started = performance.now();
   const statuses = await Promise.all(cookies.map((cookie) => upload(url, cookie)));
+  const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000));
   const after = rssMb(pid);
-  return { growth: after - before, peak: Math.max(peak, after) - before, statuses };
+  return { growth: after - before, peak: Math.max(peak, after) - before, statuses, seconds };
 }
 
 async function cardbridge() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-uploads-'));
-  const server = spawn(process.execPath, ['dist/server/main.js'], {
+  const server = spawn(process.execPath, serverArgs(), {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -130,9 +133,11 @@ async function cardbridge() {
   return result;
 }
 
-async function rawFloor() {
+/** A raw node:http server that reads the bytes and throws them away, with node `flags`. */
+async function rawFloor(flags: string[]) {
   const port = await freePort();
   const server = spawn(process.execPath, [
+    ...flags,
     '-e',
     `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => res.end('{}')); }).listen(${port}, '127.0.0.1');`,
   ]);
@@ -144,13 +149,22 @@ async function rawFloor() {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+// npm start's node flags (package.json): the raw server is measured without them, and with them.
+const flags = serverFlags();
 const rows: { name: string; runs: Awaited<ReturnType<typeof measure>>[] }[] = [
-  { name: 'Cardbridge (streams to storage)', runs: [] },
+  {
+    name: `Cardbridge (streams to storage; npm start: ${flags.join(' ') || 'no flags'})`,
+    runs: [],
+  },
   { name: 'raw node:http reading and discarding', runs: [] },
+  ...(flags.length > 0
+    ? [{ name: `raw node:http reading and discarding, ${flags.join(' ')}`, runs: [] }]
+    : []),
 ];
 for (let run = 0; run < RUNS; run++) {
   rows[0]!.runs.push(await cardbridge());
-  rows[1]!.runs.push(await rawFloor());
+  rows[1]!.runs.push(await rawFloor([]));
+  if (flags.length > 0) rows[2]!.runs.push(await rawFloor(flags));
 }
 console.log(
   `${UPLOADS} concurrent uploads of ${(photo.length / 1024 / 1024).toFixed(1)} MB, ${RUNS} runs each (median; all runs)`,
@@ -159,8 +173,10 @@ for (const { name, runs } of rows) {
   const growth = runs.map((r) => r.growth);
   const peak = runs.map((r) => r.peak);
   const statuses = [...new Set(runs.flatMap((r) => r.statuses))].join(', ');
+  const seconds = median(runs.map((r) => r.seconds));
+  const rate = (UPLOADS * photo.length) / 2 ** 20 / seconds;
   console.log(
-    `${name.padEnd(38)} RSS growth ${median(growth).toFixed(1)} MB (${growth.map((g) => g.toFixed(0)).join(', ')}), peak +${median(peak).toFixed(1)} MB; statuses ${statuses}`,
+    `${name.padEnd(60)} RSS growth ${median(growth).toFixed(1)} MB (${growth.map((g) => g.toFixed(0)).join(', ')}), peak +${median(peak).toFixed(1)} MB; all ${UPLOADS} in ${seconds.toFixed(2)} s (${rate.toFixed(0)} MB/s); statuses ${statuses}`,
   );
 }
 const ours = median(rows[0]!.runs.map((r) => r.growth));

@@ -11,13 +11,14 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { freePort } from './free-port';
+import { serverArgs } from './server-command';
 
 const RUNS = 3;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGET = { performance: 95, accessibility: 100 };
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['dist/server/main.js'], {
+  const server = spawn(process.execPath, serverArgs(), {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveHub } from '../../src/server/live/hub';
 import {
   addPaymentMethod,
   as,
@@ -113,6 +114,86 @@ describe('a poll answered from memory', () => {
     const again = await get(staff, '/api/admin/transactions?limit=1');
     expect(again.headers['x-next-cursor']).toBe(page.headers['x-next-cursor']);
     expect(again.headers['x-next-cursor']).toBeTruthy();
+  });
+});
+
+describe('polls that miss the cache at the same moment', () => {
+  it('are read together in one statement, each customer answered with their own rows', async () => {
+    const customers: { who: SignedIn; cards: string[] }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const who = await signUp(t.app);
+      const cards = [];
+      for (let k = 0; k <= i; k++) cards.unshift((await submitCard(t.app, who)).json().id);
+      await send(who, 'POST', '/api/chat/messages', { message: `from customer ${i}` });
+      customers.push({ who, cards });
+    }
+    const together = async (url: string) => {
+      const before = t.database.statements;
+      const answers = await Promise.all(customers.map(({ who }) => get(who, url)));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      return { answers: answers.map((a) => a.json()), statements: t.database.statements - before };
+    };
+
+    const list = await together('/api/transactions');
+    expect(list.statements).toBe(1);
+    expect(list.answers.map((a) => a.map((tx: { id: string }) => tx.id))).toEqual(
+      customers.map((c) => c.cards),
+    );
+    const recent = await together('/api/transactions/recent');
+    expect(recent.statements).toBe(1);
+    expect(recent.answers.map((a) => a.length)).toEqual([1, 2, 3, 4]);
+    expect(recent.answers[3].map((tx: { id: string }) => tx.id)).toEqual(customers[3]!.cards);
+    const stats = await together('/api/stats');
+    expect(stats.statements).toBe(1);
+    expect(stats.answers.map((a) => a.totalSubmitted)).toEqual([1, 2, 3, 4]);
+    const chat = await together('/api/chat/messages');
+    expect(chat.statements).toBe(1);
+    expect(chat.answers.map((a) => a.map((m: { message: string }) => m.message))).toEqual(
+      customers.map((_, i) => [`from customer ${i}`]),
+    );
+  });
+
+  it('answer a customer with nothing yet with empty lists and zero stats', async () => {
+    const customer = await signUp(t.app);
+    expect((await get(customer, '/api/transactions/recent')).json()).toEqual([]);
+    expect((await get(customer, '/api/stats')).json()).toEqual({
+      totalSubmitted: 0,
+      pending: 0,
+      completed: 0,
+      totalEarned: '0.00',
+    });
+  });
+});
+
+describe('answers whose bodies are no longer kept', () => {
+  it('still answer a matching If-None-Match with 304 from memory; without it, read once more', async () => {
+    // Bodies bounded to nothing: only stamps and ETags are kept.
+    const bare = await createTestApp({}, { live: new LiveHub(0) });
+    try {
+      const customer = await signUp(bare.app);
+      await submitCard(bare.app, customer);
+      const read = async (headers: Record<string, string> = {}) => {
+        const before = bare.database.statements;
+        const response = await as(bare.app, customer, {
+          method: 'GET',
+          url: '/api/transactions',
+          headers,
+        });
+        return { response, statements: bare.database.statements - before };
+      };
+      const first = await read();
+      const etag = first.response.headers.etag as string;
+      const unchanged = await read({ 'if-none-match': etag });
+      expect(unchanged.response.statusCode).toBe(304);
+      expect(unchanged.statements).toBe(0);
+      const again = await read();
+      expect(again.response.statusCode).toBe(200);
+      expect(again.statements).toBe(1);
+      expect(again.response.body).toBe(first.response.body);
+      expect(again.response.headers.etag).toBe(etag);
+    } finally {
+      await bare.close();
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/free-port';
+import { serverArgs } from '../../scripts/server-command';
 import { openDatabase } from '../../src/server/db/client';
 import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import { createPostgresDatabase } from '../api/helpers';
@@ -44,7 +45,7 @@ export async function startCluster(count = 2): Promise<Cluster> {
       const port = await freePort();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-cluster-'));
       dataDirs.push(dataDir);
-      const child = spawn(process.execPath, ['dist/server/main.js'], {
+      const child = spawn(process.execPath, serverArgs(), {
         env: {
           ...process.env,
           NODE_ENV: 'production',

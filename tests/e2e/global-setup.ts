@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../../scripts/free-port';
+import { serverArgs } from '../../scripts/server-command';
 import { lastStepOf, signInStaffOverHttp } from '../../scripts/staff-sign-in';
 import { startMailSink } from './mail-sink';
 
@@ -101,7 +102,8 @@ export default async function setup(project: TestProject) {
 }
 
 async function startServer(env: NodeJS.ProcessEnv, baseURL: string) {
-  const server: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+  // As `npm start` runs it (its node flags included).
+  const server: ChildProcess = spawn(process.execPath, serverArgs(), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

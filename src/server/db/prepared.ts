@@ -3,8 +3,9 @@ import type { Db } from './client';
 const statements = new WeakMap<Db, Map<string, unknown>>();
 
 /**
- * A prepared statement of `db`, built once: the hot queries are parsed and planned once per
- * connection instead of being rebuilt, sent and planned on every request.
+ * A prepared statement of `db` (or a batch loader holding one), built once: the hot queries are
+ * parsed and planned once per connection instead of being rebuilt, sent and planned on every
+ * request.
  */
 export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) => T): T {
   let byName = statements.get(db);

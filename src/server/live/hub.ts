@@ -64,8 +64,9 @@ export class LiveHub {
   private coherentNow = true;
   publish: ((message: LiveMessage) => void) | null = null;
 
-  constructor(responseCacheBytes = 64 * 1024 * 1024) {
-    this.responses = new ResponseCache(responseCacheBytes);
+  /** `responseBodyBytes` bounds the bodies kept (ETags and stamps are kept for every answer). */
+  constructor(responseBodyBytes = 8 * 1024 * 1024) {
+    this.responses = new ResponseCache(responseBodyBytes);
   }
 
   get coherent() {

@@ -40,10 +40,16 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
     const stamp = hub.stamp(scope, live.topic);
     const cached = hub.coherent ? hub.responses.get(key) : undefined;
     if (cached?.stamp === stamp) {
-      if (cached.headers) reply.headers(cached.headers);
-      reply.header('ETag', cached.etag);
-      if (request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(cached.body);
+      if (request.headers['if-none-match'] === cached.etag) {
+        if (cached.headers) reply.headers(cached.headers);
+        return reply.header('ETag', cached.etag).code(304).send();
+      }
+      const body = hub.responses.body(key);
+      if (body !== undefined) {
+        if (cached.headers) reply.headers(cached.headers);
+        reply.header('ETag', cached.etag);
+        return reply.type('application/json; charset=utf-8').send(body);
+      }
     }
     request.liveMiss = { key, stamp };
   });
@@ -55,7 +61,7 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
     if (hub.coherent) {
       const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
       const headers = typeof cursor === 'string' ? { [NEXT_CURSOR_HEADER]: cursor } : undefined;
-      hub.responses.set(miss.key, { stamp: miss.stamp, etag, body: payload, headers });
+      hub.responses.set(miss.key, { stamp: miss.stamp, etag, headers }, payload);
     }
     reply.header('ETag', etag);
     if (request.headers['if-none-match'] === etag) {

@@ -1,7 +1,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Feedback } from '../../../shared/feedback';
 import { rejectionReasonLabel } from '../../../shared/rejections';
-import type { Transaction } from '../../../shared/transactions';
+import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
+import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { feedback, paymentMethods, transactions } from '../../db/schema';
@@ -34,10 +35,13 @@ const columns = {
 
 /** The card's rating (one at most: a unique index), for a left join on `feedback`. */
 export function feedbackColumns() {
+  // Aliased: inside a subquery (the recent list's lateral join) `created_at` would be ambiguous.
   return {
-    feedbackRating: feedback.rating,
-    feedbackComment: feedback.comment,
-    feedbackCreatedAt: feedback.createdAt,
+    feedbackRating: sql<number | null>`${feedback.rating}`.as('feedback_rating'),
+    feedbackComment: sql<string | null>`${feedback.comment}`.as('feedback_comment'),
+    feedbackCreatedAt: sql<Date | null>`${feedback.createdAt}`
+      .mapWith(feedback.createdAt)
+      .as('feedback_created_at'),
   };
 }
 
@@ -69,20 +73,15 @@ export function answerFields<T extends FeedbackRow & RejectionRow>(row: T) {
   };
 }
 
-/** The customer's transactions, newest first, with the name of the method they are paid to. */
-const listStatement = (db: Db, limited: boolean) =>
-  prepared(db, limited ? 'transactions-recent' : 'transactions-list', (db, name) => {
-    const query = db
-      .select(columns)
-      .from(transactions)
-      .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
-      .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
-      .where(eq(transactions.userId, sql.placeholder('userId')))
-      .orderBy(desc(transactions.createdAt), desc(transactions.id));
-    return (limited ? query.limit(sql.placeholder('limit')) : query).prepare(name);
-  });
+/** The columns above, from a transaction joined with its payment method and its rating. */
+const selectTransactions = (db: Db) =>
+  db
+    .select(columns)
+    .from(transactions)
+    .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
+    .leftJoin(feedback, eq(feedback.transactionId, transactions.id));
 
-type Row = Awaited<ReturnType<ReturnType<typeof listStatement>['execute']>>[number];
+type Row = Awaited<ReturnType<typeof selectTransactions>>[number];
 
 export const toTransaction = (row: Row): Transaction => ({
   ...answerFields(row),
@@ -90,9 +89,60 @@ export const toTransaction = (row: Row): Transaction => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-export async function listTransactions(db: Db, userId: string, limit?: number) {
-  const rows = await listStatement(db, limit !== undefined).execute({ userId, limit });
-  return rows.map(toTransaction);
+const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}::uuid[])`;
+
+/**
+ * Customers' transactions, newest first, with the name of the method they are paid to: every
+ * customer asked for at once in one statement (db/batch.ts), the rows grouped by customer.
+ */
+const listLoader = (db: Db) =>
+  prepared(db, 'transactions-list', (db) => {
+    const statement = db
+      .select({ ...columns, userId: transactions.userId })
+      .from(transactions)
+      .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
+      .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
+      .where(byUserIds)
+      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .prepare('transactions-list-many');
+    return new BatchLoader(
+      async (userIds: string[]) => {
+        const rows = await statement.execute({ userIds });
+        return groupBy(rows, (row) => row.userId);
+      },
+      () => [],
+    );
+  });
+
+/** The newest RECENT_TRANSACTIONS_LIMIT of each customer, read through the index per customer. */
+const recentLoader = (db: Db) =>
+  prepared(db, 'transactions-recent', (db) => {
+    const latest = selectTransactions(db)
+      .where(eq(transactions.userId, sql`ids.user_id`))
+      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .limit(RECENT_TRANSACTIONS_LIMIT)
+      .as('latest');
+    const fields = Object.fromEntries(
+      Object.keys(columns).map((name) => [name, latest[name as keyof typeof columns]]),
+    ) as { [K in keyof typeof columns]: (typeof latest)[K] };
+    const statement = db
+      .select({ userId: sql<string>`ids.user_id`.as('user_id'), ...fields })
+      .from(sql`unnest(${sql.placeholder('userIds')}::uuid[]) as ids(user_id)`)
+      .crossJoinLateral(latest)
+      .prepare('transactions-recent-many');
+    return new BatchLoader(
+      async (userIds: string[]) => {
+        const rows = await statement.execute({ userIds });
+        return groupBy(rows, (row) => row.userId);
+      },
+      () => [],
+    );
+  });
+
+/** The customer's transactions, newest first (all of them, or the most recent few). */
+export async function listTransactions(db: Db, userId: string, recent = false) {
+  const rows = await (recent ? recentLoader(db) : listLoader(db)).load(userId);
+  return rows.map(({ userId: _userId, ...row }) => toTransaction(row));
 }
 
 export async function findTransaction(db: Db, id: string, userId?: string) {
@@ -116,23 +166,31 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
 }
 
 /** totalEarned sums paymentAmount over completed transactions (PRODUCT.md). */
-const statsStatement = (db: Db) =>
-  prepared(db, 'transaction-stats', (db, name) =>
-    db
+const statsLoader = (db: Db) =>
+  prepared(db, 'transaction-stats', (db) => {
+    const statement = db
       .select({
+        userId: transactions.userId,
         totalSubmitted: sql<number>`count(*)::int`,
         pending: sql<number>`(count(*) filter (where ${transactions.status} = 'pending'))::int`,
         completed: sql<number>`(count(*) filter (where ${transactions.status} = 'completed'))::int`,
         totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${transactions.status} = 'completed'), 0)::numeric(12,2)::text`,
       })
       .from(transactions)
-      .where(eq(transactions.userId, sql.placeholder('userId')))
-      .prepare(name),
-  );
+      .where(byUserIds)
+      .groupBy(transactions.userId)
+      .prepare('transaction-stats-many');
+    return new BatchLoader(
+      async (userIds: string[]) => {
+        const rows = await statement.execute({ userIds });
+        return new Map(rows.map(({ userId, ...stats }) => [userId, stats]));
+      },
+      () => ({ totalSubmitted: 0, pending: 0, completed: 0, totalEarned: '0.00' }),
+    );
+  });
 
 export async function transactionStats(db: Db, userId: string) {
-  const [row] = await statsStatement(db).execute({ userId });
-  return row!;
+  return statsLoader(db).load(userId);
 }
 
 /**

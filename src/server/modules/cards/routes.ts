@@ -8,11 +8,7 @@ import {
   FEEDBACK_NOT_COMPLETED,
   feedbackSchema,
 } from '../../../shared/feedback';
-import {
-  RECENT_TRANSACTIONS_LIMIT,
-  statsSchema,
-  transactionSchema,
-} from '../../../shared/transactions';
+import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { transactions } from '../../db/schema';
 import { STAFF } from '../../live/hub';
@@ -115,7 +111,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => listTransactions(app.db, accountOf(request).id, RECENT_TRANSACTIONS_LIMIT),
+    async (request) => listTransactions(app.db, accountOf(request).id, true),
   );
 
   r.get(

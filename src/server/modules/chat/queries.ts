@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
+import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { chatConversations, chatMessages, users } from '../../db/schema';
@@ -18,19 +19,27 @@ export const toChatMessage = (row: Row): ChatMessage => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** One customer's conversation, oldest first. */
-const conversationStatement = (db: Db) =>
-  prepared(db, 'chat-conversation', (db, name) =>
-    db
+/**
+ * Customers' conversations, oldest first: every customer asked for at once in one statement
+ * (db/batch.ts), the rows grouped by customer.
+ */
+const conversationLoader = (db: Db) =>
+  prepared(db, 'chat-conversation', (db) => {
+    const statement = db
       .select()
       .from(chatMessages)
-      .where(eq(chatMessages.userId, sql.placeholder('userId')))
+      .where(sql`${chatMessages.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
       .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
-      .prepare(name),
-  );
+      .prepare('chat-conversation-many');
+    return new BatchLoader(
+      async (userIds: string[]) => groupBy(await statement.execute({ userIds }), (r) => r.userId),
+      () => [],
+    );
+  });
 
+/** One customer's conversation, oldest first. */
 export async function conversation(db: Db, userId: string) {
-  const rows = await conversationStatement(db).execute({ userId });
+  const rows = await conversationLoader(db).load(userId);
   return rows.map(toChatMessage);
 }
 

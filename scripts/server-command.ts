@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The arguments `npm start` gives node (package.json's start script: `node [flags]
+ * dist/server/main.js`). The benchmarks and the cluster tests start the built server with exactly
+ * these, so they measure the server as it runs in production.
+ */
+export function serverArgs(): string[] {
+  const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+  const [command, ...args] = start.trim().split(/\s+/);
+  if (command !== 'node' || args.at(-1) !== 'dist/server/main.js') {
+    throw new Error(`npm start should be "node [flags] dist/server/main.js", not "${start}"`);
+  }
+  return args;
+}
+
+/** The node flags of `npm start`, without the server file. */
+export const serverFlags = () => serverArgs().slice(0, -1);
