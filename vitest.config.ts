@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    reporters: ['default', './tests/tally-reporter.ts'],
     include: [
       'src/**/*.test.ts',
       'tests/api/**/*.test.ts',

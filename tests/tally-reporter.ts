@@ -1,0 +1,29 @@
+import { appendFileSync } from 'node:fs';
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * After Vitest's own summary, one plain line: "Tests: N passed, N failed, N skipped". A file that
+ * could not load, or an error outside any test, counts as one failure. With TEST_TALLY_FILE set
+ * (as .ci/run does), the counts are also appended there, one run a line, for the run's total.
+ */
+export default class TallyReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const testModule of testModules) {
+      let tests = 0;
+      for (const test of testModule.children.allTests()) {
+        tests += 1;
+        const { state } = test.result();
+        if (state === 'passed') passed += 1;
+        else if (state === 'failed') failed += 1;
+        else skipped += 1;
+      }
+      if (tests === 0 && testModule.state() === 'failed') failed += 1;
+    }
+    console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+    const file = process.env.TEST_TALLY_FILE;
+    if (file) appendFileSync(file, `${passed} ${failed} ${skipped}\n`);
+  }
+}
