@@ -44,7 +44,8 @@ await db.execute(sql`
   with u as (select row_number() over (order by id) as n, id from users),
        pm as (select user_id, id from payment_methods)
   insert into transactions (user_id, card_type, card_value, card_condition, card_format, image_urls,
-                            status, payment_method_id, payout_rate, expected_payout, created_at, updated_at)
+                            status, validation_status, payment_method_id, payout_rate, expected_payout,
+                            created_at, updated_at)
   select u.id,
          (${brands}::text[])[1 + (g % ${BRANDS.length})],
          (25 + (g % 400))::numeric(10,2),
@@ -53,6 +54,7 @@ await db.execute(sql`
          array['/objects/cards/' || gen_random_uuid() || '.jpg'],
          case when g % 10 = 0 then 'pending' when g % 10 = 1 then 'processing'
               when g % 10 = 2 then 'rejected' else 'completed' end,
+         case when g % 20 = 0 then 'flagged' else 'passed' end,
          pm.id, 0.8800, ((25 + (g % 400)) * 0.88)::numeric(10,2),
          now() - (g || ' seconds')::interval, now()
   from generate_series(1, ${TRANSACTIONS}) g
@@ -102,6 +104,7 @@ const scenarios: [string, string][] = [
   ['search email', `/api/admin/transactions?search=${encodeURIComponent(someone.userEmail)}`],
   ['search id prefix', `/api/admin/transactions?search=${someone.id.slice(0, 8)}`],
   ['search with no match', '/api/admin/transactions?search=no-such-card'],
+  ['automated checks: flagged only', '/api/admin/transactions?validation=flagged'],
   ['summary cards', '/api/admin/stats'],
   ['first page of Users', '/api/admin/users'],
 ];
