@@ -63,7 +63,7 @@ async function main() {
     const unused = await deleteOrphanUploads(database.db, app.storage);
     const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
     const limits = await app.counters.deleteExpired();
-    const tokens = await deleteExpiredTokens(database.db, Date.now());
+    const tokens = await deleteExpiredTokens(database.db, app.now());
     const mails = await app.mail.deleteOld();
     if (sessions + unused + unrecorded + limits + tokens + mails > 0) {
       app.log.info(

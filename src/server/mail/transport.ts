@@ -35,15 +35,8 @@ export function smtpTransport(smtpUrl: string): MailTransport {
     socketTimeout: 30_000,
   } as never);
   return {
-    async send({ id, from, to, subject, text, html }) {
-      await transporter.sendMail({
-        messageId: `<${id}@cardbridge>`,
-        from,
-        to,
-        subject,
-        text,
-        html,
-      });
+    async send(envelope) {
+      await transporter.sendMail(messageOf(envelope));
     },
     close: () => transporter.close(),
   };

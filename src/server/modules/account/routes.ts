@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -94,9 +94,9 @@ export default async function accountRoutes(app: FastifyInstance) {
         const [user] = await tx
           .update(users)
           .set({ emailVerifiedAt: new Date(now), updatedAt: new Date(now) })
-          .where(eq(users.id, row.accountId))
-          .returning({ id: users.id, email: users.email });
-        return user?.email === row.email ? user : null;
+          .where(and(eq(users.id, row.accountId), eq(users.email, row.email)))
+          .returning({ id: users.id });
+        return user ?? null;
       });
       if (used) {
         accountChanged('user', used.id);

@@ -10,6 +10,7 @@ import {
   NEXT_CURSOR_HEADER,
   updateTransactionSchema,
 } from '../../../shared/admin';
+import { isUuid } from '../../../shared/ids';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
@@ -24,7 +25,6 @@ import {
 } from './queries';
 
 const idParams = z.object({ id: z.string() });
-const isUuid = (id: string) => z.uuid().safeParse(id).success;
 
 export default async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

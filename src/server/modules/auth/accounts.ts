@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { admins, users } from '../../db/schema';
+import type { Principal } from '../../plugins/session';
 import { hashPassword } from './passwords';
 
 export { hashPassword } from './passwords';
@@ -82,4 +83,31 @@ export async function upsertAdmin(db: Db, input: StaffInput, cost: number) {
 export async function countAdmins(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(admins);
   return row?.n ?? 0;
+}
+
+/** Stores a new password hash; the account's email and first name, or undefined if it is gone. */
+export async function setPassword(db: Db, account: Principal, hash: string, now: number) {
+  const set = { password: hash, updatedAt: new Date(now) };
+  const [row] =
+    account.kind === 'admin'
+      ? await db
+          .update(admins)
+          .set(set)
+          .where(eq(admins.id, account.id))
+          .returning({ email: admins.email, firstName: admins.firstName })
+      : await db
+          .update(users)
+          .set(set)
+          .where(eq(users.id, account.id))
+          .returning({ email: users.email, firstName: users.firstName });
+  return row;
+}
+
+export async function passwordHashOf(db: Db, account: Principal): Promise<string | undefined> {
+  const table = account.kind === 'admin' ? admins : users;
+  const [row] = await db
+    .select({ password: table.password })
+    .from(table)
+    .where(eq(table.id, account.id));
+  return row?.password;
 }

@@ -23,7 +23,13 @@ import { HttpError } from '../../plugins/errors';
 import { HOUR, limit, tooMany } from '../../plugins/rate-limit';
 import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
 import { sendVerificationEmail } from '../account/routes';
-import { findAdminByEmail, findUserByEmail, isUniqueViolation, normalizeEmail } from './accounts';
+import {
+  findAdminByEmail,
+  findUserByEmail,
+  isUniqueViolation,
+  normalizeEmail,
+  setPassword,
+} from './accounts';
 import { assertGoodPassword, checkPassword, hashPassword, isLegacyHash } from './passwords';
 import { SignInThrottle } from './throttle';
 import {
@@ -89,9 +95,7 @@ export default async function authRoutes(app: FastifyInstance) {
     password: string,
   ) {
     if (!isLegacyHash(stored)) return;
-    const hash = await hashPassword(password, bcryptCost);
-    const table = kind === 'admin' ? admins : users;
-    await app.db.update(table).set({ password: hash }).where(eq(table.id, id));
+    await setPassword(app.db, { kind, id }, await hashPassword(password, bcryptCost), app.now());
   }
 
   /** Sign-out, logged with the account it ends (read before the session goes). */
@@ -222,10 +226,10 @@ export default async function authRoutes(app: FastifyInstance) {
       const pending = session?.account ? undefined : session?.data.pendingAccount;
       if (!pending) throw new HttpError(401, NO_PENDING_SIGNIN);
       const failures = `two-factor:${pending.kind}:${pending.id}`;
-      const [tried] = await app.counters.peekMany([failures]);
+      const tried = await app.counters.peek(failures);
       const { twoFactorFailures } = app.config.limits;
-      if (tried!.current >= twoFactorFailures) {
-        throw tooMany(reply, tried!.ttl, 'Too many wrong codes.');
+      if (tried.current >= twoFactorFailures) {
+        throw tooMany(reply, tried.ttl, 'Too many wrong codes.');
       }
       const enrolment = await findTwoFactor(app.db, pending);
       const row =

@@ -8,6 +8,7 @@ import {
   FEEDBACK_NOT_COMPLETED,
   feedbackSchema,
 } from '../../../shared/feedback';
+import { isUuid } from '../../../shared/ids';
 import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { transactions } from '../../db/schema';
@@ -29,7 +30,6 @@ import {
 import { isTimeZone, renderReceipt } from './receipt';
 
 const idParams = z.object({ id: z.string() });
-const isUuid = (id: string) => z.uuid().safeParse(id).success;
 
 const IMAGES_NOT_YOURS =
   'Each image must be one you uploaded for this card and not used by another card';

@@ -15,7 +15,7 @@ const MAX_PIXELS = 50_000_000;
  * keeps almost every bit; another photo differs in about half. Orientation from EXIF is applied
  * first, so a photo turned by its metadata hashes like the upright one.
  */
-export async function differenceHash(input: string | Buffer): Promise<bigint> {
+async function differenceHash(input: string | Buffer): Promise<bigint> {
   const pixels = await sharp(input, { limitInputPixels: MAX_PIXELS, sequentialRead: true })
     .rotate()
     .greyscale()
@@ -30,17 +30,6 @@ export async function differenceHash(input: string | Buffer): Promise<bigint> {
   }
   // PostgreSQL's bigint is signed.
   return BigInt.asIntN(64, hash);
-}
-
-/** Bits that differ between two hashes. */
-export function hammingDistance(a: bigint, b: bigint): number {
-  let x = BigInt.asUintN(64, a ^ b);
-  let bits = 0;
-  while (x) {
-    bits += Number(x & 1n);
-    x >>= 1n;
-  }
-  return bits;
 }
 
 let queue: Promise<unknown> = Promise.resolve();

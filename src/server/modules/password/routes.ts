@@ -7,14 +7,20 @@ import {
   forgotPasswordSchema,
   resetPasswordSchema,
 } from '../../../shared/auth-schemas';
-import type { Db } from '../../db/client';
-import { admins, users } from '../../db/schema';
+import { users } from '../../db/schema';
+import { accountKey } from '../../live/session-cache';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError } from '../../plugins/errors';
 import { HOUR, limit, tooMany } from '../../plugins/rate-limit';
 import { endAccountSessions, type Principal } from '../../plugins/session';
 import { consumeToken, findToken, issueToken, principalOf, revokeTokens } from '../account/tokens';
-import { findAdminByEmail, findUserByEmail, normalizeEmail } from '../auth/accounts';
+import {
+  findAdminByEmail,
+  findUserByEmail,
+  normalizeEmail,
+  passwordHashOf,
+  setPassword,
+} from '../auth/accounts';
 import { assertGoodPassword, checkPassword, hashPassword } from '../auth/passwords';
 
 export const FORGOT_ANSWER =
@@ -24,33 +30,6 @@ const WRONG_CURRENT = 'Current password is incorrect';
 const CHANGE_FAILURES_PER_HOUR = 10;
 
 const messageSchema = z.object({ message: z.string() });
-
-/** Stores a new password hash; the account's email and first name, or undefined if it is gone. */
-async function setPassword(db: Db, account: Principal, hash: string, now: number) {
-  const set = { password: hash, updatedAt: new Date(now) };
-  const [row] =
-    account.kind === 'admin'
-      ? await db
-          .update(admins)
-          .set(set)
-          .where(eq(admins.id, account.id))
-          .returning({ email: admins.email, firstName: admins.firstName })
-      : await db
-          .update(users)
-          .set(set)
-          .where(eq(users.id, account.id))
-          .returning({ email: users.email, firstName: users.firstName });
-  return row;
-}
-
-async function passwordHashOf(db: Db, account: Principal): Promise<string | undefined> {
-  const table = account.kind === 'admin' ? admins : users;
-  const [row] = await db
-    .select({ password: table.password })
-    .from(table)
-    .where(eq(table.id, account.id));
-  return row?.password;
-}
 
 export default async function passwordRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -155,7 +134,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
       });
       // Every session of the account ends: whoever knew the old password is out.
       await endAccountSessions(app, principal);
-      app.live.accountChanged(`${principal.kind}:${principal.id}`);
+      app.live.accountChanged(accountKey(principal));
       await app.mail.send(account.email, 'password-changed', {
         firstName: account.firstName,
         how: 'reset',
@@ -184,9 +163,9 @@ export default async function passwordRoutes(app: FastifyInstance) {
       const account = accountOf(request);
       const principal: Principal = { kind: account.kind, id: account.id };
       const failures = `password-change-failure:${account.kind}:${account.id}`;
-      const [tried] = await app.counters.peekMany([failures]);
-      if (tried!.current >= CHANGE_FAILURES_PER_HOUR) {
-        throw tooMany(reply, tried!.ttl, 'Too many wrong current passwords.');
+      const tried = await app.counters.peek(failures);
+      if (tried.current >= CHANGE_FAILURES_PER_HOUR) {
+        throw tooMany(reply, tried.ttl, 'Too many wrong current passwords.');
       }
       const { currentPassword, newPassword } = request.body;
       const stored = await passwordHashOf(app.db, principal);

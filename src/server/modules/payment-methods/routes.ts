@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isUuid } from '../../../shared/ids';
 import {
   createPaymentMethodSchema,
   updatePaymentMethodSchema,
@@ -95,9 +96,9 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.params;
-      const isUuid = z.uuid().safeParse(id).success;
+
       const userId = accountOf(request).id;
-      if (!isUuid || !(await deletePaymentMethod(app.db, userId, id))) {
+      if (!isUuid(id) || !(await deletePaymentMethod(app.db, userId, id))) {
         throw notFound(NOT_FOUND);
       }
       changed(userId);

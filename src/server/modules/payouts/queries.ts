@@ -12,6 +12,7 @@ import {
   type Payouts,
 } from '../../../shared/payouts';
 import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
+import { groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { paymentMethods, transactions, users } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
@@ -70,12 +71,7 @@ const typeOrder = (type: string | null) => {
  */
 export async function listPayouts(db: Db): Promise<Payouts> {
   const [cards, waiting] = await Promise.all([payableCards(db), db.$count(transactions, PAYABLE)]);
-  const byType = new Map<string | null, PayoutCard[]>();
-  for (const card of cards) {
-    const list = byType.get(card.paymentMethodType) ?? [];
-    list.push(card);
-    byType.set(card.paymentMethodType, list);
-  }
+  const byType = groupBy(cards, (card) => card.paymentMethodType);
   const groups: PayoutGroup[] = [...byType.entries()]
     .sort(([a], [b]) => typeOrder(a) - typeOrder(b) || String(a).localeCompare(String(b)))
     .map(([type, list]) => ({

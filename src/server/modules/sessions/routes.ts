@@ -3,6 +3,7 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isUuid } from '../../../shared/ids';
 import { sessionSchema } from '../../../shared/sessions';
 import { sessions, users } from '../../db/schema';
 import type { SessionData } from '../../live/session-cache';
@@ -12,7 +13,6 @@ import { endAccountSessions, endSession, endSessionsById } from '../../plugins/s
 import { recordAudit } from '../admin/audit';
 
 const idParams = z.object({ id: z.string() });
-const isUuid = (id: string) => z.uuid().safeParse(id).success;
 
 /** "Chrome 131" and "Windows 10" from a user agent; null parts when it does not say. */
 function describeAgent(userAgent: string | undefined) {
