@@ -12,10 +12,10 @@ import { ColouredBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
-import { toast } from '@/lib/toast';
+import { errorToast, toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { Pager, useCursorPages } from './pager';
 import { adminConversationQuery, adminConversationsQuery, adminStatsQuery } from './queries';
@@ -25,9 +25,6 @@ const refreshChats = () =>
     queryClient.invalidateQueries({ queryKey: ['/api/admin/conversations'] }),
     queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
   ]);
-
-const errorToast = (fallback: string) => (error: Error) =>
-  toast({ title: 'Error', description: serverMessage(error) ?? fallback, variant: 'destructive' });
 
 export function ChatTab() {
   const pages = useCursorPages();

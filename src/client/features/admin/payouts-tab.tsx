@@ -10,9 +10,9 @@ import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
-import { toast } from '@/lib/toast';
+import { errorToast, toast } from '@/lib/toast';
 import { adminPayoutsQuery, PAYOUTS_CSV_URL, refreshAfterReview } from './queries';
 
 /** Selected cards and the amount each showed when it was ticked (the amount being paid). */
@@ -74,11 +74,7 @@ export function PayoutsTab() {
     },
     onError: (error) => {
       setConfirming(false);
-      toast({
-        title: 'Error',
-        description: serverMessage(error) ?? 'Failed to mark payouts as sent',
-        variant: 'destructive',
-      });
+      errorToast('Failed to mark payouts as sent')(error);
     },
   });
 

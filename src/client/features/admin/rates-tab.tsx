@@ -31,10 +31,10 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { problemsResolver } from '@/lib/form';
-import { toast } from '@/lib/toast';
+import { errorToast, toast } from '@/lib/toast';
 import { adminRatesQuery, rateHistoryQuery, refreshRates } from './queries';
 
 type Terms = { brand: string; rate: string; minimum: string };
@@ -181,12 +181,7 @@ function useRateWrite(onDone: () => void) {
       toast({ title: 'Success', description: `${brand ?? body.brand} ${done}` });
       onDone();
     },
-    onError: (error) =>
-      toast({
-        title: 'Error',
-        description: serverMessage(error) ?? 'Failed to save the rate',
-        variant: 'destructive',
-      }),
+    onError: errorToast('Failed to save the rate'),
   });
 }
 

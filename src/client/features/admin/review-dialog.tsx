@@ -41,9 +41,9 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { VerifiedBadge } from '@/components/verified-badge';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
-import { toast } from '@/lib/toast';
+import { errorToast, toast } from '@/lib/toast';
 import { ChecksPanel } from './checks-panel';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
 
@@ -161,11 +161,7 @@ function ReviewForm({
     },
     onError: (error) => {
       if (error.message.startsWith('409: ')) setStale(true);
-      toast({
-        title: 'Error',
-        description: serverMessage(error) ?? 'Failed to update transaction',
-        variant: 'destructive',
-      });
+      errorToast('Failed to update transaction')(error);
     },
   });
 

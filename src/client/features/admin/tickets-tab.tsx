@@ -11,10 +11,10 @@ import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { queryClient } from '@/lib/query-client';
-import { toast } from '@/lib/toast';
+import { errorToast, toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminTicketQuery, adminTicketsQuery } from './queries';
 
@@ -31,12 +31,7 @@ function useTicketStatus() {
       await refreshTickets();
       toast({ title: 'Success', description: 'Ticket updated successfully' });
     },
-    onError: (error) =>
-      toast({
-        title: 'Error',
-        description: serverMessage(error) ?? 'Failed to update ticket',
-        variant: 'destructive',
-      }),
+    onError: errorToast('Failed to update ticket'),
   });
 }
 
@@ -200,12 +195,7 @@ function TicketThreadDialog({ id, onClose }: { id: string | null; onClose: () =>
       await refreshTickets();
       toast({ title: 'Reply sent', description: 'The customer has been notified' });
     },
-    onError: (error) =>
-      toast({
-        title: 'Error',
-        description: serverMessage(error) ?? 'Failed to send reply',
-        variant: 'destructive',
-      }),
+    onError: errorToast('Failed to send reply'),
   });
   return (
     <TicketDialog

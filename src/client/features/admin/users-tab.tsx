@@ -17,8 +17,8 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { VerifiedBadge } from '@/components/verified-badge';
-import { apiRequest, serverMessage } from '@/lib/api';
-import { toast } from '@/lib/toast';
+import { apiRequest } from '@/lib/api';
+import { errorToast, toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminUsersQuery } from './queries';
 
@@ -38,12 +38,7 @@ export function UsersTab() {
         description: `${user.email} was signed out of ${ended} session${ended === 1 ? '' : 's'}.`,
       });
     },
-    onError: (error) =>
-      toast({
-        title: 'Error',
-        description: serverMessage(error) ?? 'Could not end the sessions',
-        variant: 'destructive',
-      }),
+    onError: errorToast('Could not end the sessions'),
   });
   const users = query.data?.items ?? [];
   if (query.isLoading) return <Skeleton className="h-48" />;

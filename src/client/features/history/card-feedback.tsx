@@ -12,9 +12,9 @@ import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { refreshAfterSubmission } from '@/lib/queries';
-import { toast } from '@/lib/toast';
+import { errorToast, toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 
 /** On a completed card: the customer's rating, or a form to give one (once). */
@@ -62,12 +62,7 @@ function FeedbackForm({ id }: { id: string }) {
       await refreshAfterSubmission();
       toast({ title: 'Thank you', description: 'Your rating was saved.' });
     },
-    onError: (e) =>
-      toast({
-        title: 'Error',
-        description: serverMessage(e) ?? 'Failed to save your rating',
-        variant: 'destructive',
-      }),
+    onError: errorToast('Failed to save your rating'),
   });
   return (
     <form
