@@ -16,6 +16,7 @@ import { setCurrentUser } from '@/lib/auth';
 import { formatDate } from '@/lib/dates';
 import { problemsResolver } from '@/lib/form';
 import { toast } from '@/lib/toast';
+import { cn } from '@/lib/utils';
 
 type Names = { firstName: string; lastName: string };
 
@@ -56,41 +57,31 @@ export function ProfileDetails({ user }: { user: CurrentUser }) {
       </CardHeader>
       <CardContent className="grid gap-6">
         <dl className="grid gap-4 sm:grid-cols-3">
-          <div className="rounded-lg border bg-muted/30 p-4">
-            <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
-              <MailIcon /> Email
-            </dt>
-            <dd className="mt-1.5 flex flex-wrap items-center gap-2 font-medium">
-              <span className="break-all" data-testid="profile-email">
-                {user.email}
-              </span>
-              {user.emailVerified ? (
-                <Badge variant="secondary" className="gap-1" data-testid="email-verified">
-                  <BadgeCheckIcon className="size-3.5" /> Verified
-                </Badge>
-              ) : (
-                <Badge variant="outline" className="gap-1" data-testid="email-unverified">
-                  <MailWarningIcon className="size-3.5" /> Not confirmed
-                </Badge>
-              )}
-            </dd>
-          </div>
-          <div className="rounded-lg border bg-muted/30 p-4">
-            <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
-              <UserIcon /> Name
-            </dt>
-            <dd className="mt-1.5 font-medium wrap-anywhere" data-testid="profile-name">
-              {[user.firstName, user.lastName].filter(Boolean).join(' ') || 'Not set'}
-            </dd>
-          </div>
-          <div className="rounded-lg border bg-muted/30 p-4">
-            <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
-              <CalendarIcon /> Member Since
-            </dt>
-            <dd className="mt-1.5 font-medium" data-testid="profile-member-since">
-              {formatDate(user.createdAt)}
-            </dd>
-          </div>
+          <InfoItem icon={<MailIcon />} label="Email" className="flex flex-wrap items-center gap-2">
+            <span className="break-all" data-testid="profile-email">
+              {user.email}
+            </span>
+            {user.emailVerified ? (
+              <Badge variant="secondary" className="gap-1" data-testid="email-verified">
+                <BadgeCheckIcon className="size-3.5" /> Verified
+              </Badge>
+            ) : (
+              <Badge variant="outline" className="gap-1" data-testid="email-unverified">
+                <MailWarningIcon className="size-3.5" /> Not confirmed
+              </Badge>
+            )}
+          </InfoItem>
+          <InfoItem
+            icon={<UserIcon />}
+            label="Name"
+            className="wrap-anywhere"
+            testId="profile-name"
+          >
+            {[user.firstName, user.lastName].filter(Boolean).join(' ') || 'Not set'}
+          </InfoItem>
+          <InfoItem icon={<CalendarIcon />} label="Member Since" testId="profile-member-since">
+            {formatDate(user.createdAt)}
+          </InfoItem>
         </dl>
         <form
           className="grid gap-4 border-t pt-6"
@@ -158,6 +149,32 @@ function EmailNotificationsSwitch({ user }: { user: CurrentUser }) {
           close together come in one email.
         </p>
       </div>
+    </div>
+  );
+}
+
+/** One fact in the account's summary: a labelled box. */
+function InfoItem({
+  icon,
+  label,
+  className,
+  testId,
+  children,
+}: {
+  icon: React.ReactNode;
+  label: string;
+  className?: string;
+  testId?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="rounded-lg border bg-muted/30 p-4">
+      <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground [&_svg]:size-3.5">
+        {icon} {label}
+      </dt>
+      <dd className={cn('mt-1.5 font-medium', className)} data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }
