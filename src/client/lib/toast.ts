@@ -1,5 +1,4 @@
 import * as React from 'react';
-import { serverMessage } from './api';
 
 /** Spec section 9: one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
 export const TOAST_LIMIT = 1;
@@ -60,7 +59,3 @@ export function useToast() {
   }, []);
   return { toasts: state, toast, dismiss };
 }
-
-/** An `onError` that shows the server's message, or `fallback` when it gave none. */
-export const errorToast = (fallback: string) => (error: unknown) =>
-  toast({ title: 'Error', description: serverMessage(error) ?? fallback, variant: 'destructive' });

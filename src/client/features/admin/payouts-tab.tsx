@@ -12,7 +12,8 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
-import { errorToast, toast } from '@/lib/toast';
+import { errorToast } from '@/lib/error-toast';
+import { toast } from '@/lib/toast';
 import { adminPayoutsQuery, PAYOUTS_CSV_URL, refreshAfterReview } from './queries';
 
 /** Selected cards and the amount each showed when it was ticked (the amount being paid). */

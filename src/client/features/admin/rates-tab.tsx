@@ -33,8 +33,9 @@ import {
 import { TextField } from '@/components/ui/text-field';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
+import { errorToast } from '@/lib/error-toast';
 import { problemsResolver } from '@/lib/form';
-import { errorToast, toast } from '@/lib/toast';
+import { toast } from '@/lib/toast';
 import { adminRatesQuery, rateHistoryQuery, refreshRates } from './queries';
 
 type Terms = { brand: string; rate: string; minimum: string };

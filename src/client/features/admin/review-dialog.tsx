@@ -43,7 +43,8 @@ import { Textarea } from '@/components/ui/textarea';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
-import { errorToast, toast } from '@/lib/toast';
+import { errorToast } from '@/lib/error-toast';
+import { toast } from '@/lib/toast';
 import { ChecksPanel } from './checks-panel';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
 

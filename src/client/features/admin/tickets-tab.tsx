@@ -13,8 +13,9 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
+import { errorToast } from '@/lib/error-toast';
 import { queryClient } from '@/lib/query-client';
-import { errorToast, toast } from '@/lib/toast';
+import { toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminTicketQuery, adminTicketsQuery } from './queries';
 

@@ -18,7 +18,8 @@ import {
 } from '@/components/ui/table';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
-import { errorToast, toast } from '@/lib/toast';
+import { errorToast } from '@/lib/error-toast';
+import { toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminUsersQuery } from './queries';
 

@@ -13,8 +13,9 @@ import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest } from '@/lib/api';
+import { errorToast } from '@/lib/error-toast';
 import { refreshAfterSubmission } from '@/lib/queries';
-import { errorToast, toast } from '@/lib/toast';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 
 /** On a completed card: the customer's rating, or a form to give one (once). */
