@@ -68,9 +68,12 @@ export const changePasswordSchema = z.object({
 });
 
 /** POST /api/email/verify. */
-export const verifyEmailSchema = z.object({
+/** The body of a page an emailed link opens: the link's token. */
+const linkTokenSchema = z.object({
   token: z.string({ error: 'This link is not valid' }).min(1).max(200),
 });
+export const verifyEmailSchema = linkTokenSchema;
+export const signInLinkSchema = linkTokenSchema;
 
 /** PATCH /api/profile: names (both kinds of account) and the email switch (customers). */
 export const updateProfileSchema = z.object({

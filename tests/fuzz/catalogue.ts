@@ -316,6 +316,14 @@ export const CATALOGUE: RouteSpec[] = [
   },
   { method: 'POST', path: '/api/email/verify/resend', access: 'customer' },
   {
+    method: 'POST',
+    path: '/api/signin/link',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng }) => obj({ token: rng.hex(43) }),
+    check: () => 'a made-up sign-in link token was accepted',
+  },
+  {
     method: 'PATCH',
     path: '/api/profile',
     access: 'signed-in',

@@ -9,3 +9,7 @@ export const VerifyEmailPage = lazyPage(
   () => import('@/features/auth/verify-email-page'),
   'VerifyEmailPage',
 );
+export const SignInLinkPage = lazyPage(
+  () => import('@/features/auth/sign-in-link-page'),
+  'SignInLinkPage',
+);

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { LandingPage } from '@/features/landing/landing-page';
 import { useAuth } from '@/lib/auth';
-import { ResetPasswordPage, VerifyEmailPage } from './account-pages';
+import { ResetPasswordPage, SignInLinkPage, VerifyEmailPage } from './account-pages';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
 
@@ -26,6 +26,7 @@ export function Router() {
           <Route path="/admin/login" component={AdminLoginPage} />
           <Route path="/reset-password" component={ResetPasswordPage} />
           <Route path="/verify-email" component={VerifyEmailPage} />
+          <Route path="/sign-in-link" component={SignInLinkPage} />
           <Route path="/terms">
             <main>
               <TermsPage />

@@ -8,7 +8,7 @@ import { PrivacyPage } from '@/features/legal/privacy-page';
 import { TermsPage } from '@/features/legal/terms-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
 import { queryClient } from '@/lib/query-client';
-import { ResetPasswordPage, VerifyEmailPage } from './account-pages';
+import { ResetPasswordPage, SignInLinkPage, VerifyEmailPage } from './account-pages';
 import { AppLayout } from './app-layout';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
@@ -34,6 +34,7 @@ export function SignedInApp() {
             <Route path="/admin" component={AdminPage} />
             <Route path="/reset-password" component={ResetPasswordPage} />
             <Route path="/verify-email" component={VerifyEmailPage} />
+            <Route path="/sign-in-link" component={SignInLinkPage} />
             <Route path="/admin/login">
               <Redirect to="/admin" replace />
             </Route>

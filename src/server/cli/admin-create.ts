@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { PASSWORD_TOO_COMMON } from '../../shared/auth-rules';
 import { newPasswordSchema } from '../../shared/auth-schemas';
@@ -8,9 +7,11 @@ import { ConfigError, loadConfig } from '../config';
 import { type Database, DatabaseLockedError, openDatabase } from '../db/client';
 import { sessions } from '../db/schema';
 import { CHANNEL } from '../live/pg-bridge';
+import { PASSWORD_LINKS, revokeTokens } from '../modules/account/tokens';
 import { findAdminByEmail, normalizeEmail, upsertAdmin } from '../modules/auth/accounts';
 import { isCommonPassword } from '../modules/auth/passwords';
 import { resetTwoFactor } from '../modules/auth/two-factor';
+import { ofAccount } from '../plugins/session';
 
 const USAGE = [
   'Usage: npm run admin:create -- --email E --password P [--first-name F] [--last-name L]',
@@ -26,12 +27,7 @@ const USAGE = [
 async function endStaffSessions(database: Database, adminId: string) {
   const ended = await database.db
     .delete(sessions)
-    .where(
-      or(
-        sql`${sessions.accountKind} = 'admin' and ${sessions.accountId} = ${adminId}`,
-        sql`${sessions.sess}->'pendingAccount'->>'id' = ${adminId}`,
-      ),
-    )
+    .where(ofAccount({ kind: 'admin', id: adminId }))
     .returning({ sid: sessions.sid });
   if (database.kind === 'postgres' && ended.length > 0) {
     const message = JSON.stringify({ from: 'admin-create', endedSids: ended.map((e) => e.sid) });
@@ -82,6 +78,10 @@ async function main() {
 
   await withDatabase(async (database) => {
     const { admin, created } = await upsertAdmin(database.db, input.data, loadConfig().bcryptCost);
+    // A new password: reset and sign-in links sent before die with the old one.
+    if (!created) {
+      await revokeTokens(database.db, PASSWORD_LINKS, { kind: 'admin', id: admin.id }, Date.now());
+    }
     const ended = created ? 0 : await endStaffSessions(database, admin.id);
     console.log(
       `${created ? 'Created' : 'Updated'} staff account ${admin.email}${ended ? ` (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}`,

@@ -342,7 +342,7 @@ export const authTokens = pgTable(
   {
     id: id(),
     tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
-    /** 'password_reset' or 'email_verification'. */
+    /** 'password_reset', 'email_verification' or 'signin_link' (account/tokens.ts). */
     purpose: varchar('purpose', { length: 32 }).notNull(),
     /** 'user' or 'admin'. */
     accountKind: varchar('account_kind', { length: 16 }).notNull(),

@@ -115,6 +115,24 @@ export const templates = {
       `You get this email because a password reset was asked for at ${PRODUCT_NAME}.`,
     ),
 
+  'signin-link': (d: { firstName: string | null; link: string }) =>
+    layout(
+      'signin-link',
+      `Sign in to ${PRODUCT_NAME} with this link`,
+      hello(d.firstName),
+      [
+        {
+          text: 'Someone tried many wrong passwords on your account, so we have paused sign-in with a password for an hour. Your account is safe: nobody got in.',
+        },
+        { text: 'To sign in now, use this link. It works once, for 15 minutes.' },
+        { link: d.link, label: 'Sign me in' },
+        {
+          text: `If the wrong passwords were not yours, consider changing your password once you are in (Profile → Security). Changing it ends this link too. Questions: ${SUPPORT_EMAIL}.`,
+        },
+      ],
+      `You get this email because of repeated failed sign-ins to your ${PRODUCT_NAME} account.`,
+    ),
+
   'password-changed': (d: { firstName: string | null; how: 'reset' | 'change' }) =>
     layout(
       'password-changed',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import type { Database } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { HttpError } from './errors';
@@ -17,6 +18,22 @@ export const MINUTE = 60 * 1000;
 export const HOUR = 60 * MINUTE;
 
 const hashed = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/**
+ * The network a client address counts as for every per-address limit (decision 021): an IPv4
+ * address is itself (an IPv4-mapped IPv6 address too); an IPv6 address counts as its /64, the
+ * smallest block one subscriber is routinely given, so rotating within it buys nothing.
+ */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
+}
+
+/** The request's client network (`request.ip` as TRUST_PROXY resolves it, as a /64 for IPv6). */
+export const networkOf = (request: FastifyRequest) => clientNetwork(request.ip);
 
 /**
  * Fixed-window counters in the `rate_limits` table, shared by every instance and kept across
@@ -46,6 +63,19 @@ export class DatabaseCounters {
     return { current: rows[0]!.count, ttl: rows[0]!.reset_at.getTime() - now.getTime() };
   }
 
+  /**
+   * Gives back one count of `key`'s current window (never below 0): an attempt counted before it
+   * was checked that turned out not to be one that the limit counts (a right password).
+   */
+  async release(key: string): Promise<void> {
+    await this.database.pool.query({
+      name: 'cardbridge-rate-limit-release',
+      text: `update rate_limits set count = greatest(count - 1, 0)
+             where key = $1 and reset_at > $2`,
+      values: [hashed(key), new Date(this.now())],
+    });
+  }
+
   /** How many `key`'s current window holds, without counting. */
   async peek(key: string): Promise<Count> {
     const now = new Date(this.now());
@@ -58,24 +88,6 @@ export class DatabaseCounters {
     return row
       ? { current: row.count, ttl: row.reset_at.getTime() - now.getTime() }
       : { current: 0, ttl: 0 };
-  }
-
-  /** How many each key's current window holds, in one statement. */
-  async peekMany(keys: string[]): Promise<Count[]> {
-    const now = new Date(this.now());
-    const { rows } = await this.database.pool.query<{ key: string; count: number; reset_at: Date }>(
-      {
-        name: 'cardbridge-rate-limit-peek-many',
-        text: 'select key, count, reset_at from rate_limits where key = any($1) and reset_at > $2',
-        values: [keys.map(hashed), now],
-      },
-    );
-    return keys.map((key) => {
-      const row = rows.find((r) => r.key === hashed(key));
-      return row
-        ? { current: row.count, ttl: row.reset_at.getTime() - now.getTime() }
-        : { current: 0, ttl: 0 };
-    });
   }
 
   /** Windows that ended (swept hourly). */
@@ -121,6 +133,22 @@ export function tooMany(
 ) {
   reply.header('Retry-After', String(Math.max(1, Math.ceil(ttlMs / 1000))));
   return new HttpError(429, `${what} Try again in ${waitText(ttlMs)}.`);
+}
+
+/**
+ * An attempt at a secret (a password, a code), counted before it is checked (decision 004): the
+ * count goes up and is read in one statement, so attempts sent at the same moment each see their
+ * own number and only the first `max` in the window are heard; the rest get 429 unheard. Answers
+ * the function that gives the count back, for an attempt that succeeded (only failures count).
+ */
+export async function countAttempt(
+  counters: DatabaseCounters,
+  reply: { header(name: string, value: string): unknown },
+  attempt: { key: string; max: number; windowMs: number; refusal: string },
+): Promise<() => Promise<void>> {
+  const count = await counters.hit(attempt.key, attempt.windowMs);
+  if (count.current > attempt.max) throw tooMany(reply, count.ttl, attempt.refusal);
+  return () => counters.release(attempt.key);
 }
 
 export async function registerRateLimits(app: FastifyInstance) {

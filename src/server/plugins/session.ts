@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { sign, unsign } from 'cookie-signature';
-import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
@@ -316,7 +316,21 @@ export async function endSessionsById(app: FastifyInstance, sids: string[]) {
   app.live.sessionsEnded(sids);
 }
 
-/** Ends every session of an account, but for `exceptSid` (the one making the change). */
+/** The sessions of an account: signed in, or waiting for their second factor after its password. */
+export const ofAccount = (account: Principal) =>
+  or(
+    and(eq(sessions.accountKind, account.kind), eq(sessions.accountId, account.id)),
+    and(
+      isNull(sessions.accountKind),
+      sql`${sessions.sess}->'pendingAccount'->>'kind' = ${account.kind}`,
+      sql`${sessions.sess}->'pendingAccount'->>'id' = ${account.id}`,
+    ),
+  );
+
+/**
+ * Ends every session of an account, those still waiting for the second factor included, but for
+ * `exceptSid` (the one making the change).
+ */
 export async function endAccountSessions(
   app: FastifyInstance,
   account: Principal,
@@ -324,13 +338,7 @@ export async function endAccountSessions(
 ): Promise<number> {
   const ended = await app.db
     .delete(sessions)
-    .where(
-      and(
-        eq(sessions.accountKind, account.kind),
-        eq(sessions.accountId, account.id),
-        exceptSid ? ne(sessions.sid, exceptSid) : undefined,
-      ),
-    )
+    .where(and(ofAccount(account), exceptSid ? ne(sessions.sid, exceptSid) : undefined))
     .returning({ sid: sessions.sid });
   app.live.sessionsEnded(ended.map((r) => r.sid));
   return ended.length;

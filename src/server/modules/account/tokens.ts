@@ -1,21 +1,40 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authTokens } from '../../db/schema';
 import type { Principal } from '../../plugins/session';
 
-export type TokenPurpose = 'password_reset' | 'email_verification';
+export type TokenPurpose = 'password_reset' | 'email_verification' | 'signin_link';
 
 export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   password_reset: 30 * 60 * 1000,
   email_verification: 48 * 60 * 60 * 1000,
+  signin_link: 15 * 60 * 1000,
 };
+
+/**
+ * Whether a new token ends the unused ones of its purpose ("only the newest link works"). A
+ * sign-in link does not: one mailed while an attack goes on must not kill the one its owner is
+ * about to open.
+ */
+const NEWEST_ONLY: Record<TokenPurpose, boolean> = {
+  password_reset: true,
+  email_verification: true,
+  signin_link: false,
+};
+
+/**
+ * The links that stand in for the password: a new password (changed or reset) ends every one
+ * still out. (A confirmation link only confirms an address, so it outlives the password.)
+ */
+export const PASSWORD_LINKS: TokenPurpose[] = ['password_reset', 'signin_link'];
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * A new single-use token for a link sent to `email`: 256 random bits, of which only the SHA-256
- * is stored. Earlier unused tokens of the same purpose stop working: only the newest link counts.
+ * is stored. Earlier unused tokens of the same purpose stop working where only the newest link
+ * counts (NEWEST_ONLY).
  */
 export async function issueToken(
   db: Db,
@@ -26,7 +45,7 @@ export async function issueToken(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.transaction(async (tx) => {
-    await revokeTokens(tx, purpose, account, now);
+    if (NEWEST_ONLY[purpose]) await revokeTokens(tx, purpose, account, now);
     await tx.insert(authTokens).values({
       tokenHash: hashOf(token),
       purpose,
@@ -69,14 +88,19 @@ export async function consumeToken(db: Db, purpose: TokenPurpose, token: string,
   return row;
 }
 
-/** Every unused token of `purpose` for the account stops working. */
-export function revokeTokens(db: Db, purpose: TokenPurpose, account: Principal, now: number) {
+/** Every unused token of `purpose` (or of each purpose listed) for the account stops working. */
+export function revokeTokens(
+  db: Db,
+  purpose: TokenPurpose | TokenPurpose[],
+  account: Principal,
+  now: number,
+) {
   return db
     .update(authTokens)
     .set({ usedAt: new Date(now) })
     .where(
       and(
-        eq(authTokens.purpose, purpose),
+        inArray(authTokens.purpose, [purpose].flat()),
         eq(authTokens.accountKind, account.kind),
         eq(authTokens.accountId, account.id),
         isNull(authTokens.usedAt),

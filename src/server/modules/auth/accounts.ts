@@ -103,6 +103,13 @@ export async function setPassword(db: Db, account: Principal, hash: string, now:
   return row;
 }
 
+/** The account's row (a customer's or a staff member's), or undefined when it is gone. */
+export async function findAccountRow(db: Db, account: Principal) {
+  return account.kind === 'admin'
+    ? (await db.select().from(admins).where(eq(admins.id, account.id)))[0]
+    : (await db.select().from(users).where(eq(users.id, account.id)))[0];
+}
+
 export async function passwordHashOf(db: Db, account: Principal): Promise<string | undefined> {
   const table = account.kind === 'admin' ? admins : users;
   const [row] = await db

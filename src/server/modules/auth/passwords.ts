@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import bcrypt from 'bcrypt';
 import commonPasswords from 'fxa-common-password-list';
 import { newPasswordProblem, PASSWORD_TOO_COMMON } from '../../../shared/auth-rules';
@@ -33,10 +34,18 @@ function verify(password: string, stored: string): Promise<boolean> {
   return bcrypt.compare(password, stored);
 }
 
+/**
+ * Published each time a secret is actually checked (a password here, a code in two-factor.ts):
+ * `{ kind: 'password' | 'code' | 'recovery-code' }`. Nothing listens in production; the tests
+ * count what a limit let through to the check.
+ */
+export const secretChecked = channel('cardbridge:secret-checked');
+
 /** A hash to compare against when no account matches, so both paths take the same time. */
 let dummyHash: Promise<string> | undefined;
 export async function checkPassword(password: string, stored: string | undefined, cost: number) {
   dummyHash ??= hashPassword('cardbridge-timing-equaliser', cost);
+  if (secretChecked.hasSubscribers) secretChecked.publish({ kind: 'password' });
   const ok = await verify(password, stored ?? (await dummyHash));
   return ok && stored !== undefined;
 }

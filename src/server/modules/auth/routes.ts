@@ -1,15 +1,15 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   currentUserSchema,
   type SignInInput,
+  signInLinkSchema,
   signInSchema,
   signUpSchema,
   twoFactorCodeSchema,
 } from '../../../shared/auth-schemas';
-import { admins, users } from '../../db/schema';
+import { users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import {
   type Account,
@@ -20,10 +20,12 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { HOUR, limit, tooMany } from '../../plugins/rate-limit';
+import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
 import { sendVerificationEmail } from '../account/routes';
+import { consumeToken, issueToken, principalOf, TOKEN_LIFETIME_MS } from '../account/tokens';
 import {
+  findAccountRow,
   findAdminByEmail,
   findUserByEmail,
   isUniqueViolation,
@@ -50,6 +52,8 @@ const challengeSchema = z.object({
 const WRONG_CODE = 'That code is not right. Enter the 6-digit code your authenticator shows now.';
 const REPLAYED_CODE = 'That code was just used. Wait for the next one (they change every 30 s).';
 const NO_PENDING_SIGNIN = 'Your sign-in has expired. Enter your email and password again.';
+const BAD_SIGNIN_LINK =
+  'This sign-in link is invalid, used or expired. Sign in with your password, or ask for a new link by trying again.';
 const TWO_FACTOR_WINDOW_MS = 15 * 60 * 1000;
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -57,7 +61,36 @@ const INVALID_CREDENTIALS = 'Invalid email or password';
 export default async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { bcryptCost } = app.config;
-  const throttle = new SignInThrottle(app.counters, app.config.limits);
+  const throttle = new SignInThrottle(app.counters, app.config.limits, (kind, email) => {
+    // After the answer, so a known account's refusal takes as long as an unknown one's.
+    setImmediate(() => {
+      mailSignInLink(kind, email).catch((err) =>
+        app.log.error({ err }, 'could not mail a sign-in link'),
+      );
+    });
+  });
+
+  /**
+   * The account `email` names is locked (throttle.ts): its owner gets a one-time sign-in link,
+   * valid 15 minutes. At most one is mailed per 15 minutes however long the attack lasts, so while
+   * it goes on the owner always has one that works.
+   */
+  async function mailSignInLink(kind: Principal['kind'], email: string) {
+    const row =
+      kind === 'user'
+        ? await findUserByEmail(app.db, email)
+        : await findAdminByEmail(app.db, email);
+    if (!row) return;
+    const lifetime = TOKEN_LIFETIME_MS.signin_link;
+    const sent = await app.counters.hit(`signin-link-email:${kind}:${row.id}`, lifetime);
+    if (sent.current > 1) return;
+    app.log.warn({ event: 'account_locked', kind, account: row.id }, 'sign-in locked; link mailed');
+    const token = await issueToken(app.db, 'signin_link', { kind, id: row.id }, email, app.now());
+    await app.mail.send(email, 'signin-link', {
+      firstName: row.firstName,
+      link: `${app.config.appUrl}/sign-in-link?token=${token}`,
+    });
+  }
 
   /** A new session at every sign-in: the one the browser had before, if any, is ended. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
@@ -114,14 +147,15 @@ export default async function authRoutes(app: FastifyInstance) {
     reply: FastifyReply,
   ) {
     const email = normalizeEmail(request.body.email);
-    const throttled = (error: unknown) => {
-      request.log.warn(
-        { event: 'signin_throttled', kind, ip: request.ip },
-        'sign-in refused (429)',
-      );
-      throw error;
-    };
-    const attempt = await throttle.check(reply, kind, email, request.ip).catch(throttled);
+    const succeeded = await throttle
+      .admit(reply, kind, email, networkOf(request))
+      .catch((error: unknown) => {
+        request.log.warn(
+          { event: 'signin_throttled', kind, ip: request.ip },
+          'sign-in refused (429)',
+        );
+        throw error;
+      });
     const row =
       kind === 'user'
         ? await findUserByEmail(app.db, email)
@@ -132,9 +166,9 @@ export default async function authRoutes(app: FastifyInstance) {
         { event: 'signin_failed', kind, account: row?.id ?? null, ip: request.ip },
         'sign-in failed',
       );
-      await throttle.failed(reply, kind, email, request.ip, attempt).catch(throttled);
       throw new HttpError(401, INVALID_CREDENTIALS);
     }
+    await succeeded();
     await upgradeHash(kind, row.id, row.password, request.body.password);
     return row;
   }
@@ -147,7 +181,7 @@ export default async function authRoutes(app: FastifyInstance) {
           'signup',
           app.config.limits.signupsPerAddress,
           HOUR,
-          (request) => request.ip,
+          networkOf,
           'Too many sign-ups from your network.',
         ),
       },
@@ -226,16 +260,15 @@ export default async function authRoutes(app: FastifyInstance) {
       const pending = session?.account ? undefined : session?.data.pendingAccount;
       if (!pending) throw new HttpError(401, NO_PENDING_SIGNIN);
       const failures = `two-factor:${pending.kind}:${pending.id}`;
-      const tried = await app.counters.peek(failures);
-      const { twoFactorFailures } = app.config.limits;
-      if (tried.current >= twoFactorFailures) {
-        throw tooMany(reply, tried.ttl, 'Too many wrong codes.');
-      }
+      // Counted before the code is checked: codes sent at once are not all heard.
+      const succeeded = await countAttempt(app.counters, reply, {
+        key: failures,
+        max: app.config.limits.twoFactorFailures,
+        windowMs: TWO_FACTOR_WINDOW_MS,
+        refusal: 'Too many wrong codes.',
+      });
       const enrolment = await findTwoFactor(app.db, pending);
-      const row =
-        pending.kind === 'admin'
-          ? (await app.db.select().from(admins).where(eq(admins.id, pending.id)))[0]
-          : (await app.db.select().from(users).where(eq(users.id, pending.id)))[0];
+      const row = await findAccountRow(app.db, pending);
       if (!enrolment || !row) throw new HttpError(401, NO_PENDING_SIGNIN);
       const now = app.now();
       const { code } = request.body;
@@ -245,21 +278,44 @@ export default async function authRoutes(app: FastifyInstance) {
           ? 'ok'
           : 'wrong';
       if (check !== 'ok') {
-        const count = await app.counters.hit(failures, TWO_FACTOR_WINDOW_MS);
         request.log.warn(
           { event: 'two_factor_failed', account: pending.id, kind: pending.kind, check },
           'second factor refused',
         );
-        if (count.current > twoFactorFailures)
-          throw tooMany(reply, count.ttl, 'Too many wrong codes.');
         const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
         throw new HttpError(400, message, { code: message });
       }
+      await succeeded();
       const recoveryCodes = enrolment.enabledAt
         ? undefined
         : await newRecoveryCodes(app.db, pending);
       const user = await signIn(request, reply, toAccount(pending.kind, row));
       return { ...user, ...(recoveryCodes && { recoveryCodes }) };
+    },
+  );
+
+  /**
+   * The one-time link mailed to the owner of a locked account: it signs in once, as the password
+   * would (staff still give their second factor).
+   */
+  r.post(
+    '/api/signin/link',
+    {
+      schema: {
+        body: signInLinkSchema,
+        response: { 200: z.union([currentUserSchema, challengeSchema]) },
+      },
+    },
+    async (request, reply) => {
+      const used = await consumeToken(app.db, 'signin_link', request.body.token, app.now());
+      const principal = used && principalOf(used);
+      const row = principal && (await findAccountRow(app.db, principal));
+      if (!principal || !row) throw new HttpError(400, BAD_SIGNIN_LINK, { token: BAD_SIGNIN_LINK });
+      request.log.info(
+        { event: 'signin_link_used', account: row.id, kind: principal.kind },
+        'sign-in link used',
+      );
+      return passwordAccepted(request, reply, toAccount(principal.kind, row));
     },
   );
 

@@ -5,6 +5,7 @@ import { PRODUCT_NAME } from '../../../shared/brand';
 import type { Db } from '../../db/client';
 import { recoveryCodes, twoFactor } from '../../db/schema';
 import type { Principal } from '../../plugins/session';
+import { secretChecked } from './passwords';
 
 /**
  * The second factor of accounts with staff rights (docs/decisions/037): TOTP as RFC 6238 and
@@ -69,6 +70,7 @@ export async function acceptCode(
   code: string,
   now: number,
 ): Promise<CodeCheck> {
+  if (secretChecked.hasSubscribers) secretChecked.publish({ kind: 'code' });
   const token = code.replace(/\s/g, '');
   if (!/^\d{6}$/.test(token)) return 'wrong';
   const delta = totpOf(enrolment.secret).validate({ token, timestamp: now, window: 1 });
@@ -93,6 +95,7 @@ export async function acceptCode(
 
 /** Uses up one recovery code of the account: true when it was one and unused. */
 export async function acceptRecoveryCode(db: Db, account: Principal, code: string, now: number) {
+  if (secretChecked.hasSubscribers) secretChecked.publish({ kind: 'recovery-code' });
   const used = await db
     .update(recoveryCodes)
     .set({ usedAt: new Date(now) })

@@ -11,9 +11,16 @@ import { users } from '../../db/schema';
 import { accountKey } from '../../live/session-cache';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError } from '../../plugins/errors';
-import { HOUR, limit, tooMany } from '../../plugins/rate-limit';
+import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endAccountSessions, type Principal } from '../../plugins/session';
-import { consumeToken, findToken, issueToken, principalOf, revokeTokens } from '../account/tokens';
+import {
+  consumeToken,
+  findToken,
+  issueToken,
+  PASSWORD_LINKS,
+  principalOf,
+  revokeTokens,
+} from '../account/tokens';
 import {
   findAdminByEmail,
   findUserByEmail,
@@ -80,7 +87,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
           'password-forgot',
           app.config.limits.signupsPerAddress,
           HOUR,
-          (request) => request.ip,
+          networkOf,
           'Too many password reset requests from your network.',
         ),
       },
@@ -120,7 +127,8 @@ export default async function passwordRoutes(app: FastifyInstance) {
         if (!(await consumeToken(tx, 'password_reset', token, app.now()))) {
           throw badRequest(BAD_LINK, 'token');
         }
-        await revokeTokens(tx, 'password_reset', principal, now);
+        // Every other reset link and sign-in link dies with the old password.
+        await revokeTokens(tx, PASSWORD_LINKS, principal, now);
         const row = await setPassword(tx, principal, hash, now);
         if (!row) throw badRequest(BAD_LINK, 'token');
         if (principal.kind === 'user' && row.email === pending.email) {
@@ -132,7 +140,8 @@ export default async function passwordRoutes(app: FastifyInstance) {
         }
         return row;
       });
-      // Every session of the account ends: whoever knew the old password is out.
+      // Every session of the account ends, those waiting for their second factor too: whoever
+      // knew the old password is out.
       await endAccountSessions(app, principal);
       app.live.accountChanged(accountKey(principal));
       await app.mail.send(account.email, 'password-changed', {
@@ -162,21 +171,27 @@ export default async function passwordRoutes(app: FastifyInstance) {
     async (request: FastifyRequest<{ Body: z.infer<typeof changePasswordSchema> }>, reply) => {
       const account = accountOf(request);
       const principal: Principal = { kind: account.kind, id: account.id };
-      const failures = `password-change-failure:${account.kind}:${account.id}`;
-      const tried = await app.counters.peek(failures);
-      if (tried.current >= CHANGE_FAILURES_PER_HOUR) {
-        throw tooMany(reply, tried.ttl, 'Too many wrong current passwords.');
-      }
+      // Counted before the current password is checked: guesses sent at once are not all heard.
+      const succeeded = await countAttempt(app.counters, reply, {
+        key: `password-change-failure:${account.kind}:${account.id}`,
+        max: CHANGE_FAILURES_PER_HOUR,
+        windowMs: HOUR,
+        refusal: 'Too many wrong current passwords.',
+      });
       const { currentPassword, newPassword } = request.body;
       const stored = await passwordHashOf(app.db, principal);
       if (!(await checkPassword(currentPassword, stored, app.config.bcryptCost))) {
-        await app.counters.hit(failures, HOUR);
         throw new HttpError(400, WRONG_CURRENT, { currentPassword: WRONG_CURRENT });
       }
+      await succeeded();
       assertGoodPassword(newPassword, 'newPassword');
       const hash = await hashPassword(newPassword, app.config.bcryptCost);
-      await setPassword(app.db, principal, hash, app.now());
-      // This session stays; every other one of the account ends.
+      await app.db.transaction(async (tx) => {
+        await setPassword(tx, principal, hash, app.now());
+        // Reset links and sign-in links sent before die with the old password.
+        await revokeTokens(tx, PASSWORD_LINKS, principal, app.now());
+      });
+      // This session stays; every other one of the account ends, those waiting for a code too.
       const endedSessions = await endAccountSessions(app, principal, request.session!.sid);
       await app.mail.send(account.email, 'password-changed', {
         firstName: account.firstName,

@@ -19,6 +19,11 @@ describe('csvCell', () => {
       '\r=1+1',
       '  =1+1',
       '＝1+1',
+      // Invisible format characters first: a zero-width space, a BOM, a joiner, a direction mark.
+      '\u200B=1+1',
+      '\uFEFF=1+1',
+      '\u2060\u200D@SUM(A1)',
+      '\u202E -1',
     ]) {
       expect(csvCell(formula), JSON.stringify(formula)).toBe(`"'${formula.replaceAll('"', '""')}"`);
     }
@@ -26,6 +31,7 @@ describe('csvCell', () => {
     expect(csvCell('a=b')).toBe('"a=b"');
     expect(csvCell('casey@example.com')).toBe('"casey@example.com"');
     expect(csvCell('91.00')).toBe('"91.00"');
+    expect(csvCell('\u200Bcasey')).toBe('"\u200Bcasey"');
   });
 });
 

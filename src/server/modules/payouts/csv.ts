@@ -1,9 +1,10 @@
 /**
- * A cell a spreadsheet would read as a formula (=, +, - or @ first, also after spaces) or whose
- * first character is a tab or carriage return (decision 052): such cells get a leading apostrophe,
- * so the sheet shows text and runs nothing.
+ * A cell a spreadsheet would read as a formula (=, +, - or @ first, also after spaces and after
+ * invisible format characters: zero-width spaces and joiners, a byte order mark, direction marks)
+ * or whose first character is a tab or carriage return (decision 052): such cells get a leading
+ * apostrophe, so the sheet shows text and runs nothing.
  */
-const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@＝＋－＠])/;
+const FORMULA_START = /^(?:[\t\r]|[\s\p{Cf}]*[=+\-@＝＋－＠])/u;
 
 /** One cell: quoted always, quotes doubled, a formula made text. */
 export function csvCell(value: string | number | null | undefined): string {
