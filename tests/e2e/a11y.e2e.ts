@@ -123,6 +123,10 @@ describe('accessibility', () => {
       await page.goto('/verify-email?token=not-a-real-one');
       await expect(page.getByRole('heading', { name: 'Link not valid' })).toBeVisible();
       await check('verify email with a dead link');
+      await page.goto('/sign-in-link?token=not-a-real-one');
+      await page.getByRole('button', { name: 'Sign me in' }).click();
+      await expect(page.getByRole('alert')).toContainText('invalid, used or expired');
+      await check('sign-in link with a dead link');
       const unenrolled = unenrolledStaffCredentials();
       await page.goto('/admin/login');
       await page.getByLabel('Email').fill(unenrolled.email);

@@ -59,6 +59,51 @@ describe('accounts people can trust', () => {
     await expect(page.getByRole('alert')).toContainText('invalid or has expired');
   });
 
+  test('the owner of a locked account signs in with the emailed link', async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: baseURL() });
+    const page = await context.newPage();
+    const email = uniqueEmail('locked');
+    const signup = await page.request.post('/api/signup', {
+      data: { email, password: CUSTOMER_PASSWORD, firstName: 'Lou', lastName: 'Locked' },
+    });
+    expect(signup.ok()).toBe(true);
+    await page.request.post('/api/logout');
+    // Someone guesses: 21 wrong passwords at once lock the account.
+    await Promise.all(
+      Array.from({ length: 21 }, () =>
+        page.request.post('/api/signin', { data: { email, password: 'a wrong guess 1' } }),
+      ),
+    );
+
+    // The owner's right password is refused, and the answer says where to look.
+    await page.goto('/?auth=signin');
+    const dialog = page.getByTestId('auth-dialog');
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Password').fill(CUSTOMER_PASSWORD);
+    await dialog.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('we have emailed you a link to sign in').first()).toBeVisible();
+
+    const mail = await waitForMail(email, /Sign in to Cardbridge with this link/);
+    const link = linkIn(mail);
+    expect(link.startsWith(`${baseURL()}/sign-in-link?token=`)).toBe(true);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Sign in with your link' })).toBeVisible();
+    await screenshot(page, 'sign-in-link');
+    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(page.getByTestId('shell-brand')).toBeVisible();
+
+    // Once only, on a phone in dark mode too.
+    await page.request.post('/api/logout');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(page.getByRole('alert')).toContainText('invalid, used or expired');
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, 'phone-sign-in-link-used-dark');
+    await context.close();
+  });
+
   test('staff enrol the authenticator from the page, sign out, and sign in with a code', async ({
     page,
   }) => {

@@ -63,6 +63,7 @@ export default async function setup(project: TestProject) {
     NOTIFICATION_EMAIL_DELAY_SECONDS: '1',
     // Every browser test signs up from 127.0.0.1; the limits have API tests of their own.
     LIMIT_SIGNUPS_PER_ADDRESS: '100000',
+    LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '100000',
     LIMIT_CHAT_MESSAGES_PER_MINUTE: '100000',
     LIMIT_UPLOADS_PER_HOUR: '100000',
     LIMIT_TICKETS_PER_HOUR: '100000',
