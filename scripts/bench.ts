@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
+import { hashPassword, upsertAdmin } from '../src/server/common/accounts';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { STAFF } from '../src/server/live/hub';
-import { hashPassword, upsertAdmin } from '../src/server/modules/auth/accounts';
 import { BRANDS } from '../src/shared/brands';
 import { freshCode } from './staff-sign-in';
 

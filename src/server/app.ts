@@ -16,9 +16,6 @@ import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
 import notificationRoutes from './modules/notifications/routes';
-import { registerApiDocs } from './modules/operations/docs';
-import healthRoutes from './modules/operations/health';
-import { registerMetrics } from './modules/operations/metrics';
 import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import payoutRoutes from './modules/payouts/routes';
@@ -26,13 +23,16 @@ import rateRoutes from './modules/rates/routes';
 import sessionRoutes from './modules/sessions/routes';
 import supportRoutes from './modules/support/routes';
 import { registerClient } from './plugins/client';
+import { registerApiDocs } from './plugins/docs';
 import {
   clientErrorHandler,
   frameworkErrors,
   refuseExpectation,
   registerErrorHandling,
 } from './plugins/errors';
+import healthRoutes from './plugins/health';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerMetrics } from './plugins/metrics';
 import { registerRateLimits } from './plugins/rate-limit';
 import { registerRequestDeadline } from './plugins/request-deadline';
 import { registerRequestLog, requestIdOf } from './plugins/request-log';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { countAdmins, upsertAdmin } from './common/accounts';
 import type { Database } from './db/client';
-import { countAdmins, upsertAdmin } from './modules/auth/accounts';
 
 export const BOOTSTRAP_ADMIN_EMAIL = 'admin@cardbridge.local';
 

@@ -2,9 +2,9 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { secretOf } from '../../scripts/staff-sign-in';
+import { upsertAdmin } from '../../src/server/common/accounts';
 import type { Limits } from '../../src/server/config';
 import { sessions } from '../../src/server/db/schema';
-import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import {
   as,
   createTestApp,

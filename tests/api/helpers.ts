@@ -7,10 +7,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { freshCode, rememberSecret, secretOf } from '../../scripts/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
+import { upsertAdmin } from '../../src/server/common/accounts';
 import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { sessions } from '../../src/server/db/schema';
-import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import { SESSION_LIMITS } from '../../src/server/plugins/session';
 
 export interface TestApp {

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { mailOutbox } from '../../src/server/db/schema';
 import { MAX_ATTEMPTS } from '../../src/server/mail/queue';
-import { sendDueNotificationEmails } from '../../src/server/modules/notifications/notify';
 import {
   as,
   createTestApp,

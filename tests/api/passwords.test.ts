@@ -1,8 +1,8 @@
 import bcrypt from 'bcrypt';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertAdmin } from '../../src/server/common/accounts';
 import { authTokens, sessions, users } from '../../src/server/db/schema';
-import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import {
   as,
   createTestApp,

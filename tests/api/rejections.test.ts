@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog, transactions } from '../../src/server/db/schema';
-import { sendDueNotificationEmails } from '../../src/server/modules/notifications/notify';
 import {
   as,
   createTestApp,

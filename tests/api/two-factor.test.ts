@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFirstStaffAccount } from '../../src/server/bootstrap';
+import { upsertAdmin } from '../../src/server/common/accounts';
 import { users } from '../../src/server/db/schema';
-import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import { codeAt, resetTwoFactor } from '../../src/server/modules/auth/two-factor';
 import { registeredRoutes } from '../fuzz/catalogue';
 import {

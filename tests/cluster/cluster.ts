@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/free-port';
 import { serverArgs } from '../../scripts/server-command';
+import { upsertAdmin } from '../../src/server/common/accounts';
 import { openDatabase } from '../../src/server/db/client';
-import { upsertAdmin } from '../../src/server/modules/auth/accounts';
 import { createPostgresDatabase } from '../api/helpers';
 import { type S3TestServer, startS3Server } from '../storage/s3-server';
 

@@ -3,13 +3,13 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { PASSWORD_TOO_COMMON } from '../../shared/auth-rules';
 import { newPasswordSchema } from '../../shared/auth-schemas';
+import { findAdminByEmail, normalizeEmail, upsertAdmin } from '../common/accounts';
+import { isCommonPassword } from '../common/passwords';
+import { PASSWORD_LINKS, revokeTokens } from '../common/tokens';
 import { ConfigError, loadConfig } from '../config';
 import { type Database, DatabaseLockedError, openDatabase } from '../db/client';
 import { sessions } from '../db/schema';
 import { CHANNEL } from '../live/pg-bridge';
-import { PASSWORD_LINKS, revokeTokens } from '../modules/account/tokens';
-import { findAdminByEmail, normalizeEmail, upsertAdmin } from '../modules/auth/accounts';
-import { isCommonPassword } from '../modules/auth/passwords';
 import { resetTwoFactor } from '../modules/auth/two-factor';
 import { ofAccount } from '../plugins/session';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER_TOPICS, type LiveTopic, STAFF_TOPICS } from '../../shared/live';
+import { SessionCache } from '../common/session-cache';
 import { ResponseCache } from './response-cache';
-import { SessionCache } from './session-cache';
 
 /** The scope every staff account shares; a customer's scope is their id. */
 export const STAFF = 'staff';

@@ -1,50 +1,15 @@
 import type { FastifyRequest } from 'fastify';
-import type { CurrentUser } from '../../shared/auth-schemas';
+import { type Account, toAccount, toCurrentUser } from '../common/account';
 import { HttpError } from './errors';
-import { loadSession, type Principal } from './session';
+import { loadSession } from './session';
 
-export interface Account extends CurrentUser {
-  kind: Principal['kind'];
-}
+export { type Account, toAccount, toCurrentUser };
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in account, loaded once per request by `currentAccount`. */
     account?: Account | null;
   }
-}
-
-type AccountRow = {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  createdAt: Date;
-  profileImageUrl?: string | null;
-  isAdmin?: boolean;
-  emailVerifiedAt?: Date | null;
-  emailNotifications?: boolean;
-};
-
-export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
-  return {
-    kind,
-    id: row.id,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    profileImageUrl: row.profileImageUrl ?? null,
-    // Staff accounts, and customer rows flagged isAdmin, are staff (PRODUCT.md).
-    isAdmin: kind === 'admin' || row.isAdmin === true,
-    createdAt: row.createdAt.toISOString(),
-    // Staff accounts are made by an operator for a known address.
-    emailVerified: kind === 'admin' || !!row.emailVerifiedAt,
-    emailNotifications: kind === 'user' && row.emailNotifications !== false,
-  };
-}
-
-export function toCurrentUser({ kind: _kind, ...user }: Account): CurrentUser {
-  return user;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { PROBE_PATHS } from '../modules/operations/health';
+import { PROBE_PATHS } from './health';
 
 const READS = new Set(['GET', 'HEAD']);
 

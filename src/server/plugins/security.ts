@@ -1,19 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
-
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Radix positions popovers with inline style attributes; no inline <style> or script runs.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { securityHeaders } from './security-headers';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -62,20 +49,3 @@ export function registerSecurity(app: FastifyInstance) {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });
 }
-
-const HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'same-origin',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
-};
-const HTTPS_HEADERS = {
-  ...HEADERS,
-  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
-};
-
-/** The headers every answer carries, including the streams that bypass the hooks. */
-export const securityHeaders = (request: FastifyRequest): Readonly<Record<string, string>> =>
-  request.protocol === 'https' ? HTTPS_HEADERS : HEADERS;

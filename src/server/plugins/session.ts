@@ -3,17 +3,14 @@ import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { sign, unsign } from 'cookie-signature';
 import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Account, type Principal, toAccount } from '../common/account';
+import type { CachedSession, SessionData } from '../common/session-cache';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
-import type { CachedSession, SessionData } from '../live/session-cache';
-import { type Account, toAccount } from './auth';
 
 export const SESSION_COOKIE = 'cb.sid';
 
-export interface Principal {
-  kind: 'user' | 'admin';
-  id: string;
-}
+export type { Principal };
 
 type SessionKind = Principal['kind'] | 'pending';
 

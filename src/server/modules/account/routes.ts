@@ -7,9 +7,10 @@ import {
   updateProfileSchema,
   verifyEmailSchema,
 } from '../../../shared/auth-schemas';
+import { accountKey } from '../../common/session-cache';
+import { consumeToken, findToken, sendVerificationEmail } from '../../common/tokens';
 import { admins, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
-import { accountKey } from '../../live/session-cache';
 import {
   accountOf,
   requireCustomer,
@@ -19,28 +20,9 @@ import {
 } from '../../plugins/auth';
 import { badRequest, HttpError } from '../../plugins/errors';
 import { HOUR, tooMany } from '../../plugins/rate-limit';
-import { consumeToken, findToken, issueToken } from './tokens';
 
 const BAD_LINK = 'This link is invalid or has expired. Sign in and ask for a new one.';
 const messageSchema = z.object({ message: z.string() });
-
-/** Mails a customer the link that confirms their address (at sign-up, and on request). */
-export async function sendVerificationEmail(
-  app: FastifyInstance,
-  user: { id: string; email: string; firstName: string | null },
-) {
-  const token = await issueToken(
-    app.db,
-    'email_verification',
-    { kind: 'user', id: user.id },
-    user.email,
-    app.now(),
-  );
-  await app.mail.send(user.email, 'verify-email', {
-    firstName: user.firstName,
-    link: `${app.config.appUrl}/verify-email?token=${token}`,
-  });
-}
 
 export default async function accountRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
 import { REJECTION_NOTE_REQUIRED, REJECTION_REASON_REQUIRED } from '../../../shared/rejections';
+import { type AuditChanges, recordAudit } from '../../common/audit';
+import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import { notify, transactionNotice } from '../../common/notify';
+import { answerFields, feedbackColumns, payeeColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
 import {
   auditLog,
@@ -16,26 +20,6 @@ import {
 } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
-import { answerFields, feedbackColumns } from '../cards/queries';
-import { notify, transactionNotice } from '../notifications/notify';
-import { type AuditChanges, recordAudit } from './audit';
-import { afterCursor, cursorColumn, toPage } from './cursor';
-
-/**
- * Who a card belongs to and where to pay them (spec section 3), for a query that joins `users`
- * and left-joins `payment_methods` (the staff queue, payouts).
- */
-export const payeeColumns = {
-  userEmail: users.email,
-  userFirstName: users.firstName,
-  userLastName: users.lastName,
-  paymentMethodType: paymentMethods.type,
-  paymentMethodAccountName: paymentMethods.accountName,
-  paymentMethodIdentifier: paymentMethods.identifier,
-  paymentMethodAccountNumber: paymentMethods.accountNumber,
-  paymentMethodBankName: paymentMethods.bankName,
-  paymentMethodRoutingNumber: paymentMethods.routingNumber,
-};
 
 const adminColumns = {
   ...getTableColumns(transactions),

@@ -9,6 +9,27 @@ import {
   signUpSchema,
   twoFactorCodeSchema,
 } from '../../../shared/auth-schemas';
+import {
+  findAccountRow,
+  findAdminByEmail,
+  findUserByEmail,
+  isUniqueViolation,
+  normalizeEmail,
+  setPassword,
+} from '../../common/accounts';
+import {
+  assertGoodPassword,
+  checkPassword,
+  hashPassword,
+  isLegacyHash,
+} from '../../common/passwords';
+import {
+  consumeToken,
+  issueToken,
+  principalOf,
+  sendVerificationEmail,
+  TOKEN_LIFETIME_MS,
+} from '../../common/tokens';
 import { users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import {
@@ -22,17 +43,6 @@ import {
 import { HttpError } from '../../plugins/errors';
 import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
-import { sendVerificationEmail } from '../account/routes';
-import { consumeToken, issueToken, principalOf, TOKEN_LIFETIME_MS } from '../account/tokens';
-import {
-  findAccountRow,
-  findAdminByEmail,
-  findUserByEmail,
-  isUniqueViolation,
-  normalizeEmail,
-  setPassword,
-} from './accounts';
-import { assertGoodPassword, checkPassword, hashPassword, isLegacyHash } from './passwords';
 import { SignInThrottle } from './throttle';
 import {
   acceptCode,

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Feedback } from '../../../shared/feedback';
-import { rejectionReasonLabel } from '../../../shared/rejections';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
+import { answerFields, feedbackColumns } from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -32,46 +32,6 @@ const columns = {
   rejectionNote: transactions.rejectionNote,
   ...feedbackColumns(),
 };
-
-/** The card's rating (one at most: a unique index), for a left join on `feedback`. */
-export function feedbackColumns() {
-  // Aliased: inside a subquery (the recent list's lateral join) `created_at` would be ambiguous.
-  return {
-    feedbackRating: sql<number | null>`${feedback.rating}`.as('feedback_rating'),
-    feedbackComment: sql<string | null>`${feedback.comment}`.as('feedback_comment'),
-    feedbackCreatedAt: sql<Date | null>`${feedback.createdAt}`
-      .mapWith(feedback.createdAt)
-      .as('feedback_created_at'),
-  };
-}
-
-type FeedbackRow = {
-  feedbackRating: number | null;
-  feedbackComment: string | null;
-  feedbackCreatedAt: Date | null;
-};
-type RejectionRow = { rejectionReason: string | null; rejectionNote: string | null };
-
-/**
- * The fields a transaction answer adds to its row: the rejection's label, and the rating as one
- * object (the flat columns it came in are dropped).
- */
-export function answerFields<T extends FeedbackRow & RejectionRow>(row: T) {
-  const { feedbackRating, feedbackComment, feedbackCreatedAt, ...rest } = row;
-  const rating: Feedback | null =
-    feedbackRating === null || feedbackCreatedAt === null
-      ? null
-      : {
-          rating: feedbackRating,
-          comment: feedbackComment,
-          createdAt: feedbackCreatedAt.toISOString(),
-        };
-  return {
-    ...rest,
-    rejectionReasonLabel: row.rejectionReason ? rejectionReasonLabel(row.rejectionReason) : null,
-    feedback: rating,
-  };
-}
 
 /** The columns above, from a transaction joined with its payment method and its rating. */
 const selectTransactions = (db: Db) =>

@@ -11,11 +11,11 @@ import {
 import { isUuid } from '../../../shared/ids';
 import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
+import { findUserById } from '../../common/accounts';
 import { transactions } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
-import { findUserById } from '../auth/accounts';
 import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';

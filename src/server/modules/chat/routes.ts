@@ -12,14 +12,14 @@ import {
   sendChatMessageSchema,
 } from '../../../shared/support';
 import { displayName } from '../../../shared/user-display';
+import { recordAudit } from '../../common/audit';
+import { chatReplyNotice, notify } from '../../common/notify';
 import { chatMessages, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { badRequest, notFound } from '../../plugins/errors';
 import { limit, MINUTE } from '../../plugins/rate-limit';
-import { recordAudit } from '../admin/audit';
 import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
-import { chatReplyNotice, notify } from '../notifications/notify';
 import {
   allChats,
   conversation,

@@ -6,9 +6,9 @@ import {
   NOTIFICATIONS_SHOWN,
   notificationListSchema,
 } from '../../../shared/notifications';
+import { listNotifications, startNotificationEmails } from '../../common/notify';
 import { notifications } from '../../db/schema';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
-import { listNotifications, startNotificationEmails } from './notify';
 
 export default async function notificationRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -7,12 +7,15 @@ import {
   forgotPasswordSchema,
   resetPasswordSchema,
 } from '../../../shared/auth-schemas';
-import { users } from '../../db/schema';
-import { accountKey } from '../../live/session-cache';
-import { accountOf, requireSignedIn } from '../../plugins/auth';
-import { badRequest, HttpError } from '../../plugins/errors';
-import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
-import { endAccountSessions, type Principal } from '../../plugins/session';
+import {
+  findAdminByEmail,
+  findUserByEmail,
+  normalizeEmail,
+  passwordHashOf,
+  setPassword,
+} from '../../common/accounts';
+import { assertGoodPassword, checkPassword, hashPassword } from '../../common/passwords';
+import { accountKey } from '../../common/session-cache';
 import {
   consumeToken,
   findToken,
@@ -20,15 +23,12 @@ import {
   PASSWORD_LINKS,
   principalOf,
   revokeTokens,
-} from '../account/tokens';
-import {
-  findAdminByEmail,
-  findUserByEmail,
-  normalizeEmail,
-  passwordHashOf,
-  setPassword,
-} from '../auth/accounts';
-import { assertGoodPassword, checkPassword, hashPassword } from '../auth/passwords';
+} from '../../common/tokens';
+import { users } from '../../db/schema';
+import { accountOf, requireSignedIn } from '../../plugins/auth';
+import { badRequest, HttpError } from '../../plugins/errors';
+import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
+import { endAccountSessions, type Principal } from '../../plugins/session';
 
 export const FORGOT_ANSWER =
   'If an account uses that email, we have sent it a link to choose a new password. The link works for 30 minutes.';

@@ -12,13 +12,13 @@ import {
   type Payouts,
 } from '../../../shared/payouts';
 import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
+import { type AuditChanges, recordAudit } from '../../common/audit';
+import { notify, transactionNotice } from '../../common/notify';
+import { payeeColumns } from '../../common/transaction-columns';
 import { groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { paymentMethods, transactions, users } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
-import { type AuditChanges, recordAudit } from '../admin/audit';
-import { payeeColumns } from '../admin/queries';
-import { notify, transactionNotice } from '../notifications/notify';
 
 const PAYABLE: SQL = and(
   inArray(transactions.status, [...PAYABLE_STATUSES]),

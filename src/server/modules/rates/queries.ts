@@ -2,11 +2,11 @@ import { asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { minimumMessage } from '../../../shared/card-rules';
 import { fromCents, toCents } from '../../../shared/money';
 import { type BrandRate, OTHER_BRAND } from '../../../shared/rates';
+import { type AuditChanges, recordAudit } from '../../common/audit';
 import type { Db } from '../../db/client';
 import { auditLog, brandRates } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
-import { type AuditChanges, recordAudit } from '../admin/audit';
 
 type Row = typeof brandRates.$inferSelect;
 

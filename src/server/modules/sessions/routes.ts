@@ -5,12 +5,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isUuid } from '../../../shared/ids';
 import { sessionSchema } from '../../../shared/sessions';
+import { recordAudit } from '../../common/audit';
+import type { SessionData } from '../../common/session-cache';
 import { sessions, users } from '../../db/schema';
-import type { SessionData } from '../../live/session-cache';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { endAccountSessions, endSession, endSessionsById } from '../../plugins/session';
-import { recordAudit } from '../admin/audit';
 
 const idParams = z.object({ id: z.string() });
 

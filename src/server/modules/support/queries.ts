@@ -7,12 +7,12 @@ import {
   type TicketReply,
 } from '../../../shared/support';
 import { displayName } from '../../../shared/user-display';
+import { recordAudit } from '../../common/audit';
+import { notify, ticketReplyNotice } from '../../common/notify';
 import type { Db } from '../../db/client';
 import { supportTickets, ticketReplies, users } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
-import { recordAudit } from '../admin/audit';
-import { notify, ticketReplyNotice } from '../notifications/notify';
 
 type TicketRow = typeof supportTickets.$inferSelect;
 type ReplyRow = typeof ticketReplies.$inferSelect;

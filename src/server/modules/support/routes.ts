@@ -14,14 +14,14 @@ import {
   ticketThreadSchema,
   updateTicketSchema,
 } from '../../../shared/support';
+import { recordAudit } from '../../common/audit';
+import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import { notify, ticketNotice } from '../../common/notify';
 import { supportTickets, users } from '../../db/schema';
 import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { HOUR, limit } from '../../plugins/rate-limit';
-import { recordAudit } from '../admin/audit';
-import { afterCursor, cursorColumn, toPage } from '../admin/cursor';
-import { notify, ticketNotice } from '../notifications/notify';
 import { addTicketReply, ticketThread, toTicket } from './queries';
 
 const ticketParams = z.object({ id: z.string() });

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { badRequest } from '../../plugins/errors';
+import { badRequest } from './http-error';
 
 /**
  * Keyset paging, newest first: a cursor is the last row's (created_at as Postgres text, id), so

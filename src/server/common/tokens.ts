@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { authTokens } from '../../db/schema';
-import type { Principal } from '../../plugins/session';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client';
+import { authTokens } from '../db/schema';
+import type { Principal } from './account';
 
 export type TokenPurpose = 'password_reset' | 'email_verification' | 'signin_link';
 
@@ -120,4 +121,22 @@ export async function deleteExpiredTokens(db: Db, now: number): Promise<number> 
     .where(lt(authTokens.expiresAt, new Date(now - 24 * 60 * 60 * 1000)))
     .returning({ id: authTokens.id });
   return removed.length;
+}
+
+/** Mails a customer the link that confirms their address (at sign-up, and on request). */
+export async function sendVerificationEmail(
+  app: FastifyInstance,
+  user: { id: string; email: string; firstName: string | null },
+) {
+  const token = await issueToken(
+    app.db,
+    'email_verification',
+    { kind: 'user', id: user.id },
+    user.email,
+    app.now(),
+  );
+  await app.mail.send(user.email, 'verify-email', {
+    firstName: user.firstName,
+    link: `${app.config.appUrl}/verify-email?token=${token}`,
+  });
 }

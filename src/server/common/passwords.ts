@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
 import bcrypt from 'bcrypt';
 import commonPasswords from 'fxa-common-password-list';
-import { newPasswordProblem, PASSWORD_TOO_COMMON } from '../../../shared/auth-rules';
-import { badRequest } from '../../plugins/errors';
+import { newPasswordProblem, PASSWORD_TOO_COMMON } from '../../shared/auth-rules';
+import { badRequest } from './http-error';
 
 /**
  * Password hashes (docs/decisions/036). bcrypt reads only 72 bytes, so the password is first

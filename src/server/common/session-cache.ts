@@ -1,4 +1,4 @@
-import type { Account } from '../plugins/auth';
+import type { Account } from './account';
 
 /** What a signed-in request needs, kept in memory so that a poll reads no session or account row. */
 export interface CachedSession {

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { formatMoney } from '../../../shared/money';
-import { rejectionText } from '../../../shared/rejections';
-import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../../shared/statuses';
-import type { Db } from '../../db/client';
-import { notificationEmails, notifications, users } from '../../db/schema';
+import { formatMoney } from '../../shared/money';
+import { rejectionText } from '../../shared/rejections';
+import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../shared/statuses';
+import type { Db } from '../db/client';
+import { notificationEmails, notifications, users } from '../db/schema';
 
 export interface Notice {
   kind: 'transaction' | 'chat' | 'ticket';

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/client';
-import { auditLog } from '../../db/schema';
-import type { Account } from '../../plugins/auth';
+import type { Db } from '../db/client';
+import { auditLog } from '../db/schema';
+import type { Account } from './account';
 
 export type AuditChanges = Record<string, { from: unknown; to: unknown }>;
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { admins, users } from '../../db/schema';
-import type { Principal } from '../../plugins/session';
+import type { Db } from '../db/client';
+import { admins, users } from '../db/schema';
+import type { Principal } from './account';
 import { hashPassword } from './passwords';
 
 export { hashPassword } from './passwords';

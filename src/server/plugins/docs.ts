@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
-import { SESSION_COOKIE } from '../../plugins/session';
+import { SESSION_COOKIE } from './session';
 
 declare module 'fastify' {
   interface FastifyInstance {

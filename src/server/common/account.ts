@@ -1,0 +1,44 @@
+import type { CurrentUser } from '../../shared/auth-schemas';
+
+/** Whose a session, a token or a count is: a customer's (`user`) or a staff member's (`admin`). */
+export interface Principal {
+  kind: 'user' | 'admin';
+  id: string;
+}
+
+export interface Account extends CurrentUser {
+  kind: Principal['kind'];
+}
+
+export type AccountRow = {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  createdAt: Date;
+  profileImageUrl?: string | null;
+  isAdmin?: boolean;
+  emailVerifiedAt?: Date | null;
+  emailNotifications?: boolean;
+};
+
+export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
+  return {
+    kind,
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    profileImageUrl: row.profileImageUrl ?? null,
+    // Staff accounts, and customer rows flagged isAdmin, are staff (PRODUCT.md).
+    isAdmin: kind === 'admin' || row.isAdmin === true,
+    createdAt: row.createdAt.toISOString(),
+    // Staff accounts are made by an operator for a known address.
+    emailVerified: kind === 'admin' || !!row.emailVerifiedAt,
+    emailNotifications: kind === 'user' && row.emailNotifications !== false,
+  };
+}
+
+export function toCurrentUser({ kind: _kind, ...user }: Account): CurrentUser {
+  return user;
+}
