@@ -1,5 +1,9 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveHub } from '../../src/server/live/hub';
+import { registerLiveCache } from '../../src/server/live/plugin';
+import { TOPIC_URLS } from '../../src/shared/live';
+import { registeredRoutes } from '../fuzz/catalogue';
 import {
   addPaymentMethod,
   as,
@@ -368,5 +372,33 @@ describe('GET /api/events', () => {
     expect(streams.map((s) => s.isEnded())).toEqual([true, false, false, false, false, false]);
     await send(customer, 'POST', '/api/logout');
     await Promise.all(streams.slice(1).map((s) => s.ended));
+  });
+});
+
+describe('the topic table (src/shared/live.ts)', () => {
+  it('names only GET routes the app has, and the client refetches from it', () => {
+    const gets = new Set(
+      registeredRoutes(t.app)
+        .filter((route) => route.method === 'GET')
+        .map((route) => route.path),
+    );
+    const urls = Object.values(TOPIC_URLS).flat();
+    expect(urls.filter((url) => !gets.has(url))).toEqual([]);
+    expect(urls.length).toBeGreaterThan(10);
+  });
+
+  it('keeps an app from starting with a route cached under a topic the table does not map', async () => {
+    const app = Fastify();
+    registerLiveCache(app, new LiveHub());
+    expect(() =>
+      app.get('/api/transactions', { config: { live: { topic: 'transactions' } } }, async () => []),
+    ).not.toThrow();
+    expect(() =>
+      app.get('/api/unmapped', { config: { live: { topic: 'transactions' } } }, async () => []),
+    ).toThrow(/TOPIC_URLS in src\/shared\/live.ts does not list it/);
+    expect(() =>
+      app.get('/api/admin/stats', { config: { live: { topic: 'queue' } } }, async () => ({})),
+    ).toThrow(/cached under the live topic 'queue'/);
+    await app.close();
   });
 });

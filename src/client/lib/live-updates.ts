@@ -1,4 +1,4 @@
-import { EVENTS_PATH, type LiveTopic } from '@shared/live';
+import { EVENTS_PATH, TOPIC_URLS } from '@shared/live';
 import { useEffect } from 'react';
 import { refreshCurrentUser } from './auth';
 import { queryClient } from './query-client';
@@ -6,21 +6,7 @@ import { queryClient } from './query-client';
 const CURRENT_USER_PATH = '/api/auth/user';
 
 /** The queries each topic's change makes stale (their keys start with these paths). */
-const REFETCH: Record<LiveTopic, string[]> = {
-  transactions: ['/api/transactions', '/api/transactions/recent'],
-  stats: ['/api/stats'],
-  chat: ['/api/chat/messages'],
-  tickets: ['/api/support-tickets'],
-  'payment-methods': ['/api/payment-methods'],
-  account: [CURRENT_USER_PATH],
-  notifications: ['/api/notifications'],
-  rates: ['/api/rates', '/api/admin/rates', '/api/admin/rates/history'],
-  queue: ['/api/admin/transactions', '/api/admin/payouts'],
-  'admin-stats': ['/api/admin/stats'],
-  users: ['/api/admin/users'],
-  chats: ['/api/admin/conversations'],
-  'staff-tickets': ['/api/admin/support-tickets'],
-};
+const REFETCH = TOPIC_URLS;
 
 /** After the server refused the stream (not a network blip, which EventSource retries itself). */
 const RETRY_MS = 15_000;
@@ -37,7 +23,7 @@ export function useLiveUpdates(signedIn: boolean) {
     let retry: ReturnType<typeof setTimeout> | undefined;
     // Lists and summaries refetch; one record opened for editing (keyed by its id, like a review
     // dialog) is never replaced under the person editing it: their save says if it changed.
-    const refetch = (paths: string[]) => {
+    const refetch = (paths: readonly string[]) => {
       for (const path of paths) {
         if (path === CURRENT_USER_PATH) void refreshCurrentUser();
         void queryClient.invalidateQueries({

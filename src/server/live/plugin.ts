@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { NEXT_CURSOR_HEADER } from '../../shared/admin';
-import type { LiveTopic } from '../../shared/live';
+import { type LiveTopic, TOPIC_URLS } from '../../shared/live';
 import { type LiveHub, PUBLIC, STAFF } from './hub';
 import { etagOf } from './response-cache';
 
@@ -28,6 +28,20 @@ declare module 'fastify' {
  */
 export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
   app.decorate('live', hub);
+
+  // A cached answer that clients would not refetch when its topic changes would go stale on
+  // screen: every route cached under a topic must be in src/shared/live.ts's TOPIC_URLS (the
+  // client's refetch table), itself or below one of its paths (the client keys one record under
+  // its list's path). Checked as routes register, so such an app does not start.
+  app.addHook('onRoute', (route) => {
+    const live = route.config?.live;
+    const mapped = (url: string) => route.url === url || route.url.startsWith(`${url}/`);
+    if (live && !TOPIC_URLS[live.topic].some(mapped)) {
+      throw new Error(
+        `${route.url} is cached under the live topic '${live.topic}', but TOPIC_URLS in src/shared/live.ts does not list it there`,
+      );
+    }
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     const live = request.routeOptions.config.live;
