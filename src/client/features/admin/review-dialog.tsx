@@ -10,9 +10,8 @@ import { paymentMethodLabel } from '@shared/payment-methods';
 import {
   REJECTION_LABELS,
   REJECTION_NOTE_MAX_LENGTH,
-  REJECTION_NOTE_REQUIRED,
-  REJECTION_REASON_REQUIRED,
   REJECTION_REASONS,
+  rejectionProblems,
   rejectionReasonLabel,
 } from '@shared/rejections';
 import {
@@ -129,12 +128,10 @@ function ReviewForm({
       ? PAYMENT_AMOUNT_MESSAGE
       : undefined;
   const rejecting = status === 'rejected';
-  const reasonError =
-    submitted && rejecting && !rejectionReason ? REJECTION_REASON_REQUIRED : undefined;
-  const noteError =
-    submitted && rejecting && rejectionReason === 'other' && !rejectionNote.trim()
-      ? REJECTION_NOTE_REQUIRED
-      : undefined;
+  // The server's own rule (shared): what the rejection still lacks.
+  const problems = rejectionProblems({ status, reason: rejectionReason, note: rejectionNote });
+  const reasonError = submitted ? problems.rejectionReason : undefined;
+  const noteError = submitted ? problems.rejectionNote : undefined;
 
   const save = useMutation({
     mutationFn: async () =>
@@ -178,8 +175,7 @@ function ReviewForm({
       onSubmit={(event) => {
         event.preventDefault();
         setSubmitted(true);
-        const incomplete =
-          rejecting && (!rejectionReason || (rejectionReason === 'other' && !rejectionNote.trim()));
+        const incomplete = Object.keys(problems).length > 0;
         if (!amountError && !incomplete) save.mutate();
       }}
     >

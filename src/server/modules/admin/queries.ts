@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-or
 import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
-import { REJECTION_NOTE_REQUIRED, REJECTION_REASON_REQUIRED } from '../../../shared/rejections';
+import { rejectionProblems } from '../../../shared/rejections';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
 import { notify, transactionNotice } from '../../common/notify';
@@ -165,20 +165,20 @@ export function rejectionAfter(
     return { rejectionReason: null, rejectionNote: null };
   }
   const reason = sentReason === undefined ? current.rejectionReason : sentReason;
-  // A card rejected before reasons existed may keep its other fields edited without one.
-  const touched = input.status !== undefined || sentReason !== undefined || sentNote !== undefined;
-  if (!reason) {
-    if (touched) throw badRequest(REJECTION_REASON_REQUIRED, 'rejectionReason');
+  if (reason && reason !== 'other' && sentNote) {
+    throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
+  }
+  const note =
+    reason !== 'other' ? null : sentNote === undefined ? current.rejectionNote : sentNote;
+  const problems = rejectionProblems({ status, reason, note });
+  if (problems.rejectionReason) {
+    // A card rejected before reasons existed may keep its other fields edited without one.
+    const touched =
+      input.status !== undefined || sentReason !== undefined || sentNote !== undefined;
+    if (touched) throw badRequest(problems.rejectionReason, 'rejectionReason');
     return { rejectionReason: null, rejectionNote: null };
   }
-  if (reason !== 'other') {
-    if (sentNote) {
-      throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
-    }
-    return { rejectionReason: reason, rejectionNote: null };
-  }
-  const note = sentNote === undefined ? current.rejectionNote : sentNote;
-  if (!note) throw badRequest(REJECTION_NOTE_REQUIRED, 'rejectionNote');
+  if (problems.rejectionNote) throw badRequest(problems.rejectionNote, 'rejectionNote');
   return { rejectionReason: reason, rejectionNote: note };
 }
 
