@@ -5,6 +5,7 @@ import { rejectionText } from '../../shared/rejections';
 import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { notificationEmails, notifications, users } from '../db/schema';
+import { type Change, type CommandContext, change } from './command';
 
 export interface Notice {
   kind: 'transaction' | 'chat' | 'ticket';
@@ -16,16 +17,23 @@ export interface Notice {
 /**
  * Tells a customer what staff did: an in-app notification, and (unless they switched emails off)
  * an email a little later that gathers every notice of that minute. Call it inside the database
- * transaction of the change, then `app.live.changed([userId], ['notifications'])` after it.
+ * transaction of the change; it answers the change to publish after the commit (a command adds it
+ * to what it changed).
  */
-export async function notify(app: FastifyInstance, tx: Db, userId: string, notice: Notice) {
-  const now = app.now();
+export async function notify(
+  context: Pick<CommandContext, 'now' | 'config'>,
+  tx: Db,
+  userId: string,
+  notice: Notice,
+): Promise<Change> {
+  const now = context.now();
   await tx.insert(notifications).values({ userId, ...notice, createdAt: new Date(now) });
   // The first notice of a quiet spell sets when the email goes; later ones join that email.
   await tx
     .insert(notificationEmails)
-    .values({ userId, dueAt: new Date(now + app.config.mail.notificationDelayMs) })
+    .values({ userId, dueAt: new Date(now + context.config.mail.notificationDelayMs) })
     .onConflictDoNothing();
+  return change([userId], ['notifications']);
 }
 
 const clip = (text: string, length: number) =>

@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { NEXT_CURSOR_HEADER } from '../../shared/admin';
 import { type LiveTopic, TOPIC_URLS } from '../../shared/live';
+import type { Command } from '../common/command';
 import { type LiveHub, PUBLIC, STAFF } from './hub';
 import { etagOf } from './response-cache';
 
 declare module 'fastify' {
   interface FastifyInstance {
     live: LiveHub;
+    /**
+     * Runs a write (a command of a module) and publishes the live topics it changed, once, after
+     * it committed: the one place a module's writes reach the live hub.
+     */
+    run<T>(command: Command<T>): Promise<T>;
   }
   interface FastifyContextConfig {
     /**
@@ -28,6 +34,12 @@ declare module 'fastify' {
  */
 export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
   app.decorate('live', hub);
+  app.decorate('run', async function run<T>(this: FastifyInstance, command: Command<T>) {
+    const { db, now, config, storage } = this;
+    const { value, changed } = await command({ db, now, config, storage });
+    for (const { scopes, topics } of changed) hub.changed(scopes, topics);
+    return value;
+  });
 
   // A cached answer that clients would not refetch when its topic changes would go stale on
   // screen: every route cached under a topic must be in src/shared/live.ts's TOPIC_URLS (the

@@ -1,18 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import {
-  TICKET_CLOSED_MESSAGE,
-  type Ticket,
-  type TicketAuthor,
-  type TicketReply,
-} from '../../../shared/support';
-import { displayName } from '../../../shared/user-display';
-import { recordAudit } from '../../common/audit';
-import { notify, ticketReplyNotice } from '../../common/notify';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { isUuid } from '../../../shared/ids';
+import type { Ticket, TicketAuthor, TicketReply } from '../../../shared/support';
+import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
 import type { Db } from '../../db/client';
 import { supportTickets, ticketReplies, users } from '../../db/schema';
-import type { Account } from '../../plugins/auth';
-import { HttpError, notFound } from '../../plugins/errors';
+import { notFound } from '../../plugins/errors';
 
 type TicketRow = typeof supportTickets.$inferSelect;
 type ReplyRow = typeof ticketReplies.$inferSelect;
@@ -25,7 +17,7 @@ export const toTicket = ({ userId: _u, ...row }: TicketRow): Ticket => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const toReply = (row: ReplyRow): TicketReply => ({
+export const toReply = (row: ReplyRow): TicketReply => ({
   id: row.id,
   authorKind: row.authorKind as TicketAuthor,
   authorName: row.authorName,
@@ -33,7 +25,7 @@ const toReply = (row: ReplyRow): TicketReply => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-const TICKET_NOT_FOUND = 'Ticket not found';
+export const TICKET_NOT_FOUND = 'Ticket not found';
 
 /** The replies after a ticket's first message, oldest first. */
 export async function repliesOf(db: Db, ticketId: string) {
@@ -67,70 +59,47 @@ export async function ticketThread(db: Db, id: string, ownerId?: string) {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (id: string) => UUID.test(id);
+/** A customer's tickets, newest first. */
+export async function customerTickets(db: Db, userId: string) {
+  const rows = await db
+    .select()
+    .from(supportTickets)
+    .where(eq(supportTickets.userId, userId))
+    .orderBy(desc(supportTickets.createdAt));
+  return rows.map(toTicket);
+}
 
-/**
- * Adds a reply to a ticket's thread, in one database transaction with the ticket's last writer,
- * reply count and update time. A customer writes only in their own tickets (404 otherwise), not
- * in a closed one (409), and their reply to a resolved ticket opens it again, audited as a status
- * change by them. A staff reply notifies the customer (bell and email). Returns the reply and the
- * customer the ticket belongs to (null once their account is gone).
- */
-export async function addTicketReply(
-  app: FastifyInstance,
-  author: Account,
-  ticketId: string,
-  message: string,
-): Promise<{ reply: TicketReply; customerId: string | null }> {
-  if (!isUuid(ticketId)) throw notFound(TICKET_NOT_FOUND);
-  const staff = author.isAdmin;
-  const authorKind: TicketAuthor = staff ? 'admin' : 'user';
-  return app.db.transaction(async (tx) => {
-    const t = supportTickets;
-    const [ticket] = await tx
-      .select()
-      .from(t)
-      .where(and(eq(t.id, ticketId), staff ? undefined : eq(t.userId, author.id)))
-      .for('update');
-    if (!ticket) throw notFound(TICKET_NOT_FOUND);
-    let status = ticket.status;
-    if (!staff && ticket.status === 'closed') throw new HttpError(409, TICKET_CLOSED_MESSAGE);
-    if (!staff && ticket.status === 'resolved') {
-      status = 'open';
-      await recordAudit(tx, author, {
-        entityType: 'support_ticket',
-        entityId: ticket.id,
-        action: 'reopen',
-        changes: { status: { from: ticket.status, to: status } },
-      });
-    }
-    const [reply] = await tx
-      .insert(ticketReplies)
-      .values({
-        ticketId: ticket.id,
-        authorKind,
-        authorId: author.id,
-        // Staff sign with their name as it is today; the customer is the ticket's owner.
-        authorName: staff ? displayName(author) : null,
-        message,
-        // Taken under the ticket's lock, not at the transaction's start: the thread's order is
-        // the order the replies were written in, the last of which is `last_reply_by`.
-        createdAt: sql`clock_timestamp()`,
-      })
-      .returning();
-    await tx
-      .update(t)
-      .set({
-        status,
-        lastReplyBy: authorKind,
-        replyCount: sql`${t.replyCount} + 1`,
-        updatedAt: new Date(app.now()),
-      })
-      .where(eq(t.id, ticket.id));
-    if (staff && ticket.userId) {
-      await notify(app, tx, ticket.userId, ticketReplyNotice(ticket, message));
-    }
-    return { reply: toReply(reply!), customerId: ticket.userId };
-  });
+/** Staff's page of tickets (newest first), with a status filter and a cursor for the next one. */
+export async function staffTickets(
+  db: Db,
+  { status, cursor, limit }: { status?: string; cursor?: string; limit: number },
+) {
+  const t = supportTickets;
+  const rows = await db
+    .select({
+      ticket: t,
+      userFirstName: users.firstName,
+      userLastName: users.lastName,
+      id: t.id,
+      cursorCreatedAt: cursorColumn(t.createdAt),
+    })
+    .from(t)
+    .leftJoin(users, eq(users.id, t.userId))
+    .where(
+      and(
+        status && status !== 'all' ? eq(t.status, status) : undefined,
+        cursor ? afterCursor(cursor, t.createdAt, t.id) : undefined,
+      ),
+    )
+    .orderBy(desc(t.createdAt), desc(t.id))
+    .limit(limit + 1);
+  const { items, nextCursor } = toPage(rows, limit);
+  return {
+    nextCursor,
+    tickets: items.map(({ ticket, id: _id, ...user }) => ({
+      ...toTicket(ticket),
+      userId: ticket.userId,
+      ...user,
+    })),
+  };
 }

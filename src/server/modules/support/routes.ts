@@ -1,4 +1,3 @@
-import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,15 +13,10 @@ import {
   ticketThreadSchema,
   updateTicketSchema,
 } from '../../../shared/support';
-import { recordAudit } from '../../common/audit';
-import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
-import { notify, ticketNotice } from '../../common/notify';
-import { supportTickets, users } from '../../db/schema';
-import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { notFound } from '../../plugins/errors';
 import { HOUR, limit } from '../../plugins/rate-limit';
-import { addTicketReply, ticketThread, toTicket } from './queries';
+import { addTicketReply, fileTicket, setTicketStatus } from './commands';
+import { customerTickets, staffTickets, ticketThread } from './queries';
 
 const ticketParams = z.object({ id: z.string() });
 
@@ -38,13 +32,7 @@ export default async function supportRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const account = accountOf(request);
-      if (account.kind !== 'user') return [];
-      const rows = await app.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.userId, account.id))
-        .orderBy(desc(supportTickets.createdAt));
-      return rows.map(toTicket);
+      return account.kind === 'user' ? customerTickets(app.db, account.id) : [];
     },
   );
 
@@ -65,12 +53,8 @@ export default async function supportRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = accountOf(request).id;
-      const [row] = await app.db
-        .insert(supportTickets)
-        .values({ ...request.body, userId })
-        .returning();
-      app.live.changed([userId, STAFF], ['tickets', 'staff-tickets']);
-      return reply.code(201).send(toTicket(row!));
+      const ticket = await app.run((context) => fileTicket(context, userId, request.body));
+      return reply.code(201).send(ticket);
     },
   );
 
@@ -104,15 +88,10 @@ export default async function supportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const customer = accountOf(request);
-      const { reply: created } = await addTicketReply(
-        app,
-        customer,
-        request.params.id,
-        request.body.message,
+      const { id } = request.params;
+      const created = await app.run((context) =>
+        addTicketReply(context, accountOf(request), id, request.body.message),
       );
-      // Open staff pages refetch the list, where the ticket now waits for an answer.
-      app.live.changed([customer.id, STAFF], ['tickets', 'staff-tickets']);
       return reply.code(201).send(created);
     },
   );
@@ -128,33 +107,9 @@ export default async function supportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { status, cursor, limit } = request.query;
-      const t = supportTickets;
-      const rows = await app.db
-        .select({
-          ticket: t,
-          userFirstName: users.firstName,
-          userLastName: users.lastName,
-          id: t.id,
-          cursorCreatedAt: cursorColumn(t.createdAt),
-        })
-        .from(t)
-        .leftJoin(users, eq(users.id, t.userId))
-        .where(
-          and(
-            status && status !== 'all' ? eq(t.status, status) : undefined,
-            cursor ? afterCursor(cursor, t.createdAt, t.id) : undefined,
-          ),
-        )
-        .orderBy(desc(t.createdAt), desc(t.id))
-        .limit(limit + 1);
-      const { items, nextCursor } = toPage(rows, limit);
+      const { tickets, nextCursor } = await staffTickets(app.db, request.query);
       if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return items.map(({ ticket, id: _id, ...user }) => ({
-        ...toTicket(ticket),
-        userId: ticket.userId,
-        ...user,
-      }));
+      return tickets;
     },
   );
 
@@ -179,17 +134,10 @@ export default async function supportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { reply: created, customerId } = await addTicketReply(
-        app,
-        accountOf(request),
-        request.params.id,
-        request.body.message,
+      const { id } = request.params;
+      const created = await app.run((context) =>
+        addTicketReply(context, accountOf(request), id, request.body.message),
       );
-      app.live.changed(customerId ? [customerId, STAFF] : [STAFF], [
-        'tickets',
-        'staff-tickets',
-        'notifications',
-      ]);
       return reply.code(201).send(created);
     },
   );
@@ -206,38 +154,9 @@ export default async function supportRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.params;
-      if (!z.uuid().safeParse(id).success) throw notFound('Ticket not found');
-      const actor = accountOf(request);
-      const row = await app.db.transaction(async (tx) => {
-        const [current] = await tx
-          .select()
-          .from(supportTickets)
-          .where(eq(supportTickets.id, id))
-          .for('update');
-        if (!current) throw notFound('Ticket not found');
-        if (current.status === request.body.status) return current;
-        const [updated] = await tx
-          .update(supportTickets)
-          .set({ status: request.body.status, updatedAt: new Date() })
-          .where(eq(supportTickets.id, id))
-          .returning();
-        await recordAudit(tx, actor, {
-          entityType: 'support_ticket',
-          entityId: id,
-          action: 'update',
-          changes: { status: { from: current.status, to: request.body.status } },
-        });
-        if (current.userId) {
-          await notify(app, tx, current.userId, ticketNotice(current.subject, request.body.status));
-        }
-        return updated!;
-      });
-      app.live.changed(row.userId ? [row.userId, STAFF] : [STAFF], [
-        'tickets',
-        'staff-tickets',
-        'notifications',
-      ]);
-      return toTicket(row);
+      return app.run((context) =>
+        setTicketStatus(context, accountOf(request), id, request.body.status),
+      );
     },
   );
 }
