@@ -15,13 +15,14 @@ export interface CommandContext {
   storage: ObjectStorage;
 }
 
-/** Live topics a write changed, for the scopes that see them: account ids, STAFF, PUBLIC. */
-export interface Change {
-  scopes: string[];
-  topics: LiveTopic[];
-}
+/**
+ * Live topics a write changed, for the scopes that see them (account ids, STAFF, PUBLIC), or for
+ * every account at once.
+ */
+export type Change = { scopes: string[]; topics: LiveTopic[] } | { everywhere: LiveTopic[] };
 
 export const change = (scopes: string[], topics: LiveTopic[]): Change => ({ scopes, topics });
+export const changeEverywhere = (topics: LiveTopic[]): Change => ({ everywhere: topics });
 
 /**
  * What a command answers: its value, and what it changed. The command runs its transaction, its

@@ -37,7 +37,10 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
   app.decorate('run', async function run<T>(this: FastifyInstance, command: Command<T>) {
     const { db, now, config, storage } = this;
     const { value, changed } = await command({ db, now, config, storage });
-    for (const { scopes, topics } of changed) hub.changed(scopes, topics);
+    for (const c of changed) {
+      if ('everywhere' in c) hub.changedEverywhere(c.everywhere);
+      else hub.changed(c.scopes, c.topics);
+    }
     return value;
   });
 

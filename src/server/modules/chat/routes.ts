@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminListQuerySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
+import { isUuid } from '../../../shared/ids';
 import {
   adminChatMessageSchema,
   adminConversationSchema,
@@ -11,23 +11,11 @@ import {
   markConversationReadSchema,
   sendChatMessageSchema,
 } from '../../../shared/support';
-import { displayName } from '../../../shared/user-display';
-import { recordAudit } from '../../common/audit';
-import { chatReplyNotice, notify } from '../../common/notify';
-import { chatMessages, users } from '../../db/schema';
-import { STAFF } from '../../live/hub';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { badRequest, notFound } from '../../plugins/errors';
+import { notFound } from '../../plugins/errors';
 import { limit, MINUTE } from '../../plugins/rate-limit';
-import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
-import {
-  allChats,
-  conversation,
-  countChatMessages,
-  listConversations,
-  markConversationRead,
-  toChatMessage,
-} from './queries';
+import { clearChats, readConversation, sendChatMessage } from './commands';
+import { allChats, conversation, listConversations } from './queries';
 
 export default async function chatRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -62,55 +50,10 @@ export default async function chatRoutes(app: FastifyInstance) {
       schema: { body: sendChatMessageSchema, response: { 201: chatMessageSchema } },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const body = request.body;
-      // Who sends and in which conversation come from the session, never from the body.
-      let conversationUserId = account.id;
-      if (account.isAdmin) {
-        const target = z.uuid().safeParse(body.userId);
-        const [customer] = target.success
-          ? await app.db.select({ id: users.id }).from(users).where(eq(users.id, target.data))
-          : [];
-        if (!customer) throw badRequest('Choose the customer to reply to', 'userId');
-        conversationUserId = customer.id;
-      }
-      const row = await app.db.transaction(async (tx) => {
-        let attachmentType: 'image' | 'other' | null = null;
-        if (body.attachmentUrl) {
-          attachmentType = await claimChatAttachment(
-            tx,
-            account,
-            conversationUserId,
-            body.attachmentUrl,
-          );
-          if (!attachmentType) throw badRequest('Attachment not found', 'attachmentUrl');
-        }
-        const [inserted] = await tx
-          .insert(chatMessages)
-          .values({
-            userId: conversationUserId,
-            senderType: account.isAdmin ? 'admin' : 'user',
-            senderName: account.isAdmin ? displayName(account) : null,
-            message: body.message.trim(),
-            attachmentUrl: body.attachmentUrl || null,
-            attachmentType,
-          })
-          .returning();
-        if (account.isAdmin) {
-          await notify(
-            app,
-            tx,
-            conversationUserId,
-            chatReplyNotice(inserted!.message, !!inserted!.attachmentUrl),
-          );
-        }
-        return inserted!;
-      });
-      app.live.changed(
-        [conversationUserId, STAFF],
-        ['chat', 'chats', 'admin-stats', ...(account.isAdmin ? (['notifications'] as const) : [])],
+      const sent = await app.run((context) =>
+        sendChatMessage(context, accountOf(request), request.body),
       );
-      return reply.code(201).send(toChatMessage(row));
+      return reply.code(201).send(sent);
     },
   );
 
@@ -154,7 +97,7 @@ export default async function chatRoutes(app: FastifyInstance) {
     async (request) => {
       const { userId } = request.params;
       // Oldest first, as the customer sees it; no conversation (or no such customer) is empty.
-      return z.uuid().safeParse(userId).success ? conversation(app.db, userId) : [];
+      return isUuid(userId) ? conversation(app.db, userId) : [];
     },
   );
 
@@ -170,12 +113,8 @@ export default async function chatRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { userId } = request.params;
-      if (!z.uuid().safeParse(userId).success) throw notFound('Conversation not found');
-      const { throughMessageId } = request.body;
-      const result = await markConversationRead(app.db, userId, throughMessageId);
-      // The customer's own answer carries isRead too; nothing changed, nothing to tell.
-      if (result.marked > 0) app.live.changed([userId, STAFF], ['chat', 'chats', 'admin-stats']);
-      return result;
+      if (!isUuid(userId)) throw notFound('Conversation not found');
+      return app.run((context) => readConversation(context, userId, request.body.throughMessageId));
     },
   );
 
@@ -186,21 +125,7 @@ export default async function chatRoutes(app: FastifyInstance) {
       schema: { response: { 200: z.object({ success: z.literal(true), deleted: z.number() }) } },
     },
     async (request) => {
-      const actor = accountOf(request);
-      const deleted = await app.db.transaction(async (tx) => {
-        const count = await countChatMessages(tx);
-        await tx.delete(chatMessages);
-        await recordAudit(tx, actor, {
-          entityType: 'chat',
-          entityId: null,
-          action: 'clear',
-          changes: { messages: { from: count, to: 0 } },
-        });
-        return count;
-      });
-      app.live.changedEverywhere(['chat']);
-      app.live.changed([STAFF], ['chats', 'admin-stats']);
-      await deleteChatUploads(app.db, app.storage);
+      const deleted = await app.run((context) => clearChats(context, accountOf(request)));
       return { success: true as const, deleted };
     },
   );

@@ -1,0 +1,103 @@
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { isUuid } from '../../../shared/ids';
+import type { ChatMessage, sendChatMessageSchema } from '../../../shared/support';
+import { displayName } from '../../../shared/user-display';
+import type { Account } from '../../common/account';
+import { recordAudit } from '../../common/audit';
+import {
+  type Change,
+  type CommandContext,
+  change,
+  changeEverywhere,
+  type Outcome,
+} from '../../common/command';
+import { chatReplyNotice, notify } from '../../common/notify';
+import { chatMessages, users } from '../../db/schema';
+import { STAFF } from '../../live/hub';
+import { badRequest } from '../../plugins/errors';
+import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
+import { countChatMessages, markConversationRead, toChatMessage } from './queries';
+
+/** A conversation's customer and staff see it change, and staff's unread counts. */
+const conversationChanged = (customerId: string) =>
+  change([customerId, STAFF], ['chat', 'chats', 'admin-stats']);
+
+/**
+ * A chat message: a customer's in their own conversation, or staff's reply in the customer's
+ * (`userId` names it; who sends comes from the session, never from the body). A staff reply
+ * notifies the customer; an attachment must be one the sender uploaded.
+ */
+export async function sendChatMessage(
+  context: CommandContext,
+  sender: Account,
+  body: z.infer<typeof sendChatMessageSchema>,
+): Promise<Outcome<ChatMessage>> {
+  let customerId = sender.id;
+  if (sender.isAdmin) {
+    const [customer] =
+      body.userId && isUuid(body.userId)
+        ? await context.db.select({ id: users.id }).from(users).where(eq(users.id, body.userId))
+        : [];
+    if (!customer) throw badRequest('Choose the customer to reply to', 'userId');
+    customerId = customer.id;
+  }
+  return context.db.transaction(async (tx) => {
+    let attachmentType: 'image' | 'other' | null = null;
+    if (body.attachmentUrl) {
+      attachmentType = await claimChatAttachment(tx, sender, customerId, body.attachmentUrl);
+      if (!attachmentType) throw badRequest('Attachment not found', 'attachmentUrl');
+    }
+    const [inserted] = await tx
+      .insert(chatMessages)
+      .values({
+        userId: customerId,
+        senderType: sender.isAdmin ? 'admin' : 'user',
+        senderName: sender.isAdmin ? displayName(sender) : null,
+        message: body.message.trim(),
+        attachmentUrl: body.attachmentUrl || null,
+        attachmentType,
+      })
+      .returning();
+    const changed: Change[] = [conversationChanged(customerId)];
+    if (sender.isAdmin) {
+      const notice = chatReplyNotice(inserted!.message, !!inserted!.attachmentUrl);
+      changed.push(await notify(context, tx, customerId, notice));
+    }
+    return { value: toChatMessage(inserted!), changed };
+  });
+}
+
+/** Staff read a conversation up to a message (or all of it). */
+export async function readConversation(
+  context: CommandContext,
+  customerId: string,
+  throughMessageId: string | undefined,
+): Promise<Outcome<{ marked: number; unreadCount: number }>> {
+  const result = await markConversationRead(context.db, customerId, throughMessageId);
+  // The customer's own answer carries isRead too; nothing marked, nothing to tell.
+  return { value: result, changed: result.marked > 0 ? [conversationChanged(customerId)] : [] };
+}
+
+/** Staff clear every chat (the spec's "Clear All Chats"): audited, and their files deleted. */
+export async function clearChats(
+  context: CommandContext,
+  actor: Account,
+): Promise<Outcome<number>> {
+  const deleted = await context.db.transaction(async (tx) => {
+    const count = await countChatMessages(tx);
+    await tx.delete(chatMessages);
+    await recordAudit(tx, actor, {
+      entityType: 'chat',
+      entityId: null,
+      action: 'clear',
+      changes: { messages: { from: count, to: 0 } },
+    });
+    return count;
+  });
+  await deleteChatUploads(context.db, context.storage);
+  return {
+    value: deleted,
+    changed: [changeEverywhere(['chat']), change([STAFF], ['chats', 'admin-stats'])],
+  };
+}
