@@ -10,15 +10,13 @@ import {
   updateRateSchema,
 } from '../../../shared/rate-schemas';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { activeRates, addBrand, allRates, changeBrand, rateHistory } from './queries';
+import { addBrand, changeBrand } from './commands';
+import { activeRates, allRates, rateHistory } from './queries';
 
 const HISTORY_SHOWN = 200;
 
 export default async function rateRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  /** Every open page that quotes (upload form, staff tab) refetches at once, on every instance. */
-  const ratesChanged = () => app.live.changedEverywhere(['rates']);
 
   // Public: the landing page and the upload form quote from it. Answered from memory until a
   // staff change, with an ETag (decision 053).
@@ -53,8 +51,7 @@ export default async function rateRoutes(app: FastifyInstance) {
       schema: { body: createRateSchema, response: { 201: brandRateSchema } },
     },
     async (request, reply) => {
-      const terms = await addBrand(app.db, accountOf(request), request.body);
-      ratesChanged();
+      const terms = await app.run((context) => addBrand(context, accountOf(request), request.body));
       return reply.code(201).send(terms);
     },
   );
@@ -70,14 +67,8 @@ export default async function rateRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { terms, changed } = await changeBrand(
-        app.db,
-        accountOf(request),
-        request.params.brand,
-        request.body,
-      );
-      if (changed) ratesChanged();
-      return terms;
+      const { brand } = request.params;
+      return app.run((context) => changeBrand(context, accountOf(request), brand, request.body));
     },
   );
 }

@@ -1,0 +1,116 @@
+import { eq, sql } from 'drizzle-orm';
+import { fromCents, toCents } from '../../../shared/money';
+import { type BrandRate, OTHER_BRAND } from '../../../shared/rates';
+import type { Account } from '../../common/account';
+import { type AuditChanges, recordAudit } from '../../common/audit';
+import { type CommandContext, changeEverywhere, type Outcome } from '../../common/command';
+import { brandRates } from '../../db/schema';
+import { badRequest, HttpError, notFound } from '../../plugins/errors';
+import { findBrand, shortRate, toTerms } from './queries';
+
+/** Every open page that quotes (upload form, staff tab) refetches at once, on every instance. */
+const RATES_CHANGED = changeEverywhere(['rates']);
+
+const normalizedMoney = (value: string) => fromCents(toCents(value));
+/** ".9" and "0.9000" as "0.90". */
+const normalizedRate = (value: string) => shortRate(value.startsWith('.') ? `0${value}` : value);
+
+/** A new brand, or a retired one back with new terms; audited. */
+export async function addBrand(
+  context: CommandContext,
+  actor: Account,
+  input: { brand: string; rate: string; minimum: string },
+): Promise<Outcome<BrandRate>> {
+  return context.db.transaction(async (tx) => {
+    const existing = await findBrand(tx, input.brand, 'update');
+    if (existing && !existing.retiredAt) {
+      throw new HttpError(409, `${existing.brand} is already on the list`, {
+        brand: `${existing.brand} is already on the list`,
+      });
+    }
+    const rate = normalizedRate(input.rate);
+    const minimum = normalizedMoney(input.minimum);
+    const now = new Date(context.now());
+    const [row] = existing
+      ? await tx
+          .update(brandRates)
+          .set({ rate, minimum, retiredAt: null, updatedAt: now })
+          .where(eq(brandRates.id, existing.id))
+          .returning()
+      : await tx
+          .insert(brandRates)
+          .values({
+            brand: input.brand,
+            rate,
+            minimum,
+            position: sql`(select coalesce(max(${brandRates.position}), 0) + 1 from ${brandRates} where ${brandRates.brand} <> ${OTHER_BRAND})`,
+          })
+          .returning();
+    const changes: AuditChanges = {
+      brand: { from: existing?.brand ?? null, to: row!.brand },
+      rate: { from: existing ? shortRate(existing.rate) : null, to: shortRate(row!.rate) },
+      minimum: { from: existing?.minimum ?? null, to: row!.minimum },
+      ...(existing && { retired: { from: true, to: false } }),
+    };
+    await recordAudit(tx, actor, {
+      entityType: 'brand_rate',
+      entityId: row!.id,
+      action: existing ? 'restore' : 'create',
+      changes,
+    });
+    return { value: toTerms(row!), changed: [RATES_CHANGED] };
+  });
+}
+
+/** A new rate or minimum, or the brand retired or restored; audited with before and after. */
+export async function changeBrand(
+  context: CommandContext,
+  actor: Account,
+  brand: string,
+  input: { rate?: string; minimum?: string; retired?: boolean },
+): Promise<Outcome<BrandRate>> {
+  return context.db.transaction(async (tx) => {
+    // An update lock: submissions of this brand holding the share lock finish first.
+    const current = await findBrand(tx, brand, 'update');
+    if (!current) throw notFound('Brand not found');
+    if (input.retired && current.brand === OTHER_BRAND) {
+      throw badRequest(
+        'Other cannot be retired: it is how customers sell unlisted brands',
+        'retired',
+      );
+    }
+    const before = {
+      rate: shortRate(current.rate),
+      minimum: current.minimum,
+      retired: current.retiredAt !== null,
+    };
+    const next = {
+      rate: input.rate === undefined ? before.rate : normalizedRate(input.rate),
+      minimum: input.minimum === undefined ? before.minimum : normalizedMoney(input.minimum),
+      retired: input.retired ?? before.retired,
+    };
+    const changes: AuditChanges = {};
+    for (const key of ['rate', 'minimum', 'retired'] as const) {
+      if (before[key] !== next[key]) changes[key] = { from: before[key], to: next[key] };
+    }
+    if (Object.keys(changes).length === 0) return { value: toTerms(current), changed: [] };
+    const now = new Date(context.now());
+    const [row] = await tx
+      .update(brandRates)
+      .set({
+        rate: next.rate,
+        minimum: next.minimum,
+        retiredAt: next.retired ? (current.retiredAt ?? now) : null,
+        updatedAt: now,
+      })
+      .where(eq(brandRates.id, current.id))
+      .returning();
+    await recordAudit(tx, actor, {
+      entityType: 'brand_rate',
+      entityId: current.id,
+      action: changes.retired ? (next.retired ? 'retire' : 'restore') : 'update',
+      changes: { brand: { from: current.brand, to: current.brand }, ...changes },
+    });
+    return { value: toTerms(row!), changed: [RATES_CHANGED] };
+  });
+}
