@@ -118,3 +118,12 @@ export async function passwordHashOf(db: Db, account: Principal): Promise<string
     .where(eq(table.id, account.id));
   return row?.password;
 }
+
+/** Whether the customer's current address is `email` and confirmed. */
+export async function isConfirmed(db: Db, userId: string, email: string): Promise<boolean> {
+  const [user] = await db
+    .select({ verifiedAt: users.emailVerifiedAt, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
+  return !!user?.verifiedAt && user.email === email;
+}

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER_TOPICS, type LiveTopic, STAFF_TOPICS } from '../../shared/live';
+import { PUBLIC, STAFF } from '../common/command';
 import { SessionCache } from '../common/session-cache';
 import { ResponseCache } from './response-cache';
 
-/** The scope every staff account shares; a customer's scope is their id. */
-export const STAFF = 'staff';
-/** Answers that are the same for everyone (the rates): changed with `changedEverywhere`. */
-export const PUBLIC = 'public';
+export { PUBLIC, STAFF };
 
 /** What one instance tells the others (through PostgreSQL NOTIFY), and applies itself. */
 export interface LiveMessage {

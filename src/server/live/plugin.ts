@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { NEXT_CURSOR_HEADER } from '../../shared/admin';
 import { type LiveTopic, TOPIC_URLS } from '../../shared/live';
 import type { Command } from '../common/command';
+import { accountKey } from '../common/session-cache';
 import { type LiveHub, PUBLIC, STAFF } from './hub';
 import { etagOf } from './response-cache';
 
@@ -39,6 +40,7 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
     const { value, changed } = await command({ db, now, config, storage });
     for (const c of changed) {
       if ('everywhere' in c) hub.changedEverywhere(c.everywhere);
+      else if ('account' in c) hub.accountChanged(accountKey(c.account));
       else hub.changed(c.scopes, c.topics);
     }
     return value;

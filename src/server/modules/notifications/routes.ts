@@ -1,4 +1,3 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -7,8 +6,8 @@ import {
   notificationListSchema,
 } from '../../../shared/notifications';
 import { listNotifications, startNotificationEmails } from '../../common/notify';
-import { notifications } from '../../db/schema';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
+import { markNotificationsRead } from './commands';
 
 export default async function notificationRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -43,20 +42,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
     async (request) => {
       const account = accountOf(request);
       if (account.kind !== 'user') return { items: [], unreadCount: 0 };
-      // Only the customer's own: another customer's id changes nothing.
-      const marked = await app.db
-        .update(notifications)
-        .set({ readAt: new Date(app.now()) })
-        .where(
-          and(
-            eq(notifications.userId, account.id),
-            inArray(notifications.id, request.body.ids),
-            isNull(notifications.readAt),
-          ),
-        )
-        .returning({ id: notifications.id });
-      if (marked.length > 0) app.live.changed([account.id], ['notifications']);
-      return listNotifications(app.db, account.id, NOTIFICATIONS_SHOWN);
+      return app.run((context) => markNotificationsRead(context, account.id, request.body.ids));
     },
   );
 }
