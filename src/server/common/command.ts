@@ -23,13 +23,15 @@ export const PUBLIC = 'public';
 
 /**
  * What a write changed: live topics for the scopes that see them (account ids, STAFF, PUBLIC), or
- * for every account at once; or an account itself (its name, its address), which every session of
- * it held in memory reads again.
+ * for every account at once; an account itself (its name, its address), which every session of it
+ * held in memory reads again; or sessions that ended.
  */
 export type Change =
   | { scopes: string[]; topics: LiveTopic[] }
   | { everywhere: LiveTopic[] }
-  | { account: Principal };
+  | { account: Principal }
+  /** Sessions (by id) that were deleted: every instance refuses their cookies at once. */
+  | { sessionsEnded: string[] };
 
 export const change = (scopes: string[], topics: LiveTopic[]): Change => ({ scopes, topics });
 export const changeEverywhere = (topics: LiveTopic[]): Change => ({ everywhere: topics });

@@ -41,6 +41,7 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
     for (const c of changed) {
       if ('everywhere' in c) hub.changedEverywhere(c.everywhere);
       else if ('account' in c) hub.accountChanged(accountKey(c.account));
+      else if ('sessionsEnded' in c) hub.sessionsEnded(c.sessionsEnded);
       else hub.changed(c.scopes, c.topics);
     }
     return value;

@@ -325,18 +325,29 @@ export const ofAccount = (account: Principal) =>
   );
 
 /**
- * Ends every session of an account, those still waiting for the second factor included, but for
- * `exceptSid` (the one making the change).
+ * Deletes every session of an account, those still waiting for the second factor included, but
+ * for `exceptSid` (the one making the change), and answers their ids: inside a command, whose
+ * `sessionsEnded` change tells every instance once it committed.
  */
+export async function deleteAccountSessions(
+  db: Db,
+  account: Principal,
+  exceptSid?: string,
+): Promise<string[]> {
+  const ended = await db
+    .delete(sessions)
+    .where(and(ofAccount(account), exceptSid ? ne(sessions.sid, exceptSid) : undefined))
+    .returning({ sid: sessions.sid });
+  return ended.map((r) => r.sid);
+}
+
+/** Ends every session of an account at once, but for `exceptSid`; answers how many ended. */
 export async function endAccountSessions(
   app: FastifyInstance,
   account: Principal,
   exceptSid?: string,
 ): Promise<number> {
-  const ended = await app.db
-    .delete(sessions)
-    .where(and(ofAccount(account), exceptSid ? ne(sessions.sid, exceptSid) : undefined))
-    .returning({ sid: sessions.sid });
-  app.live.sessionsEnded(ended.map((r) => r.sid));
-  return ended.length;
+  const sids = await deleteAccountSessions(app.db, account, exceptSid);
+  app.live.sessionsEnded(sids);
+  return sids.length;
 }

@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,27 +11,17 @@ import {
   findUserByEmail,
   normalizeEmail,
   passwordHashOf,
-  setPassword,
 } from '../../common/accounts';
 import { assertGoodPassword, checkPassword, hashPassword } from '../../common/passwords';
-import { accountKey } from '../../common/session-cache';
-import {
-  consumeToken,
-  findToken,
-  issueToken,
-  PASSWORD_LINKS,
-  principalOf,
-  revokeTokens,
-} from '../../common/tokens';
-import { users } from '../../db/schema';
+import { findToken, issueToken } from '../../common/tokens';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError } from '../../plugins/errors';
 import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
-import { endAccountSessions, type Principal } from '../../plugins/session';
+import type { Principal } from '../../plugins/session';
+import { BAD_LINK, changePassword, resetPassword } from './commands';
 
 export const FORGOT_ANSWER =
   'If an account uses that email, we have sent it a link to choose a new password. The link works for 30 minutes.';
-const BAD_LINK = 'This link is invalid or has expired. Ask for a new one from the sign-in page.';
 const WRONG_CURRENT = 'Current password is incorrect';
 const CHANGE_FAILURES_PER_HOUR = 10;
 
@@ -121,29 +110,9 @@ export default async function passwordRoutes(app: FastifyInstance) {
       }
       assertGoodPassword(password, 'password');
       const hash = await hashPassword(password, app.config.bcryptCost);
-      const principal = principalOf(pending);
-      const account = await app.db.transaction(async (tx) => {
-        // Used up here, in one statement: of two tabs racing with one link, one wins.
-        if (!(await consumeToken(tx, 'password_reset', token, app.now()))) {
-          throw badRequest(BAD_LINK, 'token');
-        }
-        // Every other reset link and sign-in link dies with the old password.
-        await revokeTokens(tx, PASSWORD_LINKS, principal, now);
-        const row = await setPassword(tx, principal, hash, now);
-        if (!row) throw badRequest(BAD_LINK, 'token');
-        if (principal.kind === 'user' && row.email === pending.email) {
-          // The link reached this address: it is the customer's.
-          await tx
-            .update(users)
-            .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${new Date(now)})` })
-            .where(eq(users.id, principal.id));
-        }
-        return row;
-      });
-      // Every session of the account ends, those waiting for their second factor too: whoever
-      // knew the old password is out.
-      await endAccountSessions(app, principal);
-      app.live.accountChanged(accountKey(principal));
+      // Everyone who knew the old password is signed out, its other links die with it.
+      const account = await app.run((context) => resetPassword(context, token, hash));
+      const { principal } = account;
       await app.mail.send(account.email, 'password-changed', {
         firstName: account.firstName,
         how: 'reset',
@@ -186,13 +155,10 @@ export default async function passwordRoutes(app: FastifyInstance) {
       await succeeded();
       assertGoodPassword(newPassword, 'newPassword');
       const hash = await hashPassword(newPassword, app.config.bcryptCost);
-      await app.db.transaction(async (tx) => {
-        await setPassword(tx, principal, hash, app.now());
-        // Reset links and sign-in links sent before die with the old password.
-        await revokeTokens(tx, PASSWORD_LINKS, principal, app.now());
-      });
       // This session stays; every other one of the account ends, those waiting for a code too.
-      const endedSessions = await endAccountSessions(app, principal, request.session!.sid);
+      const endedSessions = await app.run((context) =>
+        changePassword(context, principal, hash, request.session!.sid),
+      );
       await app.mail.send(account.email, 'password-changed', {
         firstName: account.firstName,
         how: 'change',
