@@ -13,7 +13,6 @@ import {
   findAccountRow,
   findAdminByEmail,
   findUserByEmail,
-  isUniqueViolation,
   normalizeEmail,
   setPassword,
 } from '../../common/accounts';
@@ -30,8 +29,6 @@ import {
   sendVerificationEmail,
   TOKEN_LIFETIME_MS,
 } from '../../common/tokens';
-import { users } from '../../db/schema';
-import { STAFF } from '../../live/hub';
 import {
   type Account,
   currentAccount,
@@ -43,6 +40,7 @@ import {
 import { HttpError } from '../../plugins/errors';
 import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
+import { accountExists, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
 import {
   acceptCode,
@@ -201,25 +199,13 @@ export default async function authRoutes(app: FastifyInstance) {
       const { email, password, firstName, lastName } = request.body;
       if (await findUserByEmail(app.db, email)) throw accountExists();
       assertGoodPassword(password, 'password');
-      try {
-        const [row] = await app.db
-          .insert(users)
-          .values({
-            email: normalizeEmail(email),
-            password: await hashPassword(password, bcryptCost),
-            firstName,
-            lastName,
-          })
-          .returning();
-        const account = toAccount('user', row!);
-        app.live.changed([STAFF], ['users', 'admin-stats']);
-        // Signed in at once (the spec's flow); the link confirms the address when it is opened.
-        await sendVerificationEmail(app, row!);
-        return signIn(request, reply, account);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw accountExists();
-        throw error;
-      }
+      const hash = await hashPassword(password, bcryptCost);
+      const account = await app.run((context) =>
+        signUpCustomer(context, { email, firstName, lastName }, hash),
+      );
+      // Signed in at once (the spec's flow); the link confirms the address when it is opened.
+      await sendVerificationEmail(app, account);
+      return signIn(request, reply, account);
     },
   );
 
@@ -350,10 +336,4 @@ export default async function authRoutes(app: FastifyInstance) {
       return toCurrentUser(account);
     },
   );
-}
-
-function accountExists() {
-  return new HttpError(409, 'An account with this email already exists', {
-    email: 'An account with this email already exists',
-  });
 }

@@ -1,16 +1,15 @@
 import Bowser from 'bowser';
-import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isUuid } from '../../../shared/ids';
 import { sessionSchema } from '../../../shared/sessions';
-import { recordAudit } from '../../common/audit';
 import type { SessionData } from '../../common/session-cache';
-import { sessions, users } from '../../db/schema';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { endAccountSessions, endSession, endSessionsById } from '../../plugins/session';
+import { endCustomerSessions } from './commands';
+import { accountSessions, sessionIdOf } from './queries';
 
 const idParams = z.object({ id: z.string() });
 
@@ -38,23 +37,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
     async (request) => {
       const account = accountOf(request);
       const current = request.session!;
-      const rows = await app.db
-        .select({
-          sid: sessions.sid,
-          publicId: sessions.publicId,
-          sess: sessions.sess,
-          createdAt: sessions.createdAt,
-          lastSeenAt: sessions.lastSeenAt,
-        })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.accountKind, account.kind),
-            eq(sessions.accountId, account.id),
-            gt(sessions.expire, new Date(app.now())),
-          ),
-        )
-        .orderBy(desc(sessions.lastSeenAt));
+      const rows = await accountSessions(app.db, account, app.now());
       return rows.map((row) => {
         const data = (row.sess ?? {}) as SessionData;
         const isCurrent = row.sid === current.sid;
@@ -78,20 +61,11 @@ export default async function sessionRoutes(app: FastifyInstance) {
       const account = accountOf(request);
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Session not found');
-      const [row] = await app.db
-        .select({ sid: sessions.sid })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.publicId, id),
-            eq(sessions.accountKind, account.kind),
-            eq(sessions.accountId, account.id),
-          ),
-        );
-      if (!row) throw notFound('Session not found');
+      const sid = await sessionIdOf(app.db, account, id);
+      if (!sid) throw notFound('Session not found');
       // Ending the session in use is signing out.
-      if (row.sid === request.session!.sid) await endSession(request, reply);
-      else await endSessionsById(app, [row.sid]);
+      if (sid === request.session!.sid) await endSession(request, reply);
+      else await endSessionsById(app, [sid]);
       request.log.info({ event: 'session_ended', account: account.id }, 'session ended');
       return { success: true };
     },
@@ -128,15 +102,9 @@ export default async function sessionRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('User not found');
-      const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, id));
-      if (!user) throw notFound('User not found');
-      const ended = await endAccountSessions(app, { kind: 'user', id });
-      await recordAudit(app.db, accountOf(request), {
-        entityType: 'user',
-        entityId: id,
-        action: 'end_sessions',
-        changes: { sessions: { from: ended, to: 0 } },
-      });
+      const ended = await app.run((context) =>
+        endCustomerSessions(context, accountOf(request), id),
+      );
       return { ended };
     },
   );

@@ -1,0 +1,31 @@
+import { type Account, toAccount } from '../../common/account';
+import { isUniqueViolation, normalizeEmail } from '../../common/accounts';
+import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { users } from '../../db/schema';
+import { HttpError } from '../../plugins/errors';
+
+const ACCOUNT_EXISTS = 'An account with this email already exists';
+
+/** 409 for an email already taken, whatever its case (PRODUCT.md). */
+export const accountExists = () => new HttpError(409, ACCOUNT_EXISTS, { email: ACCOUNT_EXISTS });
+
+/** A new customer account; two sign-ups racing for one email make one account and one 409. */
+export async function signUpCustomer(
+  context: CommandContext,
+  input: { email: string; firstName: string; lastName: string },
+  passwordHash: string,
+): Promise<Outcome<Account>> {
+  try {
+    const [row] = await context.db
+      .insert(users)
+      .values({ ...input, email: normalizeEmail(input.email), password: passwordHash })
+      .returning();
+    return {
+      value: toAccount('user', row!),
+      changed: [change([STAFF], ['users', 'admin-stats'])],
+    };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw accountExists();
+    throw error;
+  }
+}
