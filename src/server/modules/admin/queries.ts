@@ -1,11 +1,6 @@
 import { and, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
-import { fromCents, toCents } from '../../../shared/money';
-import { rejectionProblems } from '../../../shared/rejections';
-import { type AuditChanges, recordAudit } from '../../common/audit';
 import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
-import { notify, transactionNotice } from '../../common/notify';
 import { answerFields, feedbackColumns, payeeColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
 import {
@@ -18,8 +13,6 @@ import {
   users,
   validationLogs,
 } from '../../db/schema';
-import type { Account } from '../../plugins/auth';
-import { badRequest, HttpError, notFound } from '../../plugins/errors';
 
 const adminColumns = {
   ...getTableColumns(transactions),
@@ -134,125 +127,6 @@ export async function transactionAudit(db: Db, id: string): Promise<AuditEntry[]
     changes: r.changes as AuditEntry['changes'],
     createdAt: r.createdAt.toISOString(),
   }));
-}
-
-const EDITABLE = ['status', 'paymentStatus', 'paymentAmount', 'adminNotes'] as const;
-type Editable = (typeof EDITABLE)[number] | 'rejectionReason' | 'rejectionNote';
-export type TransactionChanges = Partial<Record<Editable, string | null>>;
-
-const blankToNull = (value: string | null | undefined) =>
-  value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim();
-
-/**
- * The card's rejection after an edit (decision 051): a card set to rejected needs a reason, sent
- * or already on it; `other` needs a note, and no other reason keeps one; a card that is not
- * rejected has neither.
- */
-export function rejectionAfter(
-  current: { status: string; rejectionReason: string | null; rejectionNote: string | null },
-  input: TransactionChanges,
-): { rejectionReason: string | null; rejectionNote: string | null } {
-  const status = input.status ?? current.status;
-  const sentReason = blankToNull(input.rejectionReason);
-  const sentNote = blankToNull(input.rejectionNote);
-  if (status !== 'rejected') {
-    if (sentReason) {
-      throw badRequest(
-        'A rejection reason can only be given with the status Rejected',
-        'rejectionReason',
-      );
-    }
-    return { rejectionReason: null, rejectionNote: null };
-  }
-  const reason = sentReason === undefined ? current.rejectionReason : sentReason;
-  if (reason && reason !== 'other' && sentNote) {
-    throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
-  }
-  const note =
-    reason !== 'other' ? null : sentNote === undefined ? current.rejectionNote : sentNote;
-  const problems = rejectionProblems({ status, reason, note });
-  if (problems.rejectionReason) {
-    // A card rejected before reasons existed may keep its other fields edited without one.
-    const touched =
-      input.status !== undefined || sentReason !== undefined || sentNote !== undefined;
-    if (touched) throw badRequest(problems.rejectionReason, 'rejectionReason');
-    return { rejectionReason: null, rejectionNote: null };
-  }
-  if (problems.rejectionNote) throw badRequest(problems.rejectionNote, 'rejectionNote');
-  return { rejectionReason: reason, rejectionNote: note };
-}
-
-export const STALE_SAVE =
-  'This transaction was changed by someone else after you opened it. Reload it and try again.';
-
-/**
- * Applies a staff edit and its audit row in one database transaction. Refuses with 409 when
- * the row changed since `expectedUpdatedAt`. Fields that do not change are not written.
- */
-export async function updateTransactionAsStaff(
-  app: FastifyInstance,
-  actor: Account,
-  id: string,
-  input: TransactionChanges,
-  expectedUpdatedAt?: string,
-) {
-  return app.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({
-        ...getTableColumns(transactions),
-        updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
-      })
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    if (!current) throw notFound('Transaction not found');
-    if (
-      expectedUpdatedAt &&
-      new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()
-    ) {
-      throw new HttpError(409, STALE_SAVE);
-    }
-
-    const changes: AuditChanges = {};
-    const set: TransactionChanges = {};
-    for (const field of EDITABLE) {
-      const next = input[field];
-      if (next === undefined) continue;
-      const before = current[field] ?? null;
-      const normalized =
-        next === null || next.trim() === ''
-          ? null
-          : field === 'paymentAmount'
-            ? fromCents(toCents(next))
-            : next;
-      if (before === normalized) continue;
-      set[field] = normalized;
-      changes[field] = { from: before, to: normalized };
-    }
-    const rejection = rejectionAfter(current, input);
-    for (const field of ['rejectionReason', 'rejectionNote'] as const) {
-      if (current[field] === rejection[field]) continue;
-      set[field] = rejection[field];
-      changes[field] = { from: current[field], to: rejection[field] };
-    }
-    if (Object.keys(changes).length > 0) {
-      await tx
-        .update(transactions)
-        // status and paymentStatus are never null here: the schema only admits their values.
-        .set({ ...(set as Partial<typeof transactions.$inferInsert>), updatedAt: sql`now()` })
-        .where(eq(transactions.id, id));
-      await recordAudit(tx, actor, {
-        entityType: 'transaction',
-        entityId: id,
-        action: 'update',
-        changes,
-      });
-      // The customer hears of a decision (status, payment); a note alone is not news.
-      const notice = transactionNotice({ ...current, ...rejection }, changes);
-      if (notice) await notify(app, tx, current.userId, notice);
-    }
-    return { userId: current.userId, changed: Object.keys(changes) };
-  });
 }
 
 export async function adminStats(db: Db) {

@@ -11,17 +11,16 @@ import {
   updateTransactionSchema,
 } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
-import { STAFF } from '../../live/hub';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { checksOf } from '../checks/checks';
+import { updateTransactionAsStaff } from './commands';
 import {
   adminStats,
   findAdminTransaction,
   listAdminTransactions,
   listAdminUsers,
   transactionAudit,
-  updateTransactionAsStaff,
 } from './queries';
 
 const idParams = z.object({ id: z.string() });
@@ -84,19 +83,9 @@ export default async function adminRoutes(app: FastifyInstance) {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Transaction not found');
       const { expectedUpdatedAt, ...changes } = request.body;
-      const { userId, changed } = await updateTransactionAsStaff(
-        app,
-        accountOf(request),
-        id,
-        changes,
-        expectedUpdatedAt,
+      await app.run((context) =>
+        updateTransactionAsStaff(context, accountOf(request), id, changes, expectedUpdatedAt),
       );
-      if (changed.length > 0) {
-        app.live.changed(
-          [userId, STAFF],
-          ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
-        );
-      }
       return (await findAdminTransaction(app.db, id))!;
     },
   );

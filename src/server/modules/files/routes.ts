@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { uploads } from '../../db/schema';
 import {
   accountOf,
   currentAccount,
@@ -13,7 +11,7 @@ import {
 import { HttpError, notFound } from '../../plugins/errors';
 import { HOUR, limit } from '../../plugins/rate-limit';
 import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
-import { storeUpload } from './uploads';
+import { findUpload, storeUpload } from './uploads';
 
 export default async function fileRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -65,7 +63,7 @@ export default async function fileRoutes(app: FastifyInstance) {
     if (!account) throw new HttpError(401, UNAUTHORIZED);
     const key = (request.params as { '*': string })['*'];
     if (!OBJECT_KEY_PATTERN.test(key)) throw notFound();
-    const [upload] = await app.db.select().from(uploads).where(eq(uploads.key, key));
+    const upload = await findUpload(app.db, key);
     // The uploader, staff, and for chat files the customer of the conversation; anyone else
     // learns nothing, not even that it exists.
     const allowed =

@@ -200,6 +200,12 @@ function refuseAndClose(request: FastifyRequest, reply: FastifyReply) {
   reply.header('Connection', 'close');
 }
 
+/** The record of a stored upload, by its object key. */
+export async function findUpload(db: Db, key: string) {
+  const [upload] = await db.select().from(uploads).where(eq(uploads.key, key));
+  return upload;
+}
+
 export const keyOfPath = (objectPath: string) =>
   objectPath.startsWith(OBJECTS_PREFIX) ? objectPath.slice(OBJECTS_PREFIX.length) : null;
 

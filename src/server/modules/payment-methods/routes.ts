@@ -1,24 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isUuid } from '../../../shared/ids';
 import {
   createPaymentMethodSchema,
   updatePaymentMethodSchema,
 } from '../../../shared/payment-methods';
-import { STAFF } from '../../live/hub';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
-import { HttpError, notFound } from '../../plugins/errors';
-import {
-  createPaymentMethod,
-  deletePaymentMethod,
-  listPaymentMethods,
-  toPaymentMethod,
-  updatePaymentMethod,
-} from './queries';
-
-const NOT_FOUND = 'Payment method not found';
-const ONLY_DEFAULT = 'This is your default payment method. Choose another default first.';
+import { addPaymentMethod, editPaymentMethod, removePaymentMethod } from './commands';
+import { listPaymentMethods, toPaymentMethod } from './queries';
 
 export const paymentMethodSchema = z.object({
   id: z.string(),
@@ -34,9 +23,6 @@ export const paymentMethodSchema = z.object({
 
 export default async function paymentMethodRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  /** A customer's methods show in their list, their transactions and the staff queue. */
-  const changed = (userId: string) =>
-    app.live.changed([userId, STAFF], ['payment-methods', 'transactions', 'queue']);
 
   r.get(
     '/api/payment-methods',
@@ -57,9 +43,8 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = accountOf(request).id;
-      const row = await createPaymentMethod(app.db, userId, request.body);
-      changed(userId);
-      return reply.code(201).send(toPaymentMethod(row));
+      const method = await app.run((context) => addPaymentMethod(context, userId, request.body));
+      return reply.code(201).send(method);
     },
   );
 
@@ -75,13 +60,8 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.params;
-      if (!z.uuid().safeParse(id).success) throw notFound(NOT_FOUND);
       const userId = accountOf(request).id;
-      const result = await updatePaymentMethod(app.db, userId, id, request.body);
-      if (result === 'not-found') throw notFound(NOT_FOUND);
-      if (result === 'only-default') throw new HttpError(409, ONLY_DEFAULT);
-      changed(userId);
-      return toPaymentMethod(result);
+      return app.run((context) => editPaymentMethod(context, userId, id, request.body));
     },
   );
 
@@ -96,12 +76,8 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.params;
-
       const userId = accountOf(request).id;
-      if (!isUuid(id) || !(await deletePaymentMethod(app.db, userId, id))) {
-        throw notFound(NOT_FOUND);
-      }
-      changed(userId);
+      await app.run((context) => removePaymentMethod(context, userId, id));
       return { success: true as const };
     },
   );

@@ -1,24 +1,17 @@
-import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { fromCents, toCents } from '../../../shared/money';
 import { PAYMENT_METHOD_TYPES, paymentMethodLabel } from '../../../shared/payment-methods';
 import {
-  isPayable,
-  type MarkSentResult,
   PAYABLE_STATUSES,
   PAYOUT_LIST_LIMIT,
   type PayoutCard,
   type PayoutGroup,
   type Payouts,
 } from '../../../shared/payouts';
-import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
-import { type AuditChanges, recordAudit } from '../../common/audit';
-import { notify, transactionNotice } from '../../common/notify';
 import { payeeColumns } from '../../common/transaction-columns';
 import { groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { paymentMethods, transactions, users } from '../../db/schema';
-import type { Account } from '../../plugins/auth';
 
 const PAYABLE: SQL = and(
   inArray(transactions.status, [...PAYABLE_STATUSES]),
@@ -26,7 +19,7 @@ const PAYABLE: SQL = and(
 )!;
 
 /** What to pay: the amount staff set, else the payout quoted at submission. */
-const AMOUNT = sql<string>`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})::text`;
+export const AMOUNT = sql<string>`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})::text`;
 
 /** The cards waiting to be paid, oldest first (paid in the order they came). */
 async function payableCards(db: Db): Promise<PayoutCard[]> {
@@ -57,7 +50,7 @@ async function payableCards(db: Db): Promise<PayoutCard[]> {
   }));
 }
 
-const sumOf = (cards: { amount: string }[]) =>
+export const sumOf = (cards: { amount: string }[]) =>
   fromCents(cards.reduce((sum, c) => sum + toCents(c.amount), 0));
 
 const typeOrder = (type: string | null) => {
@@ -87,104 +80,4 @@ export async function listPayouts(db: Db): Promise<Payouts> {
     total: sumOf(cards),
     more: Math.max(0, waiting - cards.length),
   };
-}
-
-const SKIP_MESSAGES = {
-  not_found: 'No such transaction',
-  amount_changed: 'The amount to pay changed since the list was loaded',
-} as const;
-
-/**
- * Marks a batch paid (decision 052), in one database transaction: each card still waiting, and
- * still owed the amount the list showed, becomes Payment Sent and Completed with the amount paid
- * recorded, with an audit row and a notification to its customer. Every other card is left
- * untouched and reported back with the reason.
- */
-export async function markPayoutsSent(
-  app: FastifyInstance,
-  actor: Account,
-  items: { id: string; amount: string }[],
-) {
-  return app.db.transaction(async (tx) => {
-    // Locked in id order, so two batches that share cards cannot deadlock.
-    const rows = await tx
-      .select({ ...getTableColumns(transactions), amount: AMOUNT })
-      .from(transactions)
-      .where(
-        inArray(
-          transactions.id,
-          items.map((i) => i.id),
-        ),
-      )
-      .orderBy(asc(transactions.id))
-      .for('update');
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
-    const customers = new Set<string>();
-    for (const item of items) {
-      const card = byId.get(item.id);
-      if (!card) {
-        result.skipped.push({ id: item.id, reason: 'not_found', message: SKIP_MESSAGES.not_found });
-        continue;
-      }
-      if (!isPayable(card)) {
-        result.skipped.push({
-          id: item.id,
-          reason: 'not_payable',
-          message: `Not waiting for payment: ${statusLabel(card.status)}, ${paymentStatusLabel(card.paymentStatus)}`,
-        });
-        continue;
-      }
-      if (toCents(card.amount) !== toCents(item.amount)) {
-        result.skipped.push({
-          id: item.id,
-          reason: 'amount_changed',
-          message: SKIP_MESSAGES.amount_changed,
-        });
-        continue;
-      }
-      const amount = fromCents(toCents(card.amount));
-      const changes: AuditChanges = {};
-      if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
-      changes.paymentStatus = { from: card.paymentStatus, to: 'sent' };
-      if (card.paymentAmount !== amount) {
-        changes.paymentAmount = { from: card.paymentAmount, to: amount };
-      }
-      await tx
-        .update(transactions)
-        .set({
-          status: 'completed',
-          paymentStatus: 'sent',
-          paymentAmount: amount,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(transactions.id, card.id));
-      await recordAudit(tx, actor, {
-        entityType: 'transaction',
-        entityId: card.id,
-        action: 'payout_sent',
-        changes,
-      });
-      // The notice names the amount paid even when staff had set it before.
-      const notice = transactionNotice(card, {
-        ...changes,
-        paymentAmount: { from: card.paymentAmount, to: amount },
-      });
-      if (notice) await notify(app, tx, card.userId, notice);
-      customers.add(card.userId);
-      result.sent.push({ id: card.id, amount });
-    }
-    result.total = sumOf(result.sent);
-    return { result, customers: [...customers] };
-  });
-}
-
-/** Records that staff exported the payout list (it holds account numbers). */
-export function recordPayoutExport(db: Db, actor: Account, count: number) {
-  return recordAudit(db, actor, {
-    entityType: 'payouts',
-    entityId: null,
-    action: 'export',
-    changes: { cards: { from: null, to: count } },
-  });
 }

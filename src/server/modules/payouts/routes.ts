@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
 import { displayName } from '../../../shared/user-display';
-import { STAFF } from '../../live/hub';
 import { accountOf, requireStaff } from '../../plugins/auth';
+import { markPayoutsSent, recordPayoutExport } from './commands';
 import { toCsv } from './csv';
-import { listPayouts, markPayoutsSent, recordPayoutExport } from './queries';
+import { listPayouts } from './queries';
 
 /** The CSV's columns, in order: what a person needs to send the money (decision 052). */
 const CSV_COLUMNS = [
@@ -58,7 +58,7 @@ export default async function payoutRoutes(app: FastifyInstance) {
       c.cardValue,
       c.amount,
     ]);
-    await recordPayoutExport(app.db, accountOf(request), cards.length);
+    await app.run((context) => recordPayoutExport(context, accountOf(request), cards.length));
     const day = new Date(app.now()).toISOString().slice(0, 10);
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
@@ -71,18 +71,7 @@ export default async function payoutRoutes(app: FastifyInstance) {
     '/api/admin/payouts/mark-sent',
     { schema: { body: markSentSchema, response: { 200: markSentResultSchema } } },
     async (request) => {
-      const { result, customers } = await markPayoutsSent(
-        app,
-        accountOf(request),
-        request.body.items,
-      );
-      if (result.sent.length > 0) {
-        app.live.changed(
-          [...customers, STAFF],
-          ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
-        );
-      }
-      return result;
+      return app.run((context) => markPayoutsSent(context, accountOf(request), request.body.items));
     },
   );
 }
