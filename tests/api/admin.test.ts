@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, chatMessages, transactions, users } from '../../src/server/db/schema';
 import {
   as,
@@ -8,16 +8,12 @@ import {
   signInStaff,
   signUp,
   submitCard,
-  type TestApp,
+  useStaff,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t, 'reviewer@example.com');
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t, 'reviewer@example.com');
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const patch = (who: SignedIn | undefined, id: string, payload: object) =>

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/db/schema';
 import {
   createTestApp,
@@ -8,15 +8,11 @@ import {
   sidOf,
   signInStaff,
   signUp,
-  type TestApp,
   uniqueEmail,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers });

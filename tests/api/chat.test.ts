@@ -10,15 +10,12 @@ import {
   signInStaff,
   signUp,
   type TestApp,
+  useStaff,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t, 'support.agent@example.com');
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t, 'support.agent@example.com');
 
 const send = (who: SignedIn | undefined, payload: object) =>
   as(t.app, who, { method: 'POST', url: '/api/chat/messages', payload });

@@ -1,26 +1,20 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users, validationLogs } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   fixture,
   multipart,
   type SignedIn,
-  signInStaff,
   signUp,
-  type TestApp,
+  useStaff,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t);
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t);
 
 /** An image no other test makes: deterministic pixels from `seed`, as a PNG. */
 function uniqueImage(seed: number) {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { feedback, transactions } from '../../src/server/db/schema';
 import {
   as,
@@ -8,16 +8,12 @@ import {
   signInStaff,
   signUp,
   submitCard,
-  type TestApp,
+  useStaff,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t);
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t);
 
 const rate = (who: SignedIn | undefined, id: string, payload: object, app = t.app) =>
   as(app, who, { method: 'POST', url: `/api/transactions/${id}/feedback`, payload });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import type { Limits } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
@@ -13,8 +13,8 @@ import {
   multipart,
   type SignedIn,
   sessionCookie,
-  type TestApp,
   uniqueEmail,
+  useTestApp,
 } from './helpers';
 
 /** The limits of issue 9, as a fresh install has them. */
@@ -30,11 +30,7 @@ const DEFAULTS: Limits = {
   accountEmailsPerHour: 5,
 };
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ limits: DEFAULTS });
-});
-afterAll(() => t.close());
+const t = useTestApp({ limits: DEFAULTS });
 
 let addresses = 0;
 /** A client address no other test has used (TEST-NET-2, then TEST-NET-3). */

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LiveHub } from '../../src/server/live/hub';
 import { registerLiveCache } from '../../src/server/live/plugin';
 import { TOPIC_URLS } from '../../src/shared/live';
@@ -9,20 +9,15 @@ import {
   as,
   createTestApp,
   type SignedIn,
-  signInStaff,
   signUp,
   submitCard,
-  type TestApp,
+  useStaff,
+  useTestApp,
 } from './helpers';
 import { openEvents } from './live-helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t);
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t);
 
 const get = (who: SignedIn, url: string, headers: Record<string, string> = {}) =>
   as(t.app, who, { method: 'GET', url, headers });

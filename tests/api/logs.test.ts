@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   type SignedIn,
   sidOf,
   signInStaff,
   signUp,
   submitCard,
-  type TestApp,
   uniqueEmail,
+  useTestApp,
 } from './helpers';
 
 /**
@@ -17,14 +16,7 @@ import {
  * holds no password hash, no session token or id, no account number and no password.
  */
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp(
-    { logLevel: 'debug' },
-    { logStream: { write: (line) => lines.push(line) } },
-  );
-});
-afterAll(() => t.close());
+const t = useTestApp({ logLevel: 'debug' }, { logStream: { write: (line) => lines.push(line) } });
 
 const ACCOUNT_NUMBER = '000123456789';
 const PASSWORD = 'log scan password 1';

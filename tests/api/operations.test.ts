@@ -1,17 +1,18 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, signUp, submitCard, type TestApp, uniqueEmail } from './helpers';
+import { describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  signUp,
+  submitCard,
+  type TestApp,
+  uniqueEmail,
+  useTestApp,
+} from './helpers';
 
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp(
-    { logLevel: 'info' },
-    { logStream: { write: (line) => lines.push(line) } },
-  );
-});
-afterAll(() => t.close());
+const t = useTestApp({ logLevel: 'info' }, { logStream: { write: (line) => lines.push(line) } });
 
 const get = (app: TestApp, url: string, headers: Record<string, string> = {}) =>
   app.app.inject({ method: 'GET', url, headers });

@@ -1,22 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paymentMethods } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   type SignedIn,
   signInStaff,
   signUp,
   submitCard,
-  type TestApp,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const list = async (who: SignedIn) =>
   (await as(t.app, who, { method: 'GET', url: '/api/payment-methods' })).json();

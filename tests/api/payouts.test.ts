@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, transactions } from '../../src/server/db/schema';
 import { parseCsv } from '../parse-csv';
 import {
@@ -10,18 +10,14 @@ import {
   type SignedIn,
   signInStaff,
   signUp,
-  type TestApp,
   uniqueEmail,
   uploadCardImage,
+  useStaff,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t, 'payer@example.com');
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t, 'payer@example.com');
 
 const get = (who: SignedIn | undefined, url: string, app = t.app) =>
   as(app, who, { method: 'GET', url });

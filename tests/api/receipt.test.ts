@@ -9,16 +9,12 @@ import {
   type PDFRawStream,
   type PDFRef,
 } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
-import { as, createTestApp, type SignedIn, signUp, submitCard, type TestApp } from './helpers';
+import { as, type SignedIn, signUp, submitCard, useTestApp } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const streamText = (stream: PDFRawStream) =>
   Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1');

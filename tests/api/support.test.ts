@@ -1,15 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, ticketReplies } from '../../src/server/db/schema';
-import { as, createTestApp, type SignedIn, signInStaff, signUp, type TestApp } from './helpers';
+import { as, type SignedIn, signUp, useStaff, useTestApp } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t);
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const staff = useStaff(t);
 
 const file = (who: SignedIn | undefined, payload: object) =>
   as(t.app, who, { method: 'POST', url: '/api/support-tickets', payload });

@@ -1,23 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { transactions, uploads } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   type SignedIn,
   signInStaff,
   signUp,
   submitCard,
-  type TestApp,
   uploadCardImage,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const post = (who: SignedIn, payload: object) =>

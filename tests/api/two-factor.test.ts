@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureFirstStaffAccount } from '../../src/server/bootstrap';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { users } from '../../src/server/db/schema';
@@ -12,15 +12,11 @@ import {
   sessionCookie,
   signInStaff,
   signUp,
-  type TestApp,
   uniqueEmail,
+  useTestApp,
 } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const PASSWORD = 'staff password 1';
 
