@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NEXT_CURSOR_HEADER } from '../../../shared/admin';
@@ -68,6 +68,26 @@ export default async function supportRoutes(app: FastifyInstance) {
     async (request) => ticketThread(app.db, request.params.id, accountOf(request).id),
   );
 
+  /**
+   * A reply in a ticket's thread: the customer's in their own tickets (limited per hour), staff's
+   * in any. One handler; addTicketReply tells the two apart by the account.
+   */
+  const replySchema = {
+    params: ticketParams,
+    body: ticketReplyInputSchema,
+    response: { 201: ticketReplySchema },
+  };
+  const addReply = async (
+    request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const { id } = request.params;
+    const created = await app.run((context) =>
+      addTicketReply(context, accountOf(request), id, request.body.message),
+    );
+    return reply.code(201).send(created);
+  };
+
   r.post(
     '/api/support-tickets/:id/replies',
     {
@@ -81,19 +101,9 @@ export default async function supportRoutes(app: FastifyInstance) {
           'You have sent many replies in the last hour; we will answer those first.',
         ),
       },
-      schema: {
-        params: ticketParams,
-        body: ticketReplyInputSchema,
-        response: { 201: ticketReplySchema },
-      },
+      schema: replySchema,
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      const created = await app.run((context) =>
-        addTicketReply(context, accountOf(request), id, request.body.message),
-      );
-      return reply.code(201).send(created);
-    },
+    addReply,
   );
 
   r.get(
@@ -125,21 +135,8 @@ export default async function supportRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/support-tickets/:id/replies',
-    {
-      onRequest: requireStaff,
-      schema: {
-        params: ticketParams,
-        body: ticketReplyInputSchema,
-        response: { 201: ticketReplySchema },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const created = await app.run((context) =>
-        addTicketReply(context, accountOf(request), id, request.body.message),
-      );
-      return reply.code(201).send(created);
-    },
+    { onRequest: requireStaff, schema: replySchema },
+    addReply,
   );
 
   r.patch(
