@@ -356,6 +356,28 @@ describe('links and sessions die with the password', () => {
     expect(reset.json().errors.token).toBeDefined();
   });
 
+  it('ends a sign-in link mailed before the password was changed', async () => {
+    const who = await newCustomer();
+    await Promise.all(
+      Array.from({ length: 21 }, () => signIn(who.user.email, 'wrong password', freshAddress())),
+    );
+    const message = await mail.waitFor(who.user.email, /Sign in to Cardbridge with this link/);
+    const token = new URL(message.link!).searchParams.get('token')!;
+    const change = await as(t.app, who, {
+      method: 'POST',
+      url: '/api/password/change',
+      payload: { currentPassword: PASSWORD, newPassword: 'a brand new password 6' },
+    });
+    expect(change.statusCode).toBe(200);
+    const used = await t.app.inject({
+      method: 'POST',
+      url: '/api/signin/link',
+      payload: { token },
+    });
+    expect(used.statusCode).toBe(400);
+    expect(sessionCookie(used)).toBeUndefined();
+  });
+
   it('ends a staff sign-in waiting for its code when the password is reset', async () => {
     const email = uniqueEmail('staff');
     await signInStaff(t, email, PASSWORD);
