@@ -1,10 +1,13 @@
 import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 
-/** Whether the suite or file holding `test` failed: a hook (`beforeAll`) that threw, say. */
-function inFailedSuite(test: TestCase) {
+/**
+ * Whether a suite or the file holding `test` has an error of its own (a `beforeAll` that threw,
+ * say): then its skipped tests did not run because of it, not because a filter left them out.
+ */
+function inBrokenSuite(test: TestCase) {
   for (let parent = test.parent; ; parent = parent.parent) {
-    if (parent.state() === 'failed') return true;
+    if (parent.errors().length > 0) return true;
     if (parent.type === 'module') return false;
   }
 }
@@ -31,7 +34,7 @@ export default class TallyReporter implements Reporter {
         tests += 1;
         const { state } = test.result();
         if (state === 'passed') passed += 1;
-        else if (state === 'failed' || inFailedSuite(test)) failed += 1;
+        else if (state === 'failed' || inBrokenSuite(test)) failed += 1;
         else skipped += 1;
       }
       if (tests === 0 && testModule.state() === 'failed') failed += 1;
