@@ -5,15 +5,15 @@ import {
   as,
   createTestApp,
   type SignedIn,
+  setUpStaff,
+  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
-  useStaff,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
-const staff = useStaff(t, 'reviewer@example.com');
+const t = setUpTestApp();
+const staff = setUpStaff(t, 'reviewer@example.com');
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const patch = (who: SignedIn | undefined, id: string, payload: object) =>

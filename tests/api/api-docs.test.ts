@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from './helpers';
+import { setUpTestApp } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 /** Fastify's `/a/:id` and `/objects/*` as OpenAPI writes them. */
 const toOpenApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');

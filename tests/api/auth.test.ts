@@ -5,14 +5,14 @@ import { sessions, users } from '../../src/server/db/schema';
 import {
   createTestApp,
   sessionCookie,
+  setUpTestApp,
   sidOf,
   signInStaff,
   signUp,
   uniqueEmail,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers });

@@ -7,15 +7,15 @@ import {
   fixture,
   multipart,
   type SignedIn,
+  setUpStaff,
+  setUpTestApp,
   signInStaff,
   signUp,
   type TestApp,
-  useStaff,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
-const staff = useStaff(t, 'support.agent@example.com');
+const t = setUpTestApp();
+const staff = setUpStaff(t, 'support.agent@example.com');
 
 const send = (who: SignedIn | undefined, payload: object) =>
   as(t.app, who, { method: 'POST', url: '/api/chat/messages', payload });

@@ -8,13 +8,13 @@ import {
   fixture,
   multipart,
   type SignedIn,
+  setUpStaff,
+  setUpTestApp,
   signUp,
-  useStaff,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
-const staff = useStaff(t);
+const t = setUpTestApp();
+const staff = setUpStaff(t);
 
 /** An image no other test makes: deterministic pixels from `seed`, as a PNG. */
 function uniqueImage(seed: number) {

@@ -5,15 +5,15 @@ import {
   as,
   createTestApp,
   type SignedIn,
+  setUpStaff,
+  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
-  useStaff,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
-const staff = useStaff(t);
+const t = setUpTestApp();
+const staff = setUpStaff(t);
 
 const rate = (who: SignedIn | undefined, id: string, payload: object, app = t.app) =>
   as(app, who, { method: 'POST', url: `/api/transactions/${id}/feedback`, payload });

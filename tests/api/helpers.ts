@@ -79,11 +79,11 @@ export async function createTestApp(
 
 /**
  * The test file's app on a fresh database, built before its first test and closed after its last:
- * `const t = useTestApp()` at the top of a file, in place of the same hooks written out in each.
+ * `const t = setUpTestApp()` at the top of a file, in place of the same hooks written out in each.
  * `overrides` may be a function, read when the app is built (after earlier hooks, such as a mail
  * server's, have run).
  */
-export function useTestApp(
+export function setUpTestApp(
   overrides: Partial<AppConfig> | (() => Partial<AppConfig>) = {},
   options: Parameters<typeof createTestApp>[1] = {},
 ): TestApp {
@@ -99,7 +99,7 @@ export function useTestApp(
 }
 
 /** A staff member of the file's app, signed in through both steps before the file's tests. */
-export function useStaff(t: TestApp, email?: string): SignedIn {
+export function setUpStaff(t: TestApp, email?: string): SignedIn {
   const staff = {} as SignedIn;
   beforeAll(async () => {
     Object.assign(staff, await signInStaff(t, email));

@@ -13,8 +13,8 @@ import {
   multipart,
   type SignedIn,
   sessionCookie,
+  setUpTestApp,
   uniqueEmail,
-  useTestApp,
 } from './helpers';
 
 /** The limits of issue 9, as a fresh install has them. */
@@ -30,7 +30,7 @@ const DEFAULTS: Limits = {
   accountEmailsPerHour: 5,
 };
 
-const t = useTestApp({ limits: DEFAULTS });
+const t = setUpTestApp({ limits: DEFAULTS });
 
 let addresses = 0;
 /** A client address no other test has used (TEST-NET-2, then TEST-NET-3). */

@@ -9,15 +9,15 @@ import {
   as,
   createTestApp,
   type SignedIn,
+  setUpStaff,
+  setUpTestApp,
   signUp,
   submitCard,
-  useStaff,
-  useTestApp,
 } from './helpers';
 import { openEvents } from './live-helpers';
 
-const t = useTestApp();
-const staff = useStaff(t);
+const t = setUpTestApp();
+const staff = setUpStaff(t);
 
 const get = (who: SignedIn, url: string, headers: Record<string, string> = {}) =>
   as(t.app, who, { method: 'GET', url, headers });

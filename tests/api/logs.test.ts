@@ -3,12 +3,12 @@ import {
   addPaymentMethod,
   as,
   type SignedIn,
+  setUpTestApp,
   sidOf,
   signInStaff,
   signUp,
   submitCard,
   uniqueEmail,
-  useTestApp,
 } from './helpers';
 
 /**
@@ -16,7 +16,7 @@ import {
  * holds no password hash, no session token or id, no account number and no password.
  */
 const lines: string[] = [];
-const t = useTestApp({ logLevel: 'debug' }, { logStream: { write: (line) => lines.push(line) } });
+const t = setUpTestApp({ logLevel: 'debug' }, { logStream: { write: (line) => lines.push(line) } });
 
 const ACCOUNT_NUMBER = '000123456789';
 const PASSWORD = 'log scan password 1';

@@ -4,15 +4,15 @@ import { describe, expect, it } from 'vitest';
 import {
   as,
   createTestApp,
+  setUpTestApp,
   signUp,
   submitCard,
   type TestApp,
   uniqueEmail,
-  useTestApp,
 } from './helpers';
 
 const lines: string[] = [];
-const t = useTestApp({ logLevel: 'info' }, { logStream: { write: (line) => lines.push(line) } });
+const t = setUpTestApp({ logLevel: 'info' }, { logStream: { write: (line) => lines.push(line) } });
 
 const get = (app: TestApp, url: string, headers: Record<string, string> = {}) =>
   app.app.inject({ method: 'GET', url, headers });

@@ -5,13 +5,13 @@ import {
   addPaymentMethod,
   as,
   type SignedIn,
+  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 const list = async (who: SignedIn) =>
   (await as(t.app, who, { method: 'GET', url: '/api/payment-methods' })).json();

@@ -8,16 +8,16 @@ import {
   as,
   createTestApp,
   type SignedIn,
+  setUpStaff,
+  setUpTestApp,
   signInStaff,
   signUp,
   uniqueEmail,
   uploadCardImage,
-  useStaff,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
-const staff = useStaff(t, 'payer@example.com');
+const t = setUpTestApp();
+const staff = setUpStaff(t, 'payer@example.com');
 
 const get = (who: SignedIn | undefined, url: string, app = t.app) =>
   as(app, who, { method: 'GET', url });

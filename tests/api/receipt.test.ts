@@ -12,9 +12,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
-import { as, type SignedIn, signUp, submitCard, useTestApp } from './helpers';
+import { as, type SignedIn, setUpTestApp, signUp, submitCard } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 const streamText = (stream: PDFRawStream) =>
   Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1');

@@ -5,13 +5,13 @@ import {
   as,
   type SignedIn,
   sessionCookie,
+  setUpTestApp,
   signInStaff,
   signUp,
   uniqueEmail,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 const CHROME_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

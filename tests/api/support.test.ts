@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, ticketReplies } from '../../src/server/db/schema';
-import { as, type SignedIn, signUp, useStaff, useTestApp } from './helpers';
+import { as, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
 
-const t = useTestApp();
-const staff = useStaff(t);
+const t = setUpTestApp();
+const staff = setUpStaff(t);
 
 const file = (who: SignedIn | undefined, payload: object) =>
   as(t.app, who, { method: 'POST', url: '/api/support-tickets', payload });

@@ -5,14 +5,14 @@ import {
   addPaymentMethod,
   as,
   type SignedIn,
+  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
   uploadCardImage,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const post = (who: SignedIn, payload: object) =>

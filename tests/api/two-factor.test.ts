@@ -10,13 +10,13 @@ import {
   createTestApp,
   freshCode,
   sessionCookie,
+  setUpTestApp,
   signInStaff,
   signUp,
   uniqueEmail,
-  useTestApp,
 } from './helpers';
 
-const t = useTestApp();
+const t = setUpTestApp();
 
 const PASSWORD = 'staff password 1';
 
