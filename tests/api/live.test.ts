@@ -397,3 +397,18 @@ describe('the topic table (src/shared/live.ts)', () => {
     await app.close();
   });
 });
+
+describe('a session not in memory', () => {
+  it('is read once for requests that arrive together, as after a restart', async () => {
+    const customer = await signUp(t.app);
+    t.app.live.sessions.clear();
+    const { statements } = await statementsOf(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => get(customer, '/api/auth/user')),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      return answers[0]!;
+    });
+    expect(statements).toBe(1);
+  });
+});

@@ -36,6 +36,7 @@ export class SessionCache {
   private readonly bySid = new Map<string, CachedSession>();
   private readonly byAccount = new Map<string, Set<CachedSession>>();
   private readonly dead = new Set<string>();
+  private readonly loading = new Map<string, Promise<CachedSession | null>>();
 
   get(cookie: string): CachedSession | undefined {
     return this.byCookie.get(cookie);
@@ -87,6 +88,19 @@ export class SessionCache {
 
   sidsOf(key: string): string[] {
     return [...(this.byAccount.get(key) ?? [])].map((e) => e.sid);
+  }
+
+  /**
+   * Reads a session not in memory once however many of its requests arrive together (a page's
+   * polls after a restart): the first runs `read`, the others wait for its answer.
+   */
+  loadOnce(cookie: string, read: () => Promise<CachedSession | null>) {
+    let pending = this.loading.get(cookie);
+    if (!pending) {
+      pending = read().finally(() => this.loading.delete(cookie));
+      this.loading.set(cookie, pending);
+    }
+    return pending;
   }
 
   clear() {

@@ -192,7 +192,7 @@ export async function loadSession(request: FastifyRequest): Promise<CachedSessio
         cache.markDead(cookie);
       }
     } else {
-      session = await readSession(app, cookie, now);
+      session = await cache.loadOnce(cookie, () => readSession(app, cookie, now));
     }
   }
   request.session = session;
