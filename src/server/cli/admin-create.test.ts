@@ -74,5 +74,5 @@ describe('npm run admin:create', () => {
     const unknown = adminCreate('--email', 'nobody@example.com', '--reset-two-factor');
     expect(unknown.status).toBe(1);
     expect(unknown.output).toContain('No staff account has the email nobody@example.com');
-  });
+  }, 120_000); // four runs of the command, each opening the embedded database and migrating it
 });
