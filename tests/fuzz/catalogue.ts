@@ -158,7 +158,8 @@ function paymentMethodBody(rng: Rng): JsonObject {
       base.identifier = `0x${rng.hex(40)}`;
       break;
     case 'usdt_trc20':
-      base.identifier = `T${'A'.repeat(33)}`;
+      // A real TRC-20 address: the server checks its base58check checksum.
+      base.identifier = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
       break;
     default:
       base.identifier = '$casey';
