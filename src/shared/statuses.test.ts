@@ -46,7 +46,10 @@ describe('moneyStatus', () => {
   });
 
   it('colours a rejected card red and its Payment column grey; unknown values are under review', () => {
-    expect(moneyStatus('rejected', 'pending')).toMatchObject({ colour: 'red', paymentColour: 'gray' });
+    expect(moneyStatus('rejected', 'pending')).toMatchObject({
+      colour: 'red',
+      paymentColour: 'gray',
+    });
     expect(moneyStatus('paid', 'pending')).toMatchObject({
       key: 'under_review',
       hasReceipt: false,

@@ -12,7 +12,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
-import { as, createTestApp, type SignedIn, signUp, submitCard, type TestApp } from './helpers';
+import {
+  as,
+  createTestApp,
+  type SignedIn,
+  signInStaff,
+  signUp,
+  submitCard,
+  type TestApp,
+} from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -126,6 +134,62 @@ describe('the receipt', () => {
     expect(all).not.toContain('9876543210');
     expect(all).toContain('Mar 01, 2026 10:30 AM GMT+8');
     expect(response.rawPayload.length).toBeLessThan(150_000);
+  });
+
+  it('is refused (409 not_paid) until payment is sent, then carries the date paid and the reference', async () => {
+    const who = await signUp(t.app);
+    const staff = await signInStaff(t);
+    const id = (await submitCard(t.app, who)).json().id as string;
+    const url = `/api/transactions/${id}/receipt`;
+    const review = (payload: object) =>
+      as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+
+    for (const status of ['pending', 'processing', 'completed', 'rejected']) {
+      const reviewed = await review({
+        status,
+        paymentStatus: 'pending',
+        ...(status === 'rejected' ? { rejectionReason: 'code_invalid' } : {}),
+      });
+      expect(reviewed.statusCode).toBe(200);
+      const refused = await as(t.app, who, { method: 'GET', url });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'not_paid' });
+    }
+
+    const tooLong = await review({ payoutReference: 'x'.repeat(101) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(Object.keys(tooLong.json().errors)).toEqual(['payoutReference']);
+
+    const before = Date.now();
+    const paid = await review({
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
+      payoutReference: '  PP-7F3K2Q9X  ',
+    });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().payoutReference).toBe('PP-7F3K2Q9X');
+    const [mine] = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(mine.payoutReference).toBe('PP-7F3K2Q9X');
+    const paidAt = new Date(mine.paidAt).getTime();
+    expect(paidAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(paidAt).toBeLessThanOrEqual(Date.now() + 1000);
+
+    const receipt = await as(t.app, who, { method: 'GET', url });
+    expect(receipt.statusCode).toBe(200);
+    const shown = (await pdfText(receipt.rawPayload)).join('|');
+    expect(shown).toContain('Payout reference|PP-7F3K2Q9X');
+    expect(shown).toMatch(/Date paid\|[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [AP]M UTC/);
+    expect(shown).toContain('Amount paid|$91.00');
+
+    // Confirming keeps the date paid; setting payment back to pending clears it and the receipt.
+    await review({ paymentStatus: 'confirmed' });
+    const [confirmed] = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(confirmed.paidAt).toBe(mine.paidAt);
+    await review({ paymentStatus: 'pending' });
+    const [unpaid] = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(unpaid.paidAt).toBeNull();
+    expect((await as(t.app, who, { method: 'GET', url })).statusCode).toBe(409);
   });
 
   it('refuses an unknown time zone and uses UTC without one', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { fromCents, toCents } from '../../../shared/money';
 import { REJECTION_NOTE_REQUIRED, REJECTION_REASON_REQUIRED } from '../../../shared/rejections';
+import { isPaid } from '../../../shared/statuses';
 import type { Db } from '../../db/client';
 import {
   auditLog,
@@ -56,6 +57,7 @@ export const toAdminTransaction = (row: Omit<AdminRow, 'cursorCreatedAt'>): Admi
   ...answerFields(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+  paidAt: row.paidAt ? row.paidAt.toISOString() : null,
 });
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -152,7 +154,13 @@ export async function transactionAudit(db: Db, id: string): Promise<AuditEntry[]
   }));
 }
 
-const EDITABLE = ['status', 'paymentStatus', 'paymentAmount', 'adminNotes'] as const;
+const EDITABLE = [
+  'status',
+  'paymentStatus',
+  'paymentAmount',
+  'adminNotes',
+  'payoutReference',
+] as const;
 type Editable = (typeof EDITABLE)[number] | 'rejectionReason' | 'rejectionNote';
 export type TransactionChanges = Partial<Record<Editable, string | null>>;
 
@@ -252,10 +260,24 @@ export async function updateTransactionAsStaff(
       changes[field] = { from: current[field], to: rejection[field] };
     }
     if (Object.keys(changes).length > 0) {
+      // When the money went out (decision 060): stamped as payment leaves pending, kept while it
+      // stays sent or confirmed, cleared if staff set it back to pending.
+      const paidAt =
+        set.paymentStatus === undefined
+          ? {}
+          : !isPaid(set.paymentStatus ?? '')
+            ? { paidAt: null }
+            : current.paidAt === null
+              ? { paidAt: sql`now()` }
+              : {};
       await tx
         .update(transactions)
         // status and paymentStatus are never null here: the schema only admits their values.
-        .set({ ...(set as Partial<typeof transactions.$inferInsert>), updatedAt: sql`now()` })
+        .set({
+          ...(set as Partial<typeof transactions.$inferInsert>),
+          ...paidAt,
+          updatedAt: sql`now()`,
+        })
         .where(eq(transactions.id, id));
       await recordAudit(tx, actor, {
         entityType: 'transaction',

@@ -104,6 +104,7 @@ export async function markPayoutsSent(
   app: FastifyInstance,
   actor: Account,
   items: { id: string; amount: string }[],
+  payoutReference?: string | null,
 ) {
   return app.db.transaction(async (tx) => {
     // Locked in id order, so two batches that share cards cannot deadlock.
@@ -150,12 +151,19 @@ export async function markPayoutsSent(
       if (card.paymentAmount !== amount) {
         changes.paymentAmount = { from: card.paymentAmount, to: amount };
       }
+      // The batch's reference, when given, replaces any the card had; none given keeps it.
+      const reference = payoutReference ? { payoutReference } : {};
+      if (payoutReference && card.payoutReference !== payoutReference) {
+        changes.payoutReference = { from: card.payoutReference, to: payoutReference };
+      }
       await tx
         .update(transactions)
         .set({
           status: 'completed',
           paymentStatus: 'sent',
           paymentAmount: amount,
+          ...reference,
+          paidAt: sql`now()`,
           updatedAt: sql`now()`,
         })
         .where(eq(transactions.id, card.id));

@@ -75,6 +75,7 @@ export default async function payoutRoutes(app: FastifyInstance) {
         app,
         accountOf(request),
         request.body.items,
+        request.body.payoutReference,
       );
       if (result.sent.length > 0) {
         app.live.changed(
