@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { payoutReferenceSchema } from './payouts';
 import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
 import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
 
@@ -95,6 +96,8 @@ export const updateTransactionSchema = z.object({
       PAYMENT_AMOUNT_MESSAGE,
     ),
   adminNotes: z.string().max(2000, 'Admin notes are too long').nullable().optional(),
+  /** The transfer id of the payout (up to 100 characters); blank or null clears it. */
+  payoutReference: payoutReferenceSchema,
   /** Required with status rejected (unless the card has one); cleared when it leaves rejected. */
   rejectionReason: z
     .enum(REJECTION_REASONS, {

@@ -60,3 +60,52 @@ describe('createPaymentMethodSchema', () => {
     ).toBeNull();
   });
 });
+
+describe('payee checks in the schema (decision 061)', () => {
+  const bank = (routingNumber: string | undefined, accountNumber = '000123456789') => ({
+    type: 'bank_transfer',
+    accountName: 'A B',
+    bankName: 'First Bank',
+    accountNumber,
+    routingNumber,
+  });
+
+  it('refuses a routing number that fails the ABA check digit, on routingNumber', () => {
+    expect(messages(bank('123456789'))).toEqual([
+      ['routingNumber', 'This routing number has a typo: its check digit does not match'],
+    ]);
+    expect(messages(bank('011000015'))).toBeUndefined();
+  });
+
+  it('takes an IBAN as the account number, checked by mod-97, without a routing number', () => {
+    const ok = createPaymentMethodSchema.parse(bank(undefined, 'gb82 west 1234 5698 7654 32'));
+    expect(ok.accountNumber).toBe('GB82WEST12345698765432');
+    expect(ok.routingNumber).toBeNull();
+    expect(messages(bank(undefined, 'GB82WEST12345698765433'))).toEqual([
+      ['accountNumber', 'This IBAN has a typo: its check digits do not match'],
+    ]);
+    // Digits alone are a US account: the routing number stays required (spec section 5).
+    expect(messages(bank(undefined))).toEqual([
+      ['routingNumber', 'Routing number is required for bank transfers'],
+    ]);
+  });
+
+  it('checks wallet checksums and emails on identifier', () => {
+    const id = (type: string, identifier: string) =>
+      messages({ type, accountName: 'A', identifier });
+    expect(id('usdt_trc20', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBeUndefined();
+    expect(id('usdt_trc20', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u')).toEqual([
+      ['identifier', 'This TRC20 address has a typo: its checksum does not match'],
+    ]);
+    expect(id('usdt_bep20', '0x55d398326f99059fF775485246999027B3197955')).toBeUndefined();
+    expect(id('usdt_bep20', '0x55d398326f99059ff775485246999027b3197955')).toBeUndefined();
+    expect(id('usdt_bep20', '0x55D398326f99059fF775485246999027B3197955')?.[0]?.[1]).toMatch(
+      /EIP-55/,
+    );
+    expect(id('paypal', 'riley@example')).toEqual([['identifier', 'Enter a valid PayPal email']]);
+    expect(id('paypal', 'riley.stone@example.com')).toBeUndefined();
+    expect(id('cash_app', '$9')).toEqual([
+      ['identifier', 'Enter a valid Cash App tag, like $yourcashtag'],
+    ]);
+  });
+});

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  isAbaRoutingNumber,
+  isCashtag,
+  isEvmAddress,
+  isTronAddress,
+  looksLikeIban,
+  validIban,
+} from './payee-checks';
 
 export const PAYMENT_METHOD_TYPES = [
   'cash_app',
@@ -72,17 +80,36 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-/** Checks of the identifier's shape beyond "required", so a payout is not sent into the void. */
-const IDENTIFIER_FORMATS: Partial<Record<PaymentMethodType, [RegExp, string]>> = {
-  cash_app: [/^\$?[A-Za-z][A-Za-z0-9_-]{0,19}$/, 'Enter a valid Cash App tag, like $yourcashtag'],
-  paypal: [/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter a valid PayPal email'],
+const isEmail = (value: string) => z.email().safeParse(value).success;
+
+export const PAYEE_MESSAGES = {
+  cashtag: 'Enter a valid Cash App tag, like $yourcashtag',
+  paypal: 'Enter a valid PayPal email',
+  bep20Shape: 'Enter a valid BEP20 wallet address (0x followed by 40 hex characters)',
+  bep20Checksum:
+    'This BEP20 address has a typo: its capital letters do not match its checksum (EIP-55)',
+  trc20Shape: 'Enter a valid TRC20 wallet address (34 characters starting with T)',
+  trc20Checksum: 'This TRC20 address has a typo: its checksum does not match',
+  accountDigits: 'Account number must be 4 to 17 digits',
+  iban: 'This IBAN has a typo: its check digits do not match',
+  routingDigits: 'Routing number must be 9 digits',
+  routingChecksum: 'This routing number has a typo: its check digit does not match',
+} as const;
+
+/**
+ * Checks of the identifier beyond "required", so a payout is not sent into the void: the shape,
+ * and the checksum where the format has one (decision 061). The message of the first that fails.
+ */
+const IDENTIFIER_CHECKS: Partial<Record<PaymentMethodType, [(v: string) => boolean, string][]>> = {
+  cash_app: [[isCashtag, PAYEE_MESSAGES.cashtag]],
+  paypal: [[isEmail, PAYEE_MESSAGES.paypal]],
   usdt_bep20: [
-    /^0x[0-9a-fA-F]{40}$/,
-    'Enter a valid BEP20 wallet address (0x followed by 40 hex characters)',
+    [(v) => /^0x[0-9a-fA-F]{40}$/.test(v), PAYEE_MESSAGES.bep20Shape],
+    [isEvmAddress, PAYEE_MESSAGES.bep20Checksum],
   ],
   usdt_trc20: [
-    /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-    'Enter a valid TRC20 wallet address (34 characters starting with T)',
+    [(v) => /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(v), PAYEE_MESSAGES.trc20Shape],
+    [isTronAddress, PAYEE_MESSAGES.trc20Checksum],
   ],
 };
 
@@ -112,29 +139,41 @@ function checkDetails(input: Details, ctx: z.RefinementCtx) {
   const issue = (path: string, message: string) =>
     ctx.addIssue({ code: 'custom', path: [path], message });
   if (input.type === 'bank_transfer') {
+    // An IBAN names the bank and the account: it needs no routing number (decision 061).
+    const iban = input.accountNumber !== null && looksLikeIban(input.accountNumber);
     if (!input.accountNumber)
       issue('accountNumber', 'Account number is required for bank transfers');
-    else if (!/^\d{4,17}$/.test(input.accountNumber))
-      issue('accountNumber', 'Account number must be 4 to 17 digits');
+    else if (iban) {
+      if (!validIban(input.accountNumber)) issue('accountNumber', PAYEE_MESSAGES.iban);
+    } else if (!/^\d{4,17}$/.test(input.accountNumber))
+      issue('accountNumber', PAYEE_MESSAGES.accountDigits);
     if (!input.bankName) issue('bankName', 'Bank name is required for bank transfers');
-    if (!input.routingNumber)
-      issue('routingNumber', 'Routing number is required for bank transfers');
-    else if (!/^\d{9}$/.test(input.routingNumber))
-      issue('routingNumber', 'Routing number must be 9 digits');
+    if (!input.routingNumber) {
+      if (!iban) issue('routingNumber', 'Routing number is required for bank transfers');
+    } else if (!/^\d{9}$/.test(input.routingNumber))
+      issue('routingNumber', PAYEE_MESSAGES.routingDigits);
+    else if (!isAbaRoutingNumber(input.routingNumber))
+      issue('routingNumber', PAYEE_MESSAGES.routingChecksum);
     return;
   }
   if (!input.identifier) {
     issue('identifier', 'Account identifier is required');
     return;
   }
-  const format = IDENTIFIER_FORMATS[input.type];
-  if (format && !format[0].test(input.identifier)) issue('identifier', format[1]);
+  const failed = IDENTIFIER_CHECKS[input.type]?.find(([ok]) => !ok(input.identifier!));
+  if (failed) issue('identifier', failed[1]);
 }
 
 /** Only the fields of the chosen type are kept: a bank needs no identifier, a wallet no bank. */
 const keepTypesFields = <T extends Details>(input: T): T =>
   input.type === 'bank_transfer'
-    ? { ...input, identifier: null }
+    ? {
+        ...input,
+        identifier: null,
+        // An IBAN is kept in its electronic form (upper case, no spaces), as banks take it.
+        accountNumber:
+          (input.accountNumber && validIban(input.accountNumber)) || input.accountNumber,
+      }
     : { ...input, accountNumber: null, bankName: null, routingNumber: null };
 
 /** POST /api/payment-methods (spec sections 5 and 7). A userId in the body is ignored. */

@@ -59,6 +59,20 @@ export const payoutsSchema = z.object({
 });
 export type Payouts = z.infer<typeof payoutsSchema>;
 
+export const PAYOUT_REFERENCE_MAX_LENGTH = 100;
+export const PAYOUT_REFERENCE_MESSAGE = `Payout reference must be text of at most ${PAYOUT_REFERENCE_MAX_LENGTH} characters`;
+
+/**
+ * The transfer id of a payout (a PayPal transaction id, a bank reference), optional; blank means
+ * none. Printed on the receipt and shown to the customer.
+ */
+export const payoutReferenceSchema = z
+  .string({ error: PAYOUT_REFERENCE_MESSAGE })
+  .trim()
+  .max(PAYOUT_REFERENCE_MAX_LENGTH, PAYOUT_REFERENCE_MESSAGE)
+  .nullish()
+  .transform((v) => (v === undefined ? undefined : v ? v : null));
+
 const AMOUNT_MESSAGE = 'Amount must be the amount shown, a number with at most 2 decimals';
 
 /**
@@ -83,6 +97,8 @@ export const markSentSchema = z.object({
       (items) => new Set(items.map((i) => i.id)).size === items.length,
       'Each card may be named once',
     ),
+  /** One reference for the whole batch (one bank file, one PayPal payout), optional. */
+  payoutReference: payoutReferenceSchema,
 });
 export type MarkSentInput = z.input<typeof markSentSchema>;
 

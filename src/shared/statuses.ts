@@ -50,3 +50,64 @@ const TICKET_COLOURS: Record<string, BadgeColour> = {
 };
 export const ticketStatusLabel = (status: string) => TICKET_LABELS[status] ?? status;
 export const ticketStatusColour = (status: string): BadgeColour => TICKET_COLOURS[status] ?? 'gray';
+
+/**
+ * What happens to the customer's money, in one plain status per card (issue 24, decision 060):
+ * derived from `status` and `paymentStatus` here only, so History, the card's detail, the
+ * dashboard, the receipt and the stats agree.
+ * - Payment sent or confirmed: **Paid**, whatever the review status says (the money went out).
+ * - Otherwise rejected: **Rejected (no payout)**.
+ * - Otherwise processing or completed: **Approved (awaiting payment)**.
+ * - Otherwise (pending, or a status this code does not know): **Under review**.
+ */
+export const PAID_PAYMENT_STATUSES = ['sent', 'confirmed'] as const;
+export const isPaid = (paymentStatus: string) =>
+  (PAID_PAYMENT_STATUSES as readonly string[]).includes(paymentStatus);
+
+export const MONEY_STATUSES = ['under_review', 'approved', 'paid', 'rejected'] as const;
+export type MoneyStatusKey = (typeof MONEY_STATUSES)[number];
+
+export interface MoneyStatus {
+  key: MoneyStatusKey;
+  /** The plain status the customer reads. */
+  label: string;
+  colour: BadgeColour;
+  /** What the Payment column reads: the spec's payment label, or "No payout" on a rejected card. */
+  paymentLabel: string;
+  paymentColour: BadgeColour;
+  /** Whether a payout is still to come or came: false for a rejected card (no expected payout). */
+  hasPayout: boolean;
+  /** A receipt exists only for money paid. */
+  hasReceipt: boolean;
+}
+
+export const NO_PAYOUT = 'No payout';
+
+const MONEY_LABELS: Record<MoneyStatusKey, [string, BadgeColour]> = {
+  under_review: ['Under review', 'yellow'],
+  approved: ['Approved (awaiting payment)', 'blue'],
+  paid: ['Paid', 'green'],
+  rejected: ['Rejected (no payout)', 'red'],
+};
+
+export function moneyStatusKey(status: string, paymentStatus: string): MoneyStatusKey {
+  if (isPaid(paymentStatus)) return 'paid';
+  if (status === 'rejected') return 'rejected';
+  if (status === 'processing' || status === 'completed') return 'approved';
+  return 'under_review';
+}
+
+export function moneyStatus(status: string, paymentStatus: string): MoneyStatus {
+  const key = moneyStatusKey(status, paymentStatus);
+  const [label, colour] = MONEY_LABELS[key];
+  const rejected = key === 'rejected';
+  return {
+    key,
+    label,
+    colour,
+    paymentLabel: rejected ? NO_PAYOUT : paymentStatusLabel(paymentStatus),
+    paymentColour: rejected ? 'gray' : paymentStatusColour(paymentStatus),
+    hasPayout: !rejected,
+    hasReceipt: key === 'paid',
+  };
+}

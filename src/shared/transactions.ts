@@ -26,6 +26,10 @@ export const transactionSchema = z.object({
   rejectionReason: z.string().nullable(),
   rejectionReasonLabel: z.string().nullable(),
   rejectionNote: z.string().nullable(),
+  /** When payment was sent (decision 060); null until the card is paid. */
+  paidAt: z.string().nullable(),
+  /** The transfer id staff recorded when they paid, if any. */
+  payoutReference: z.string().nullable(),
   /** The customer's rating of the card, once it is completed; null until they give one. */
   feedback: feedbackSchema.nullable(),
 });
@@ -35,7 +39,10 @@ export const statsSchema = z.object({
   totalSubmitted: z.number(),
   pending: z.number(),
   completed: z.number(),
+  /** Payment sent or confirmed: the sum of paymentAmount (decision 060). */
   totalEarned: z.string(),
+  /** Approved cards not paid yet: the sum of what each will be paid (decision 060). */
+  awaitingPayment: z.string(),
 });
 export type Stats = z.infer<typeof statsSchema>;
 

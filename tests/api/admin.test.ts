@@ -155,6 +155,7 @@ describe('PATCH /api/admin/transactions/{id}', () => {
       pending: 0,
       completed: 1,
       totalEarned: '91.00',
+      awaitingPayment: '0.00',
     });
     const [recent] = (await get(customer, '/api/transactions/recent')).json();
     expect(recent.status).toBe('completed');

@@ -20,6 +20,127 @@ const create = (who: SignedIn | undefined, payload: object) =>
 const remove = (who: SignedIn, id: string) =>
   as(t.app, who, { method: 'DELETE', url: `/api/payment-methods/${id}` });
 
+describe('payee details checked by the server (decision 061)', () => {
+  const bank = { type: 'bank_transfer', accountName: 'Casey C', bankName: 'First Bank' };
+  const cases: [string, object, string, RegExp][] = [
+    [
+      'an ABA routing number with a wrong check digit',
+      { ...bank, accountNumber: '12345678', routingNumber: '123456789' },
+      'routingNumber',
+      /check digit/,
+    ],
+    [
+      'an IBAN that fails mod-97',
+      { ...bank, accountNumber: 'GB82WEST12345698765433' },
+      'accountNumber',
+      /IBAN/,
+    ],
+    [
+      'a PayPal email without a domain',
+      { type: 'paypal', accountName: 'C', identifier: 'casey@' },
+      'identifier',
+      /PayPal email/,
+    ],
+    [
+      'a Cash App tag that is not one',
+      { type: 'cash_app', accountName: 'C', identifier: '$$casey' },
+      'identifier',
+      /Cash App tag/,
+    ],
+    [
+      'a TRC-20 address with a typo',
+      { type: 'usdt_trc20', accountName: 'C', identifier: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' },
+      'identifier',
+      /TRC20.*checksum/,
+    ],
+    [
+      'a TRC-20 address of the right shape only',
+      { type: 'usdt_trc20', accountName: 'C', identifier: `T${'A'.repeat(33)}` },
+      'identifier',
+      /TRC20/,
+    ],
+    [
+      'a BEP-20 address whose capitals are not its checksum',
+      {
+        type: 'usdt_bep20',
+        accountName: 'C',
+        identifier: '0x55D398326f99059fF775485246999027B3197955',
+      },
+      'identifier',
+      /EIP-55/,
+    ],
+    [
+      'a BEP-20 address too short',
+      {
+        type: 'usdt_bep20',
+        accountName: 'C',
+        identifier: '0x55d398326f99059ff775485246999027b319795',
+      },
+      'identifier',
+      /40 hex/,
+    ],
+  ];
+  for (const [name, payload, field, message] of cases) {
+    it(`refuses ${name} with 400 on ${field}`, async () => {
+      const who = await signUp(t.app);
+      const response = await create(who, payload);
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json().errors)).toEqual([field]);
+      expect(response.json().errors[field]).toMatch(message);
+      expect(await list(who)).toEqual([]);
+    });
+  }
+
+  const valid: [string, object, object][] = [
+    [
+      'routing numbers with a right check digit',
+      { ...bank, accountNumber: '12345678', routingNumber: '011000015' },
+      { routingNumber: '011000015' },
+    ],
+    [
+      'an IBAN, kept in electronic form, with no routing number',
+      { ...bank, accountNumber: 'GB82 WEST 1234 5698 7654 32' },
+      { accountNumber: 'GB82WEST12345698765432', routingNumber: null },
+    ],
+    [
+      'a real TRC-20 address',
+      { type: 'usdt_trc20', accountName: 'C', identifier: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      { identifier: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+    ],
+    [
+      'a checksummed BEP-20 address',
+      {
+        type: 'usdt_bep20',
+        accountName: 'C',
+        identifier: '0x55d398326f99059fF775485246999027B3197955',
+      },
+      { identifier: '0x55d398326f99059fF775485246999027B3197955' },
+    ],
+    [
+      'a BEP-20 address in lower case (no checksum to check)',
+      {
+        type: 'usdt_bep20',
+        accountName: 'C',
+        identifier: '0x55d398326f99059ff775485246999027b3197955',
+      },
+      {},
+    ],
+    [
+      'a PayPal email',
+      { type: 'paypal', accountName: 'C', identifier: 'casey.c+pay@example.co.uk' },
+      {},
+    ],
+  ];
+  for (const [name, payload, stored] of valid) {
+    it(`accepts ${name}`, async () => {
+      const who = await signUp(t.app);
+      const response = await create(who, payload);
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject(stored);
+    });
+  }
+});
+
 describe('POST /api/payment-methods', () => {
   it('creates a method for the session user, ignoring a userId in the body', async () => {
     const alice = await signUp(t.app);

@@ -278,6 +278,55 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     expect(ids).not.toContain(second.id);
   });
 
+  it('records one payout reference per batch and the time paid; the customer sees both', async () => {
+    const first = await card({ status: 'processing' });
+    const second = await card({ status: 'completed', payment: { payoutReference: 'OLD-1' } });
+    const stats = (await get(first.who, '/api/stats')).json();
+    expect(stats).toMatchObject({ totalEarned: '0.00', awaitingPayment: '91.00' });
+
+    const tooLong = await as(t.app, staff, {
+      method: 'POST',
+      url: '/api/admin/payouts/mark-sent',
+      payload: { items: [{ id: first.id, amount: '91.00' }], payoutReference: 'x'.repeat(101) },
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(Object.keys(tooLong.json().errors)).toEqual(['payoutReference']);
+    expect((await rowOf(first.id)).paymentStatus).toBe('pending');
+
+    const before = Date.now();
+    const response = await as(t.app, staff, {
+      method: 'POST',
+      url: '/api/admin/payouts/mark-sent',
+      payload: {
+        items: [
+          { id: first.id, amount: '91.00' },
+          { id: second.id, amount: '91.00' },
+        ],
+        payoutReference: ' ACH-20260301-17 ',
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().sent).toHaveLength(2);
+    for (const paid of [first, second]) {
+      const [mine] = (await get(paid.who, '/api/transactions')).json();
+      expect(mine).toMatchObject({ paymentStatus: 'sent', payoutReference: 'ACH-20260301-17' });
+      expect(new Date(mine.paidAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect((await get(paid.who, '/api/stats')).json()).toMatchObject({
+        totalEarned: '91.00',
+        awaitingPayment: '0.00',
+      });
+    }
+    const audit = (await get(staff, `/api/admin/transactions/${second.id}`)).json().audit;
+    expect(audit[0].changes.payoutReference).toEqual({ from: 'OLD-1', to: 'ACH-20260301-17' });
+
+    // Without a reference the batch keeps none.
+    const third = await card({ status: 'processing' });
+    expect((await markSent(staff, [{ id: third.id, amount: '91.00' }])).statusCode).toBe(200);
+    const [plain] = (await get(third.who, '/api/transactions')).json();
+    expect(plain.payoutReference).toBeNull();
+    expect(plain.paidAt).not.toBeNull();
+  });
+
   it('leaves every card no longer owed, or owed another amount, as it was and says why', async () => {
     const pending = await card();
     const paid = await card({ status: 'processing' });

@@ -1,74 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import {
-  decodePDFRawStream,
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFName,
-  type PDFRawStream,
-  type PDFRef,
-} from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
-import { as, type SignedIn, setUpTestApp, signUp, submitCard } from './helpers';
+import { pdfText } from '../pdf-text';
+import { as, type SignedIn, setUpTestApp, signInStaff, signUp, submitCard } from './helpers';
 
 const t = setUpTestApp();
-
-const streamText = (stream: PDFRawStream) =>
-  Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1');
-
-/**
- * The text a PDF of ours shows, one string per text-drawing operator, in drawing order: strings
- * in the embedded Unicode font are read back through its ToUnicode map, the standard fonts' as
- * WinAnsi (Latin-1).
- */
-async function pdfText(bytes: Uint8Array): Promise<string[]> {
-  const pdf = await PDFDocument.load(bytes);
-  const shown: string[] = [];
-  for (const page of pdf.getPages()) {
-    const fonts = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict);
-    const toUnicode = new Map<string, Map<number, string>>();
-    for (const [name, ref] of fonts.entries()) {
-      const font = pdf.context.lookup(ref as PDFRef, PDFDict);
-      const cmapRef = font.get(PDFName.of('ToUnicode'));
-      if (!cmapRef) continue;
-      const map = new Map<number, string>();
-      const cmap = streamText(pdf.context.lookup(cmapRef as PDFRef) as PDFRawStream);
-      for (const [, gid, utf16] of cmap.matchAll(/<([0-9a-fA-F]{4})>\s*<([0-9a-fA-F]+)>/g)) {
-        map.set(Number.parseInt(gid!, 16), Buffer.from(utf16!, 'hex').swap16().toString('utf16le'));
-      }
-      toUnicode.set(name.asString(), map);
-    }
-    const contents = page.node.Contents()!;
-    const streams =
-      contents instanceof PDFArray
-        ? contents.asArray().map((ref) => pdf.context.lookup(ref as PDFRef) as PDFRawStream)
-        : [contents as PDFRawStream];
-    for (const stream of streams) {
-      let font: Map<number, string> | undefined;
-      for (const [, fontName, hex] of streamText(stream).matchAll(
-        /(\/\S+) [\d.]+ Tf|<([0-9a-fA-F]*)> Tj/g,
-      )) {
-        if (fontName) {
-          font = toUnicode.get(fontName);
-          continue;
-        }
-        const bytes = Buffer.from(hex!, 'hex');
-        if (!font) {
-          shown.push(bytes.toString('latin1'));
-          continue;
-        }
-        let text = '';
-        for (let i = 0; i < bytes.length; i += 2)
-          text += font.get(bytes.readUInt16BE(i)) ?? '\uFFFD';
-        shown.push(text);
-      }
-    }
-  }
-  return shown;
-}
 
 async function completedCardWithBank(who: SignedIn) {
   const method = await as(t.app, who, {
@@ -122,6 +60,62 @@ describe('the receipt', () => {
     expect(all).not.toContain('9876543210');
     expect(all).toContain('Mar 01, 2026 10:30 AM GMT+8');
     expect(response.rawPayload.length).toBeLessThan(150_000);
+  });
+
+  it('is refused (409 not_paid) until payment is sent, then carries the date paid and the reference', async () => {
+    const who = await signUp(t.app);
+    const staff = await signInStaff(t);
+    const id = (await submitCard(t.app, who)).json().id as string;
+    const url = `/api/transactions/${id}/receipt`;
+    const review = (payload: object) =>
+      as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+
+    for (const status of ['pending', 'processing', 'completed', 'rejected']) {
+      const reviewed = await review({
+        status,
+        paymentStatus: 'pending',
+        ...(status === 'rejected' ? { rejectionReason: 'code_invalid' } : {}),
+      });
+      expect(reviewed.statusCode).toBe(200);
+      const refused = await as(t.app, who, { method: 'GET', url });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'not_paid' });
+    }
+
+    const tooLong = await review({ payoutReference: 'x'.repeat(101) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(Object.keys(tooLong.json().errors)).toEqual(['payoutReference']);
+
+    const before = Date.now();
+    const paid = await review({
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
+      payoutReference: '  PP-7F3K2Q9X  ',
+    });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().payoutReference).toBe('PP-7F3K2Q9X');
+    const [mine] = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(mine.payoutReference).toBe('PP-7F3K2Q9X');
+    const paidAt = new Date(mine.paidAt).getTime();
+    expect(paidAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(paidAt).toBeLessThanOrEqual(Date.now() + 1000);
+
+    const receipt = await as(t.app, who, { method: 'GET', url });
+    expect(receipt.statusCode).toBe(200);
+    const shown = (await pdfText(receipt.rawPayload)).join('|');
+    expect(shown).toContain('Payout reference|PP-7F3K2Q9X');
+    expect(shown).toMatch(/Date paid\|[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [AP]M UTC/);
+    expect(shown).toContain('Amount paid|$91.00');
+
+    // Confirming keeps the date paid; setting payment back to pending clears it and the receipt.
+    await review({ paymentStatus: 'confirmed' });
+    const [confirmed] = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(confirmed.paidAt).toBe(mine.paidAt);
+    await review({ paymentStatus: 'pending' });
+    const [unpaid] = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json();
+    expect(unpaid.paidAt).toBeNull();
+    expect((await as(t.app, who, { method: 'GET', url })).statusCode).toBe(409);
   });
 
   it('refuses an unknown time zone and uses UTC without one', async () => {

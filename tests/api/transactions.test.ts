@@ -192,34 +192,70 @@ describe('reading transactions and stats', () => {
     expect((await get(undefined, '/api/transactions')).statusCode).toBe(401);
   });
 
-  it('counts stats by status and sums completed payouts as a 2-decimal string', async () => {
+  it('counts stats by status; totalEarned sums paid cards only, awaitingPayment approved unpaid ones', async () => {
     const who = await signUp(t.app);
     const empty = (await get(who, '/api/stats')).json();
-    expect(empty).toEqual({ totalSubmitted: 0, pending: 0, completed: 0, totalEarned: '0.00' });
+    expect(empty).toEqual({
+      totalSubmitted: 0,
+      pending: 0,
+      completed: 0,
+      totalEarned: '0.00',
+      awaitingPayment: '0.00',
+    });
 
-    const a = (await submitCard(t.app, who)).json();
-    const b = (await submitCard(t.app, who)).json();
-    await submitCard(t.app, who);
-    const c = (await submitCard(t.app, who)).json();
+    const submit = async () => (await submitCard(t.app, who)).json() as { id: string };
     const set = (id: string, values: object) =>
       t.database.db.update(transactions).set(values).where(eq(transactions.id, id));
-    await set(a.id, { status: 'completed', paymentAmount: '91.10' });
-    await set(b.id, { status: 'completed', paymentAmount: '0.15' });
-    await set(c.id, { status: 'rejected', paymentAmount: '50.00' });
+    // Each card is Amazon $100, quoted 91.00.
+    await set((await submit()).id, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.10',
+    });
+    await set((await submit()).id, {
+      status: 'processing',
+      paymentStatus: 'confirmed',
+      paymentAmount: '0.15',
+    });
+    // Completed but not paid: awaiting, not earned (issue 24).
+    await set((await submit()).id, { status: 'completed', paymentAmount: '40.00' });
+    // Approved without an amount: the quote is what will be paid.
+    await set((await submit()).id, { status: 'processing' });
+    await set((await submit()).id, { status: 'rejected', paymentAmount: '50.00' });
+    await submit();
 
     const stats = (await get(who, '/api/stats')).json();
-    expect(stats).toEqual({ totalSubmitted: 4, pending: 1, completed: 2, totalEarned: '91.25' });
+    expect(stats).toEqual({
+      totalSubmitted: 6,
+      pending: 1,
+      completed: 2,
+      totalEarned: '91.25',
+      awaitingPayment: '131.00',
+    });
     expect((await get(undefined, '/api/stats')).statusCode).toBe(401);
   });
 });
 
 describe('GET /api/transactions/{id}/receipt', () => {
-  it('gives the owner a PDF once completed, and 404 to anyone else', async () => {
+  it('gives the owner a PDF once paid, and 404 to anyone else', async () => {
     const owner = await signUp(t.app);
     const created = (await submitCard(t.app, owner)).json();
     const url = `/api/transactions/${created.id}/receipt`;
     const early = await get(owner, url);
     expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({
+      message: 'A receipt is available once the payout has been sent',
+      code: 'not_paid',
+    });
+    // Completed is not paid: no receipt while payment is pending (issue 24).
+    await t.database.db
+      .update(transactions)
+      .set({ status: 'completed', paymentAmount: '91.00' })
+      .where(eq(transactions.id, created.id));
+    const completedUnpaid = await get(owner, url);
+    expect(completedUnpaid.statusCode).toBe(409);
+    expect(completedUnpaid.json().code).toBe('not_paid');
+    expect((await get(await signInStaff(t), url)).json().code).toBe('not_paid');
 
     await t.database.db
       .update(transactions)

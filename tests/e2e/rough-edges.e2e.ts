@@ -9,7 +9,8 @@ import { findCutOff, isShownWhole } from './layout';
 /** One test per defect a new user met (issue 13); each failed before its fix. */
 
 const CARD_IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.jpg');
-const WALLET = `T${'A'.repeat(33)}`;
+// A real TRC-20 address (34 characters): the server checks its base58check checksum.
+const WALLET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
   const page = await (await staffContext(browser, { viewport })).newPage();

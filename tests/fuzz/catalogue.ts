@@ -158,7 +158,8 @@ function paymentMethodBody(rng: Rng): JsonObject {
       base.identifier = `0x${rng.hex(40)}`;
       break;
     case 'usdt_trc20':
-      base.identifier = `T${'A'.repeat(33)}`;
+      // A real TRC-20 address: the server checks its base58check checksum.
+      base.identifier = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
       break;
     default:
       base.identifier = '$casey';
@@ -623,6 +624,9 @@ export const CATALOGUE: RouteSpec[] = [
       if (rng.chance(0.5)) body.paymentStatus = rng.pick(PAYMENT_STATUSES);
       if (rng.chance(0.5)) body.paymentAmount = rng.pick<JsonLike>(['85.00', '12.3', 40, null]);
       if (rng.chance(0.3)) body.adminNotes = rng.pick<JsonLike>(['Checked the PIN', null]);
+      if (rng.chance(0.3)) {
+        body.payoutReference = rng.pick<JsonLike>(['PP-7F3K2Q9X', '', null, 'x'.repeat(100)]);
+      }
       if (body.status === 'rejected' || rng.chance(0.2)) {
         body.rejectionReason = rng.pick<JsonLike>([...REJECTION_REASONS, null]);
       }
@@ -665,6 +669,9 @@ export const CATALOGUE: RouteSpec[] = [
     validBody: (ctx) =>
       obj({
         items: [obj({ id: anyTransaction(ctx), amount: ctx.rng.pick(['91.00', '85.00', '0.15']) })],
+        ...(ctx.rng.chance(0.5)
+          ? { payoutReference: ctx.rng.pick<JsonLike>(['ACH-20260301-17', '', null]) }
+          : {}),
       }),
     check: ({ json, body }) => {
       const answer = asRecord(json);

@@ -17,8 +17,11 @@ export interface Answer {
   body: string;
 }
 
-/** Keys an error body may have (PRODUCT.md): message, errors for 400, error on uploads. */
-const ERROR_KEYS = new Set(['message', 'errors', 'error']);
+/**
+ * Keys an error body may have (PRODUCT.md): message, errors for 400, error on uploads, and the
+ * machine-readable `code` of a refusal an issue's API contract names (`not_paid`, …).
+ */
+const ERROR_KEYS = new Set(['message', 'errors', 'error', 'code']);
 
 /** Text that must never reach a client: stack frames, paths, SQL, driver errors. */
 const INTERNALS =
@@ -65,6 +68,9 @@ export function contractViolations(answer: Answer, options: { head?: boolean } =
   }
   const extra = Object.keys(record).filter((k) => !ERROR_KEYS.has(k));
   if (extra.length > 0) problems.push(`error body has other keys: ${extra.join(', ')}`);
+  if ('code' in record && !(typeof record.code === 'string' && /^[a-z_]+$/.test(record.code))) {
+    problems.push(`error code is not a snake_case name: ${JSON.stringify(record.code)}`);
+  }
   if ('errors' in record) {
     const errors = record.errors;
     if (

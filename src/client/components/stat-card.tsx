@@ -10,15 +10,17 @@ export function StatCard({
   icon,
   testId,
   highlight,
+  className,
 }: {
   label: string;
   value: React.ReactNode | undefined;
   icon: React.ReactNode;
   testId: string;
   highlight?: boolean;
+  className?: string;
 }) {
   return (
-    <Card className={cn(highlight && 'border-primary/30 bg-primary/5')}>
+    <Card className={cn(highlight && 'border-primary/30 bg-primary/5', className)}>
       <CardContent className="flex items-start justify-between gap-2 p-4 sm:p-5">
         <div className="min-w-0">
           <p className="text-sm text-muted-foreground">{label}</p>

@@ -1,5 +1,6 @@
 import {
   type BadgeColour,
+  moneyStatus,
   paymentStatusColour,
   paymentStatusLabel,
   statusColour,
@@ -57,5 +58,31 @@ export function PaymentStatusBadge({ status }: { status: string }) {
       label={paymentStatusLabel(status)}
       testId="payment-status-badge"
     />
+  );
+}
+
+/** The plain status of the customer's money (decision 060): Under review, Approved, Paid, Rejected. */
+export function MoneyStatusBadge({
+  status,
+  paymentStatus,
+}: {
+  status: string;
+  paymentStatus: string;
+}) {
+  const s = moneyStatus(status, paymentStatus);
+  return <ColouredBadge colour={s.colour} label={s.label} testId="money-status" />;
+}
+
+/** The spec's Payment Status column, which reads "No payout" on a rejected card. */
+export function PaymentColumnBadge({
+  status,
+  paymentStatus,
+}: {
+  status: string;
+  paymentStatus: string;
+}) {
+  const s = moneyStatus(status, paymentStatus);
+  return (
+    <ColouredBadge colour={s.paymentColour} label={s.paymentLabel} testId="payment-status-badge" />
   );
 }

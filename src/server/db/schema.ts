@@ -112,6 +112,10 @@ export const transactions = pgTable(
     /** The brand rate at submission, honoured even after rates change (PRODUCT.md). */
     payoutRate: numeric('payout_rate', { precision: 5, scale: 4 }).notNull(),
     expectedPayout: money('expected_payout').notNull(),
+    /** When payment was first marked sent or confirmed; null while not paid (decision 060). */
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** The transfer id staff give when they pay (a PayPal or bank reference), for the receipt. */
+    payoutReference: varchar('payout_reference', { length: 100 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

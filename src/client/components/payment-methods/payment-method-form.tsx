@@ -105,8 +105,8 @@ export function PaymentMethodForm({
         <>
           {text('bankName', 'Bank Name', 'e.g. Chase')}
           <div className="grid gap-4 sm:grid-cols-2">
-            {text('accountNumber', 'Account Number', '4 to 17 digits')}
-            {text('routingNumber', 'Routing Number', '9 digits')}
+            {text('accountNumber', 'Account Number', '4 to 17 digits, or an IBAN')}
+            {text('routingNumber', 'Routing Number', '9 digits (none with an IBAN)')}
           </div>
         </>
       ) : (

@@ -13,6 +13,7 @@ export function ConfirmDialog({
   pendingLabel,
   pending,
   onConfirm,
+  children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -22,6 +23,8 @@ export function ConfirmDialog({
   pendingLabel?: string;
   pending?: boolean;
   onConfirm: () => void;
+  /** Fields between the description and the buttons (a payout reference). */
+  children?: React.ReactNode;
 }) {
   const focus = useReturnFocus({});
   return (
@@ -38,6 +41,7 @@ export function ConfirmDialog({
           <AlertDialogPrimitive.Description className="text-sm text-muted-foreground">
             {description}
           </AlertDialogPrimitive.Description>
+          {children}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialogPrimitive.Cancel className={buttonVariants({ variant: 'outline' })}>
               Cancel

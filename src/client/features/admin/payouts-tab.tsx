@@ -1,5 +1,10 @@
 import { formatMoney, fromCents, toCents } from '@shared/money';
-import type { MarkSentResult, PayoutCard, PayoutGroup } from '@shared/payouts';
+import {
+  type MarkSentResult,
+  PAYOUT_REFERENCE_MAX_LENGTH,
+  type PayoutCard,
+  type PayoutGroup,
+} from '@shared/payouts';
 import { displayName } from '@shared/user-display';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { BanknoteIcon, DownloadIcon, SendIcon } from 'lucide-react';
@@ -9,6 +14,8 @@ import { StatusBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
@@ -45,6 +52,7 @@ export function PayoutsTab() {
   const query = useQuery(adminPayoutsQuery());
   const [selection, setSelection] = React.useState<Selection>(new Map());
   const [confirming, setConfirming] = React.useState(false);
+  const [reference, setReference] = React.useState('');
   const cards = React.useMemo(() => query.data?.groups.flatMap((g) => g.cards) ?? [], [query.data]);
   // Only cards still listed count: one paid or changed elsewhere drops out of the selection.
   const chosen = cards.filter((c) => selection.has(c.id));
@@ -65,11 +73,13 @@ export function PayoutsTab() {
       (await (
         await apiRequest('POST', '/api/admin/payouts/mark-sent', {
           items: chosen.map((c) => ({ id: c.id, amount: selection.get(c.id) })),
+          payoutReference: reference.trim() || null,
         })
       ).json()) as MarkSentResult,
     onSuccess: async (result) => {
       setConfirming(false);
       setSelection(new Map());
+      setReference('');
       await refreshAfterReview();
       resultToast(result);
     },
@@ -141,7 +151,17 @@ export function PayoutsTab() {
         pendingLabel="Marking..."
         pending={markSent.isPending}
         onConfirm={() => markSent.mutate()}
-      />
+      >
+        <Field id="payout-reference" label="Payout reference (optional)">
+          <Input
+            id="payout-reference"
+            placeholder="Transfer or batch id, printed on each receipt"
+            maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
+            value={reference}
+            onChange={(e) => setReference(e.target.value)}
+          />
+        </Field>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { ratePercent } from '@shared/brands';
 import { CARD_FORMAT_LABELS, type CardFormat, humanize } from '@shared/card-rules';
 import { formatMoney, MONEY_PATTERN } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
+import { PAYOUT_REFERENCE_MAX_LENGTH } from '@shared/payouts';
 import {
   REJECTION_LABELS,
   REJECTION_NOTE_MAX_LENGTH,
@@ -15,6 +16,7 @@ import {
   rejectionReasonLabel,
 } from '@shared/rejections';
 import {
+  isPaid,
   PAYMENT_STATUSES,
   paymentStatusLabel,
   statusLabel,
@@ -119,6 +121,9 @@ function ReviewForm({
   const [paymentStatus, setPaymentStatus] = React.useState(t.paymentStatus);
   const [paymentAmount, setPaymentAmount] = React.useState(t.paymentAmount ?? '');
   const [adminNotes, setAdminNotes] = React.useState(t.adminNotes ?? '');
+  const [payoutReference, setPayoutReference] = React.useState(t.payoutReference ?? '');
+  // The reference belongs to a payment made: asked for once payment is sent or confirmed.
+  const paying = isPaid(paymentStatus);
   const [rejectionReason, setRejectionReason] = React.useState(t.rejectionReason ?? '');
   const [rejectionNote, setRejectionNote] = React.useState(t.rejectionNote ?? '');
   const [submitted, setSubmitted] = React.useState(false);
@@ -147,6 +152,7 @@ function ReviewForm({
                 rejectionNote: rejectionReason === 'other' ? rejectionNote.trim() : null,
               }
             : {}),
+          ...(paying ? { payoutReference: payoutReference.trim() || null } : {}),
           // Blank means no amount is sent (spec section 5).
           ...(paymentAmount.trim() !== '' ? { paymentAmount: paymentAmount.trim() } : {}),
           expectedUpdatedAt: t.updatedAt,
@@ -323,6 +329,17 @@ function ReviewForm({
             onChange={(e) => setPaymentAmount(e.target.value)}
           />
         </Field>
+        {paying && (
+          <Field id="review-reference" label="Payout Reference" className="sm:col-span-2">
+            <Input
+              id="review-reference"
+              placeholder="Transfer id, optional (printed on the receipt)"
+              maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
+              value={payoutReference}
+              onChange={(e) => setPayoutReference(e.target.value)}
+            />
+          </Field>
+        )}
         <Field id="review-notes" label="Admin Notes" className="sm:col-span-2">
           <Textarea
             id="review-notes"
@@ -365,6 +382,7 @@ const FIELD_LABELS: Record<string, string> = {
   paymentStatus: 'Payment status',
   paymentAmount: 'Payment amount',
   adminNotes: 'Admin notes',
+  payoutReference: 'Payout reference',
   rejectionReason: 'Rejection reason',
   rejectionNote: 'Rejection note',
 };

@@ -1,5 +1,6 @@
 import type { CurrentUser } from '@shared/auth-schemas';
 import { formatMoney } from '@shared/money';
+import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -9,16 +10,18 @@ import {
   DollarSignIcon,
   GiftIcon,
   HistoryIcon,
+  HourglassIcon,
   LayersIcon,
   UploadIcon,
   WalletIcon,
 } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'wouter';
+import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
 import { RejectionReason } from '@/components/rejection-reason';
 import { StatCard } from '@/components/stat-card';
-import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -49,7 +52,7 @@ export function DashboardPage() {
         backHref={null}
       />
 
-      <section aria-label="Stats" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <section aria-label="Stats" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
         <StatCard
           label="Total Submitted"
           value={s?.totalSubmitted}
@@ -68,12 +71,20 @@ export function DashboardPage() {
           icon={<CheckCircle2Icon />}
           testId="stat-completed"
         />
+        {/* Earned is money paid (sent or confirmed); awaiting is approved, not paid yet (060). */}
+        <StatCard
+          label="Awaiting Payment"
+          value={s ? formatMoney(s.awaitingPayment) : undefined}
+          icon={<HourglassIcon />}
+          testId="stat-awaiting"
+        />
         <StatCard
           label="Total Earned"
           value={s ? formatMoney(s.totalEarned) : undefined}
           icon={<DollarSignIcon />}
           testId="stat-earned"
           highlight
+          className="max-lg:col-span-2"
         />
       </section>
 
@@ -173,7 +184,6 @@ function QuickAction({
 }
 
 function RecentItem({ transaction: t }: { transaction: Transaction }) {
-  const paid = t.paymentAmount !== null;
   return (
     <li className="rounded-lg border p-4" data-testid="recent-transaction">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -183,7 +193,7 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <StatusBadge status={t.status} />
-          <PaymentStatusBadge status={t.paymentStatus} />
+          <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
         </div>
       </div>
       <div className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
@@ -191,13 +201,9 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
           <span className="text-muted-foreground">Card value </span>
           <span className="font-medium tabular-nums">{formatMoney(t.cardValue)}</span>
         </span>
-        <span>
-          <span className="text-muted-foreground">{paid ? 'Payout ' : 'Expected payout '}</span>
-          <span className="font-semibold tabular-nums text-primary">
-            {formatMoney(paid ? t.paymentAmount : t.expectedPayout)}
-          </span>
-        </span>
+        <PayoutAmount transaction={t} />
       </div>
+      <MoneyStatusLine transaction={t} amount={false} className="mt-2" />
       <RejectionReason transaction={t} className="mt-3" />
       {t.adminNotes && (
         <p className="mt-3 rounded-md bg-muted/60 px-3 py-2 text-sm" data-testid="admin-notes">
@@ -206,5 +212,28 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
         </p>
       )}
     </li>
+  );
+}
+
+/** The payout amount of a recent item: the one to come or paid, or "No payout" when rejected. */
+function PayoutAmount({ transaction: t }: { transaction: Transaction }) {
+  const { key } = moneyStatus(t.status, t.paymentStatus);
+  if (key === 'rejected') {
+    return (
+      <span data-testid="recent-payout">
+        <span className="text-muted-foreground">Payout </span>
+        <span className="font-semibold">No payout</span>
+      </span>
+    );
+  }
+  return (
+    <span data-testid="recent-payout">
+      <span className="text-muted-foreground">
+        {key === 'paid' ? 'Payout ' : key === 'approved' ? 'Payout to come ' : 'Expected payout '}
+      </span>
+      <span className="font-semibold tabular-nums text-primary">
+        {formatMoney(t.paymentAmount ?? t.expectedPayout)}
+      </span>
+    </span>
   );
 }

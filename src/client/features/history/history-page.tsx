@@ -1,15 +1,17 @@
 import { formatMoney } from '@shared/money';
 import { rejectionText } from '@shared/rejections';
+import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon, EyeIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'wouter';
 import { DateTimeStack } from '@/components/date-time';
+import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
 import { RejectionReason } from '@/components/rejection-reason';
 import { SearchInput } from '@/components/search-input';
-import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -124,7 +126,8 @@ function RowActions({ transaction: t, onView }: { transaction: Transaction; onVi
       >
         <EyeIcon /> View
       </Button>
-      {t.status === 'completed' && (
+      {/* Only for money paid: the server refuses a receipt before (decision 060). */}
+      {moneyStatus(t.status, t.paymentStatus).hasReceipt && (
         <Button variant="ghost" size="sm" asChild>
           <a href={receiptUrl(t.id)} download aria-label={`Download receipt for ${t.cardType}`}>
             <DownloadIcon /> Receipt
@@ -150,8 +153,9 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
       </div>
       <div className="mt-3 flex flex-wrap gap-2">
         <StatusBadge status={t.status} />
-        <PaymentStatusBadge status={t.paymentStatus} />
+        <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </div>
+      <MoneyStatusLine transaction={t} className="mt-2" />
       <RejectionReason transaction={t} className="mt-3" />
       <div className="mt-2 -mb-1">
         <RowActions transaction={t} onView={onView} />
@@ -170,6 +174,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell className="text-right tabular-nums">{formatMoney(t.cardValue)}</TableCell>
       <TableCell>
         <StatusBadge status={t.status} />
+        <MoneyStatusLine transaction={t} className="mt-1 max-w-64 whitespace-normal text-xs" />
         {t.status === 'rejected' && t.rejectionReason && (
           <p
             className="mt-1 line-clamp-2 max-w-56 whitespace-normal text-xs text-muted-foreground"
@@ -180,7 +185,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
         )}
       </TableCell>
       <TableCell>
-        <PaymentStatusBadge status={t.paymentStatus} />
+        <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </TableCell>
       <TableCell className="text-right">
         <RowActions transaction={t} onView={onView} />

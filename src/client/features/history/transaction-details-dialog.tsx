@@ -2,13 +2,15 @@ import { ratePercent } from '@shared/brands';
 import { CARD_CONDITION_LABELS, CARD_FORMAT_LABELS } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
+import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
 import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { MoneyStatusLine } from '@/components/money-status';
 import { RejectionReason } from '@/components/rejection-reason';
-import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
+import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -31,6 +33,7 @@ export function TransactionDetailsDialog({
   transaction: Transaction | null;
   onOpenChange: (open: boolean) => void;
 }) {
+  const money = t ? moneyStatus(t.status, t.paymentStatus) : null;
   return (
     <Dialog open={t !== null} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-2xl" data-testid="transaction-details">
@@ -42,9 +45,12 @@ export function TransactionDetailsDialog({
                 Submitted {formatDateTime(t.createdAt)} · ID {t.id}
               </DialogDescription>
             </DialogHeader>
-            <div className="flex flex-wrap gap-2">
-              <StatusBadge status={t.status} />
-              <PaymentStatusBadge status={t.paymentStatus} />
+            <div className="grid gap-2 rounded-md border px-3 py-2.5">
+              <MoneyStatusLine transaction={t} className="text-base" />
+              <div className="flex flex-wrap gap-2">
+                <StatusBadge status={t.status} />
+                <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
+              </div>
             </div>
             <RejectionReason transaction={t} />
             <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
@@ -52,20 +58,40 @@ export function TransactionDetailsDialog({
               <Detail label="Rate at submission">
                 <span data-testid="detail-rate">{ratePercent(t.payoutRate)}%</span>
               </Detail>
-              <Detail label="Expected Payout">
-                <span data-testid="detail-expected">{formatMoney(t.expectedPayout)}</span>
-              </Detail>
+              {/* A rejected card shows no payout to come, only its reason (decision 060). */}
+              {money?.hasPayout ? (
+                <Detail label="Expected Payout">
+                  <span data-testid="detail-expected">{formatMoney(t.expectedPayout)}</span>
+                </Detail>
+              ) : null}
               <Detail label="Payment Amount">
-                {t.paymentAmount !== null ? formatMoney(t.paymentAmount) : 'Not paid yet'}
+                <span data-testid="detail-payment">
+                  {!money?.hasPayout
+                    ? 'No payout'
+                    : money.key === 'paid'
+                      ? formatMoney(t.paymentAmount ?? t.expectedPayout)
+                      : 'Not paid yet'}
+                </span>
               </Detail>
+              {money?.key === 'paid' && t.paidAt && (
+                <Detail label="Date Paid">
+                  <span data-testid="detail-paid-at">{formatDateTime(t.paidAt)}</span>
+                </Detail>
+              )}
+              {money?.key === 'paid' && t.payoutReference && (
+                <Detail label="Payout Reference">
+                  <span data-testid="detail-reference">{t.payoutReference}</span>
+                </Detail>
+              )}
               <Detail label="Condition">
                 {CARD_CONDITION_LABELS[t.cardCondition as 'brand_new'] ?? t.cardCondition}
               </Detail>
               <Detail label="Format">
                 {CARD_FORMAT_LABELS[t.cardFormat as 'physical'] ?? t.cardFormat}
               </Detail>
-              {t.paymentMethodType && (
-                <Detail label="Paid To">
+              {/* "Paid To" only once paid; a rejected card is paid nowhere. */}
+              {t.paymentMethodType && money?.hasPayout && (
+                <Detail label={money.key === 'paid' ? 'Paid To' : 'Payout Method'}>
                   {paymentMethodLabel(t.paymentMethodType)} · {t.paymentMethodAccountName}
                 </Detail>
               )}
@@ -73,7 +99,7 @@ export function TransactionDetailsDialog({
             {t.notes && <Note label="Your notes">{t.notes}</Note>}
             {t.adminNotes && <Note label="Notes">{t.adminNotes}</Note>}
             <CardImages urls={t.imageUrls} />
-            {t.status === 'completed' && (
+            {money?.hasReceipt && (
               <Button asChild variant="outline" className="justify-self-start">
                 <a href={receiptUrl(t.id)} download>
                   <DownloadIcon /> Download receipt

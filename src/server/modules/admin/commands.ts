@@ -1,6 +1,7 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { fromCents, toCents } from '../../../shared/money';
 import { rejectionProblems } from '../../../shared/rejections';
+import { isPaid } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -8,7 +9,13 @@ import { notify, transactionNotice } from '../../common/notify';
 import { transactions } from '../../db/schema';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
 
-const EDITABLE = ['status', 'paymentStatus', 'paymentAmount', 'adminNotes'] as const;
+const EDITABLE = [
+  'status',
+  'paymentStatus',
+  'paymentAmount',
+  'adminNotes',
+  'payoutReference',
+] as const;
 type Editable = (typeof EDITABLE)[number] | 'rejectionReason' | 'rejectionNote';
 export type TransactionChanges = Partial<Record<Editable, string | null>>;
 
@@ -108,10 +115,24 @@ export async function updateTransactionAsStaff(
       changes[field] = { from: current[field], to: rejection[field] };
     }
     if (Object.keys(changes).length === 0) return { value: [], changed: [] };
+    // When the money went out (decision 060): stamped as payment leaves pending, kept while it
+    // stays sent or confirmed, cleared if staff set it back to pending.
+    const paidAt =
+      set.paymentStatus === undefined
+        ? {}
+        : !isPaid(set.paymentStatus ?? '')
+          ? { paidAt: null }
+          : current.paidAt === null
+            ? { paidAt: sql`now()` }
+            : {};
     await tx
       .update(transactions)
       // status and paymentStatus are never null here: the schema only admits their values.
-      .set({ ...(set as Partial<typeof transactions.$inferInsert>), updatedAt: sql`now()` })
+      .set({
+        ...(set as Partial<typeof transactions.$inferInsert>),
+        ...paidAt,
+        updatedAt: sql`now()`,
+      })
       .where(eq(transactions.id, id));
     await recordAudit(tx, actor, {
       entityType: 'transaction',

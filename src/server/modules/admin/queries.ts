@@ -33,6 +33,7 @@ export const toAdminTransaction = (row: Omit<AdminRow, 'cursorCreatedAt'>): Admi
   ...answerFields(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+  paidAt: row.paidAt ? row.paidAt.toISOString() : null,
 });
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,5 +1,7 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Feedback } from '../../../shared/feedback';
+import { PAYABLE_STATUSES } from '../../../shared/payouts';
+import { PAID_PAYMENT_STATUSES } from '../../../shared/statuses';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
 import { answerFields, feedbackColumns } from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
@@ -25,6 +27,8 @@ const columns = {
   validationStatus: transactions.validationStatus,
   payoutRate: transactions.payoutRate,
   expectedPayout: transactions.expectedPayout,
+  paidAt: transactions.paidAt,
+  payoutReference: transactions.payoutReference,
   paymentMethodId: transactions.paymentMethodId,
   paymentMethodType: paymentMethods.type,
   paymentMethodAccountName: paymentMethods.accountName,
@@ -47,6 +51,7 @@ export const toTransaction = (row: Row): Transaction => ({
   ...answerFields(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+  paidAt: row.paidAt ? row.paidAt.toISOString() : null,
 });
 
 const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}::uuid[])`;
@@ -125,7 +130,17 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
   return row;
 }
 
-/** totalEarned sums paymentAmount over completed transactions (PRODUCT.md). */
+const PAID = inArray(transactions.paymentStatus, [...PAID_PAYMENT_STATUSES]);
+const AWAITING = and(
+  inArray(transactions.status, [...PAYABLE_STATUSES]),
+  eq(transactions.paymentStatus, 'pending'),
+);
+
+/**
+ * totalEarned sums paymentAmount over cards whose payment was sent or confirmed; awaitingPayment
+ * sums what each approved card not paid yet will be paid: paymentAmount when staff set one, else
+ * the payout quoted at submission, as the payouts list does (PRODUCT.md, decisions 052 and 060).
+ */
 const statsLoader = (db: Db) =>
   prepared(db, 'transaction-stats', (db) => {
     const statement = db
@@ -134,7 +149,8 @@ const statsLoader = (db: Db) =>
         totalSubmitted: sql<number>`count(*)::int`,
         pending: sql<number>`(count(*) filter (where ${transactions.status} = 'pending'))::int`,
         completed: sql<number>`(count(*) filter (where ${transactions.status} = 'completed'))::int`,
-        totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${transactions.status} = 'completed'), 0)::numeric(12,2)::text`,
+        totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${PAID}), 0)::numeric(12,2)::text`,
+        awaitingPayment: sql<string>`coalesce(sum(coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})) filter (where ${AWAITING}), 0)::numeric(12,2)::text`,
       })
       .from(transactions)
       .where(byUserIds)
@@ -145,7 +161,13 @@ const statsLoader = (db: Db) =>
         const rows = await statement.execute({ userIds });
         return new Map(rows.map(({ userId, ...stats }) => [userId, stats]));
       },
-      () => ({ totalSubmitted: 0, pending: 0, completed: 0, totalEarned: '0.00' }),
+      () => ({
+        totalSubmitted: 0,
+        pending: 0,
+        completed: 0,
+        totalEarned: '0.00',
+        awaitingPayment: '0.00',
+      }),
     );
   });
 

@@ -23,6 +23,8 @@ export interface ReceiptData {
   paymentAmount: string | null;
   payoutRate: string;
   expectedPayout: string;
+  paidAt: Date | null;
+  payoutReference: string | null;
   paymentMethodType: string | null;
   paymentMethodAccountName: string | null;
   paymentMethodIdentifier: string | null;
@@ -118,6 +120,8 @@ export function receiptRows(data: ReceiptData, timeZone: string): [string, strin
     ['Status', statusLabel(data.status)],
     ['Payment status', paymentStatusLabel(data.paymentStatus)],
     ['Paid to', paidTo(data)],
+    ['Date paid', data.paidAt ? receiptTime(data.paidAt, timeZone) : 'Not recorded'],
+    ['Payout reference', data.payoutReference ?? 'None given'],
   ];
 }
 

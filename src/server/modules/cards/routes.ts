@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createTransactionSchema } from '../../../shared/card-rules';
 import { createFeedbackSchema, feedbackSchema } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
+import { isPaid } from '../../../shared/statuses';
 import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
@@ -14,6 +15,8 @@ import { findTransaction, listTransactions, toTransaction, transactionStats } fr
 import { isTimeZone, renderReceipt } from './receipt';
 
 const idParams = z.object({ id: z.string() });
+
+const RECEIPT_NOT_PAID = 'A receipt is available once the payout has been sent';
 
 export default async function cardRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -80,8 +83,9 @@ export default async function cardRoutes(app: FastifyInstance) {
       if (!isUuid(id)) throw notFound('Transaction not found');
       const row = await findTransaction(app.db, id, account.isAdmin ? undefined : account.id);
       if (!row) throw notFound('Transaction not found');
-      if (row.status !== 'completed') {
-        throw new HttpError(409, 'A receipt is available once the transaction is completed');
+      // A receipt says money was paid: only once payment is sent or confirmed (decision 060).
+      if (!isPaid(row.paymentStatus)) {
+        throw new HttpError(409, RECEIPT_NOT_PAID, undefined, { code: 'not_paid' });
       }
       const customer = await findUserById(app.db, row.userId);
       const pdf = await renderReceipt(

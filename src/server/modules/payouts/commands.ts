@@ -24,6 +24,7 @@ export async function markPayoutsSent(
   context: CommandContext,
   actor: Account,
   items: { id: string; amount: string }[],
+  payoutReference?: string | null,
 ): Promise<Outcome<MarkSentResult>> {
   return context.db.transaction(async (tx) => {
     // Locked in id order, so two batches that share cards cannot deadlock.
@@ -70,12 +71,19 @@ export async function markPayoutsSent(
       if (card.paymentAmount !== amount) {
         changes.paymentAmount = { from: card.paymentAmount, to: amount };
       }
+      // The batch's reference, when given, replaces any the card had; none given keeps it.
+      const reference = payoutReference ? { payoutReference } : {};
+      if (payoutReference && card.payoutReference !== payoutReference) {
+        changes.payoutReference = { from: card.payoutReference, to: payoutReference };
+      }
       await tx
         .update(transactions)
         .set({
           status: 'completed',
           paymentStatus: 'sent',
           paymentAmount: amount,
+          ...reference,
+          paidAt: sql`now()`,
           updatedAt: sql`now()`,
         })
         .where(eq(transactions.id, card.id));

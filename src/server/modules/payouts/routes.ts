@@ -71,7 +71,10 @@ export default async function payoutRoutes(app: FastifyInstance) {
     '/api/admin/payouts/mark-sent',
     { schema: { body: markSentSchema, response: { 200: markSentResultSchema } } },
     async (request) => {
-      return app.run((context) => markPayoutsSent(context, accountOf(request), request.body.items));
+      const { items, payoutReference } = request.body;
+      return app.run((context) =>
+        markPayoutsSent(context, accountOf(request), items, payoutReference),
+      );
     },
   );
 }
