@@ -36,7 +36,7 @@ async function started(child: ChildProcess, base: string) {
       await fetch(base);
       return;
     } catch {
-      if (i > 300 || child.exitCode !== null) throw new Error('server did not start');
+      if (i > 900 || child.exitCode !== null) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
   }

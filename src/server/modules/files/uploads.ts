@@ -82,9 +82,9 @@ async function firstFile(request: FastifyRequest): Promise<MultipartFile> {
 /**
  * The file's bytes as a stream that checks them on the way: its first bytes must be an image or
  * a PDF, and byte 10 MB + 1 ends it (busboy stops there and flags the file truncated). Size and
- * SHA-256 are counted as the bytes pass; nothing is held beyond one chunk. When `hashImage` asks
- * for it (a card photo), the same chunks also go to a perceptual hash (modules/checks), which is
- * started before any byte after the first few is read.
+ * SHA-256 are counted as the bytes pass; storage is handed one chunk at a time. When `hashImage`
+ * asks for it (a card photo), the same chunks also go to a perceptual hash (modules/checks), which
+ * keeps them until the file ends and is started before any byte after the first few is read.
  */
 async function checkedStream(
   part: MultipartFile,
