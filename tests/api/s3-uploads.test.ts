@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { uploads } from '../../src/server/db/schema';
 import { deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
 import { S3Storage } from '../../src/server/storage/s3-storage';
 import { type S3TestServer, startS3Server } from '../storage/s3-server';
@@ -114,6 +116,23 @@ describe('uploads with S3 storage', () => {
     expect(notAnImage.statusCode).toBe(400);
     expect(await bucketKeys()).toEqual(before);
     noLocalObjects();
+  });
+
+  it('hashes a card photo from the bytes it streams up: the object is never downloaded', async () => {
+    const get = vi.spyOn(t.app.storage, 'get');
+    const sent = s3.requests.length;
+    const objectPath = await uploadCardImage(t.app, alice);
+    const during = s3.requests.slice(sent);
+    // One PutObject (the photo is under one part), and no GetObject or any other read.
+    expect(during.filter((r) => r.startsWith('PUT '))).toHaveLength(1);
+    expect(during.filter((r) => r.startsWith('GET ') || r.startsWith('HEAD '))).toEqual([]);
+    expect(get).not.toHaveBeenCalled();
+    get.mockRestore();
+    const [row] = await t.database.db
+      .select({ perceptualHash: uploads.perceptualHash })
+      .from(uploads)
+      .where(eq(uploads.key, keyOf(objectPath)));
+    expect(typeof row?.perceptualHash).toBe('bigint');
   });
 
   it('the sweep deletes bucket objects no row knows and keeps recorded ones', async () => {

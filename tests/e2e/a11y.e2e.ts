@@ -7,6 +7,7 @@ import { axeFindings } from './axe';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
+  catchFileChoosers,
   screenshot,
   signInAsStaff,
   staffContext,
@@ -368,6 +369,7 @@ describe('accessibility', () => {
 
   test('a card can be uploaded with the keyboard alone', async ({ customer }) => {
     const { page } = customer;
+    const choosers = catchFileChoosers(page);
     await page.request.post('/api/payment-methods', {
       data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
     });
@@ -396,11 +398,8 @@ describe('accessibility', () => {
     await tabTo('Physical');
     await page.keyboard.press('Space');
     await tabTo('card-images');
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.keyboard.press('Space'),
-    ]);
-    await chooser.setFiles(CARD_IMAGE);
+    await page.keyboard.press('Space');
+    await (await choosers.next()).setFiles(CARD_IMAGE);
     await expect(page.getByTestId('picked-file')).toHaveCount(1);
     await tabTo('Submit Gift Card');
     await page.keyboard.press('Enter');
@@ -408,6 +407,22 @@ describe('accessibility', () => {
     await expect(page.getByTestId('toast')).toContainText(
       'Your gift card has been submitted for review.',
     );
+  });
+
+  test('a chat file can be attached with the keyboard alone', async ({ customer }) => {
+    const { page } = customer;
+    const choosers = catchFileChoosers(page);
+    await page.goto('/chat');
+    const attach = page.getByRole('button', { name: 'Attach a file' });
+    await attach.focus();
+    await page.keyboard.press('Enter');
+    await (await choosers.next()).setFiles(CARD_IMAGE);
+    await expect(page.getByTestId('attachment-state')).toContainText('Attachment ready');
+    // Space opens it again, for a different file.
+    await attach.focus();
+    await page.keyboard.press('Space');
+    await (await choosers.next()).setFiles(CARD_IMAGE);
+    await expect(page.getByTestId('attachment-state')).toContainText('Attachment ready');
   });
 
   test('focus goes back to what opened each dialog', async ({ browser }) => {

@@ -4,6 +4,7 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
   chromium,
+  type FileChooser,
   type Page,
 } from 'playwright-core';
 import { test as base, expect, inject } from 'vitest';
@@ -156,6 +157,26 @@ export const test = base.extend<Fixtures>({
     await use({ page });
   },
 });
+
+/**
+ * Catches the file choosers `page` opens from now on. Call it before the click or key press that
+ * opens one, not in a `Promise.all` with it: Playwright asks the browser to intercept choosers
+ * when the first 'filechooser' listener is added, without waiting for the browser to agree, so a
+ * key press sent in the same breath can open the chooser before interception is on. That chooser
+ * then goes to headless Chromium's own (invisible) dialog and no event ever comes: the keyboard
+ * upload test's time-outs (docs/decisions/071).
+ */
+export function catchFileChoosers(page: Page) {
+  const opened: FileChooser[] = [];
+  page.on('filechooser', (chooser) => opened.push(chooser));
+  return {
+    /** The next chooser opened, waiting up to 5 s for it. */
+    async next(): Promise<FileChooser> {
+      await expect.poll(() => opened.length, { timeout: 5000 }).toBeGreaterThan(0);
+      return opened.shift()!;
+    },
+  };
+}
 
 export async function screenshot(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(300); // let transitions and animations settle

@@ -12,10 +12,6 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 export class LocalDiskStorage implements ObjectStorage {
   constructor(private readonly root: string) {}
 
-  localPath(key: string): string {
-    return this.pathOf(key);
-  }
-
   private pathOf(key: string): string {
     if (!OBJECT_KEY_PATTERN.test(key)) throw new Error(`Invalid object key: ${key}`);
     return path.join(this.root, key);

@@ -22,8 +22,6 @@ export interface ObjectStorage {
   list(): AsyncIterable<{ key: string; lastModified: Date }>;
   /** Throws when the storage cannot be used (readiness). */
   check(): Promise<void>;
-  /** The object's file, when the storage is a local folder (image hashes read it directly). */
-  localPath?(key: string): string;
 }
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */

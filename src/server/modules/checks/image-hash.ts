@@ -1,27 +1,119 @@
-import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
-import type { ObjectStorage } from '../../storage/object-storage';
+import sharp, { type Sharp } from 'sharp';
+import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
 
-// One image at a time, without libvips' cache: the hash needs a 9 × 8 thumbnail, not speed.
+// Without libvips' cache: the hash needs a 9 × 8 thumbnail once, not speed on a second look. One
+// libvips thread per image, so the pool below decides how many cores hashing takes.
 sharp.cache(false);
 sharp.concurrency(1);
 
 /** Larger images (a decompression bomb) are not decoded: the hash is left out. */
 const MAX_PIXELS = 50_000_000;
+/**
+ * Images decoded at once (docs/decisions/070): one libvips thread each, so two decodes use both
+ * cores of the machine this runs on and leave two of libuv's four threads to file writes and bcrypt.
+ */
+export const DECODERS = 2;
+/**
+ * Bytes of uploads held for hashing at once: an upload's bytes are kept until its hash is made
+ * (sharp decodes from a whole buffer), and an upload waits, unread, until its size fits.
+ */
+export const HASH_MEMORY_BYTES = 4 * MAX_UPLOAD_BYTES;
 
 /**
- * A 64-bit difference hash (dHash) of an image: shrunk to 9 × 8 grey pixels, each bit says whether
- * a pixel is brighter than its right-hand neighbour. A re-encoded, resized or slightly re-lit copy
- * keeps almost every bit; another photo differs in about half. Orientation from EXIF is applied
- * first, so a photo turned by its metadata hashes like the upright one.
+ * Hands out parts of a fixed amount (bytes, decoders) first come, first served: a request waits
+ * until its whole amount is free, and later ones wait behind it.
  */
-async function differenceHash(input: string | Buffer): Promise<bigint> {
-  const pixels = await sharp(input, { limitInputPixels: MAX_PIXELS, sequentialRead: true })
-    .rotate()
-    .greyscale()
-    .resize(9, 8, { fit: 'fill' })
-    .raw()
-    .toBuffer();
+export class Allowance {
+  private readonly waiting: { amount: number; grant: () => void }[] = [];
+
+  constructor(private free: number) {}
+
+  async take(amount: number): Promise<void> {
+    if (this.waiting.length === 0 && amount <= this.free) {
+      this.free -= amount;
+      return;
+    }
+    await new Promise<void>((grant) => this.waiting.push({ amount, grant }));
+  }
+
+  give(amount: number): void {
+    this.free += amount;
+    for (let next = this.waiting[0]; next && next.amount <= this.free; next = this.waiting[0]) {
+      this.waiting.shift();
+      this.free -= next.amount;
+      next.grant();
+    }
+  }
+}
+
+const memory = new Allowance(HASH_MEMORY_BYTES);
+const decoders = new Allowance(DECODERS);
+
+/** The bytes of one upload on their way to a perceptual hash. */
+export interface ImageHasher {
+  /** Adds the next bytes of the file (the same chunks that go to storage). */
+  write(chunk: Buffer): void;
+  /**
+   * The hash of every byte written, or null when the file cannot be decoded (a corrupt or huge
+   * image). Waits for a free decoder.
+   */
+  digest(): Promise<bigint | null>;
+  /** The upload failed: its bytes are dropped. */
+  abandon(): void;
+}
+
+/**
+ * Starts a perceptual hash for an upload of at most `size` bytes, once that much of the hashing
+ * memory is free. The bytes go into a sharp instance as they stream past (sharp collects a
+ * stream's chunks and decodes them when it ends), so the stored file is never read back.
+ */
+export async function startImageHash(size: number): Promise<ImageHasher> {
+  const reserved = Math.min(Math.max(size, 0), MAX_UPLOAD_BYTES);
+  await memory.take(reserved);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    memory.give(reserved);
+  };
+  const image = sharp({ limitInputPixels: MAX_PIXELS, sequentialRead: true });
+  image.on('error', () => {});
+  return {
+    write: (chunk) => {
+      image.write(chunk);
+    },
+    async digest() {
+      image.end();
+      await decoders.take(1);
+      try {
+        return differenceHash(await thumbnail(image));
+      } catch {
+        return null;
+      } finally {
+        decoders.give(1);
+        release();
+      }
+    },
+    abandon() {
+      image.destroy();
+      release();
+    },
+  };
+}
+
+/**
+ * The 9 × 8 grey thumbnail a difference hash compares. Orientation from EXIF is applied first,
+ * so a photo turned by its metadata hashes like the upright one.
+ */
+const thumbnail = (image: Sharp) =>
+  image.rotate().greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
+
+/**
+ * A 64-bit difference hash (dHash): each bit says whether a pixel of the 9 × 8 grey thumbnail is
+ * brighter than its right-hand neighbour. A re-encoded, resized or slightly re-lit copy keeps
+ * almost every bit; another photo differs in about half.
+ */
+function differenceHash(pixels: Buffer): bigint {
   let hash = 0n;
   for (let y = 0; y < 8; y++) {
     for (let x = 0; x < 8; x++) {
@@ -30,27 +122,4 @@ async function differenceHash(input: string | Buffer): Promise<bigint> {
   }
   // PostgreSQL's bigint is signed.
   return BigInt.asIntN(64, hash);
-}
-
-let queue: Promise<unknown> = Promise.resolve();
-
-/**
- * The hash of a stored image, or null when it cannot be decoded (a PDF, a corrupt or huge file).
- * Hashes are made one at a time, from the file itself on local disk (libvips reads only what it
- * needs) or from the object's bytes in a bucket.
- */
-export function storedImageHash(storage: ObjectStorage, key: string): Promise<bigint | null> {
-  const run = async () => {
-    try {
-      const local = storage.localPath?.(key);
-      if (local) return await differenceHash(local);
-      const object = await storage.get(key);
-      return object ? await differenceHash(await buffer(object.body)) : null;
-    } catch {
-      return null;
-    }
-  };
-  const next = queue.then(run, run);
-  queue = next;
-  return next;
 }

@@ -10,7 +10,7 @@ import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { type DetectedType, detectFileType } from '../../storage/file-type';
 import type { ObjectStorage } from '../../storage/object-storage';
-import { storedImageHash } from '../checks/image-hash';
+import { type ImageHasher, startImageHash } from '../checks/image-hash';
 
 export type UploadKind = 'card' | 'chat';
 const FOLDERS: Record<UploadKind, string> = { card: 'cards', chat: 'chat' };
@@ -82,9 +82,14 @@ async function firstFile(request: FastifyRequest): Promise<MultipartFile> {
 /**
  * The file's bytes as a stream that checks them on the way: its first bytes must be an image or
  * a PDF, and byte 10 MB + 1 ends it (busboy stops there and flags the file truncated). Size and
- * SHA-256 are counted as the bytes pass; nothing is held beyond one chunk.
+ * SHA-256 are counted as the bytes pass; storage is handed one chunk at a time. When `hashImage`
+ * asks for it (a card photo), the same chunks also go to a perceptual hash (modules/checks), which
+ * keeps them until the file ends and is started before any byte after the first few is read.
  */
-async function checkedStream(part: MultipartFile) {
+async function checkedStream(
+  part: MultipartFile,
+  hashImage: (type: DetectedType) => Promise<ImageHasher | null>,
+) {
   // Busboy stops passing bytes at the limit but would read on to the part's end (the rest of a
   // 100 MB body): end the file at once instead.
   part.file.once('limit', () => part.file.destroy(new RefusedUpload(413, TOO_LARGE)));
@@ -103,12 +108,14 @@ async function checkedStream(part: MultipartFile) {
   }
   const type = detectFileType(Buffer.concat(head));
   if (!type) throw new RefusedUpload(400, NOT_ALLOWED_TYPE);
+  const image = await hashImage(type);
 
   const hash = createHash('sha256');
   let size = 0;
   const count = (chunk: Buffer) => {
     size += chunk.length;
     hash.update(chunk);
+    image?.write(chunk);
     return chunk;
   };
   async function* bytes() {
@@ -125,6 +132,19 @@ async function checkedStream(part: MultipartFile) {
     type,
     body: Readable.from(bytes(), { objectMode: false }),
     totals: () => ({ size, sha256: hash.digest('hex') }),
+    image,
+  };
+}
+
+/**
+ * Card photos get a perceptual hash, to find copies of cards already sold (modules/checks). The
+ * request's length bounds the file's, so the hash waits for that much of its memory.
+ */
+function hashCardPhotos(request: FastifyRequest, kind: UploadKind) {
+  return async (type: DetectedType) => {
+    if (kind !== 'card' || type.kind !== 'image') return null;
+    const length = Number(request.headers['content-length']);
+    return startImageHash(Number.isFinite(length) && length > 0 ? length : MAX_UPLOAD_BYTES);
   };
 }
 
@@ -141,16 +161,18 @@ export async function storeUpload(
   kind: UploadKind,
 ): Promise<{ objectPath: string; type: DetectedType }> {
   const storage = request.server.storage;
+  let image: ImageHasher | null = null;
   try {
     const part = await firstFile(request);
-    const file = await checkedStream(part);
+    const file = await checkedStream(part, hashCardPhotos(request, kind));
+    image = file.image;
     const key = `${FOLDERS[kind]}/${randomUUID()}.${file.type.extension}`;
     await storage.put(key, file.body, file.type.contentType);
     const { size, sha256 } = file.totals();
     try {
-      // Card photos get a perceptual hash, to find copies of cards already sold (modules/checks).
-      const perceptualHash =
-        kind === 'card' && file.type.kind === 'image' ? await storedImageHash(storage, key) : null;
+      // Made from the bytes that were just stored, as they passed: the file is not read back.
+      const perceptualHash = image ? await image.digest() : null;
+      image = null;
       await request.server.db.insert(uploads).values({
         key,
         kind,
@@ -167,6 +189,7 @@ export async function storeUpload(
     }
     return { objectPath: `${OBJECTS_PREFIX}${key}`, type: file.type };
   } catch (error) {
+    image?.abandon();
     if (error instanceof HttpError) throw error;
     const refused =
       error instanceof RefusedUpload
