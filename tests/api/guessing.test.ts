@@ -1,60 +1,32 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { secretOf } from '../../scripts/staff-sign-in';
 import { upsertAdmin } from '../../src/server/common/accounts';
-import type { Limits } from '../../src/server/config';
 import { sessions } from '../../src/server/db/schema';
 import {
   as,
   createTestApp,
+  DEFAULT_LIMITS,
   freshCode,
   type SignedIn,
   sessionCookie,
+  setUpTestApp,
   sidOf,
   signInStaff,
-  type TestApp,
   uniqueEmail,
 } from './helpers';
-import { type MailServer, startMailServer } from './mail-server';
+import { setUpMailServer, TEST_APP_URL } from './mail-server';
 
 /**
  * Limits on guessing a secret, attacked as an attacker sends guesses: all at once (issue 25).
  * "Checked" is what reached the password or code check, counted from the hook those checks
  * publish on; without the hook every count below is 0 and the tests fail.
  */
-const DEFAULTS: Limits = {
-  signinFailuresPerAccount: 20,
-  signinFailuresPerAddress: 10,
-  signupsPerAddress: 10,
-  chatMessagesPerMinute: 30,
-  ticketsPerHour: 10,
-  ticketRepliesPerHour: 30,
-  uploadsPerHour: 60,
-  twoFactorFailures: 5,
-  accountEmailsPerHour: 5,
-};
-const APP_URL = 'http://cardbridge.test';
 const PASSWORD = 'right password 1';
 
-let t: TestApp;
-let mail: MailServer;
-beforeAll(async () => {
-  mail = await startMailServer();
-  t = await createTestApp({
-    limits: DEFAULTS,
-    appUrl: APP_URL,
-    mail: {
-      smtpUrl: mail.url,
-      from: 'Cardbridge <no-reply@cardbridge.test>',
-      notificationDelayMs: 0,
-    },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+const mail = setUpMailServer();
+const t = setUpTestApp(() => ({ limits: DEFAULT_LIMITS, ...mail.appConfig() }));
 
 const checked = { password: 0, code: 0, 'recovery-code': 0 };
 const onChecked = (message: unknown) => {
@@ -214,7 +186,7 @@ describe('a locked account', () => {
     // One email for 40 refusals: at most one a quarter of an hour.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(mail.to(user.email).filter((m) => /this link/.test(m.subject))).toHaveLength(1);
-    expect(message.link).toMatch(new RegExp(`^${APP_URL}/sign-in-link\\?token=[\\w-]{43}$`));
+    expect(message.link).toMatch(new RegExp(`^${TEST_APP_URL}/sign-in-link\\?token=[\\w-]{43}$`));
     const token = new URL(message.link!).searchParams.get('token')!;
     const used = await t.app.inject({
       method: 'POST',
@@ -288,7 +260,7 @@ describe('a locked account', () => {
 
 describe('addresses as networks', () => {
   it('counts 40 addresses of one IPv6 /64 behind a trusted proxy as one', async () => {
-    const behindProxy = await createTestApp({ limits: DEFAULTS, trustProxy: 1 });
+    const behindProxy = await createTestApp({ limits: DEFAULT_LIMITS, trustProxy: 1 });
     try {
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>

@@ -9,7 +9,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { freshCode, rememberSecret, secretOf } from '../../scripts/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { upsertAdmin } from '../../src/server/common/accounts';
-import { type AppConfig, loadConfig } from '../../src/server/config';
+import { type AppConfig, type Limits, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { sessions } from '../../src/server/db/schema';
 import { SESSION_LIMITS } from '../../src/server/plugins/session';
@@ -160,6 +160,19 @@ export function sessionCookie(response: LightMyRequestResponse): string | undefi
   const cookie = response.cookies.find((c) => c.name === 'cb.sid');
   return cookie?.value ? `cb.sid=${cookie.value}` : undefined;
 }
+
+/** The limits a fresh install has (config.ts's defaults), for the files that test them. */
+export const DEFAULT_LIMITS: Limits = {
+  signinFailuresPerAccount: 20,
+  signinFailuresPerAddress: 10,
+  signupsPerAddress: 10,
+  chatMessagesPerMinute: 30,
+  ticketsPerHour: 10,
+  ticketRepliesPerHour: 30,
+  uploadsPerHour: 60,
+  twoFactorFailures: 5,
+  accountEmailsPerHour: 5,
+};
 
 /** Rate limits no test file reaches by accident. */
 export const GENEROUS_LIMITS = {

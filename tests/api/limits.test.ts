@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import type { Limits } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import {
   as,
   createTestApp,
+  DEFAULT_LIMITS,
   fixture,
   multipart,
   type SignedIn,
@@ -17,20 +17,7 @@ import {
   uniqueEmail,
 } from './helpers';
 
-/** The limits of issue 9, as a fresh install has them. */
-const DEFAULTS: Limits = {
-  signinFailuresPerAccount: 20,
-  signinFailuresPerAddress: 10,
-  signupsPerAddress: 10,
-  chatMessagesPerMinute: 30,
-  ticketsPerHour: 10,
-  ticketRepliesPerHour: 30,
-  uploadsPerHour: 60,
-  twoFactorFailures: 5,
-  accountEmailsPerHour: 5,
-};
-
-const t = setUpTestApp({ limits: DEFAULTS });
+const t = setUpTestApp({ limits: DEFAULT_LIMITS });
 
 let addresses = 0;
 /** A client address no other test has used (TEST-NET-2, then TEST-NET-3). */
@@ -144,7 +131,7 @@ describe('wrong passwords', () => {
   });
 
   it('does not let X-Forwarded-For choose the address behind one trusted proxy', async () => {
-    const behindProxy = await createTestApp({ limits: DEFAULTS, trustProxy: 1 });
+    const behindProxy = await createTestApp({ limits: DEFAULT_LIMITS, trustProxy: 1 });
     try {
       const proxy = '10.0.0.2';
       const email = uniqueEmail('proxied');
@@ -287,7 +274,7 @@ describe('floods', () => {
 
 describe('the hourly sweep', () => {
   it('removes windows that ended and keeps the ones still counting', async () => {
-    const sweeping = await createTestApp({ limits: DEFAULTS });
+    const sweeping = await createTestApp({ limits: DEFAULT_LIMITS });
     try {
       const { counters } = sweeping.app;
       await counters.hit('short', 60 * 1000);

@@ -1,6 +1,8 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../scripts/free-port';
+import type { AppConfig } from '../../src/server/config';
 
 export interface ReceivedMail {
   to: string;
@@ -109,3 +111,32 @@ export async function startMailServer(options: { user?: string; pass?: string } 
 }
 
 export type MailServer = Awaited<ReturnType<typeof startMailServer>>;
+
+/** The site's address in the emails of tests that follow a link. */
+export const TEST_APP_URL = 'http://cardbridge.test';
+
+/**
+ * A mail server for the test file, started before its tests and closed after them, and the app
+ * configuration that sends to it: `const mail = setUpMailServer()`, then
+ * `setUpTestApp(() => mail.appConfig())`.
+ */
+export function setUpMailServer(
+  options: Parameters<typeof startMailServer>[0] & { notificationDelayMs?: number } = {},
+) {
+  const { notificationDelayMs = 0, ...serverOptions } = options;
+  const mail = {} as MailServer & { appConfig(): Partial<AppConfig> };
+  beforeAll(async () => {
+    Object.assign(mail, await startMailServer(serverOptions), {
+      appConfig: () => ({
+        appUrl: TEST_APP_URL,
+        mail: {
+          smtpUrl: mail.url,
+          from: 'Cardbridge <no-reply@cardbridge.test>',
+          notificationDelayMs,
+        },
+      }),
+    });
+  });
+  afterAll(() => mail.close());
+  return mail;
+}

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { mailOutbox } from '../../src/server/db/schema';
 import { MAX_ATTEMPTS } from '../../src/server/mail/queue';
@@ -9,35 +9,22 @@ import {
   as,
   createTestApp,
   type SignedIn,
-  signInStaff,
+  setUpStaff,
+  setUpTestApp,
   signUp,
   submitCard,
-  type TestApp,
   uniqueEmail,
 } from './helpers';
-import { type MailServer, startMailServer } from './mail-server';
+import { setUpMailServer } from './mail-server';
 
-let t: TestApp;
-let mail: MailServer;
-let staff: SignedIn;
 const DELAY_MS = 60_000;
-
-beforeAll(async () => {
-  mail = await startMailServer({ user: 'cardbridge', pass: 'smtp secret' });
-  t = await createTestApp({
-    appUrl: 'http://cardbridge.test',
-    mail: {
-      smtpUrl: mail.url,
-      from: 'Cardbridge <no-reply@cardbridge.test>',
-      notificationDelayMs: DELAY_MS,
-    },
-  });
-  staff = await signInStaff(t);
+const mail = setUpMailServer({
+  user: 'cardbridge',
+  pass: 'smtp secret',
+  notificationDelayMs: DELAY_MS,
 });
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+const t = setUpTestApp(() => mail.appConfig());
+const staff = setUpStaff(t);
 
 const notificationsOf = (who: SignedIn) =>
   as(t.app, who, { method: 'GET', url: '/api/notifications' });

@@ -1,39 +1,22 @@
 import bcrypt from 'bcrypt';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { authTokens, sessions, users } from '../../src/server/db/schema';
 import {
   as,
-  createTestApp,
   type SignedIn,
   sessionCookie,
+  setUpTestApp,
   signInStaff,
   signUp,
-  type TestApp,
   uniqueEmail,
 } from './helpers';
-import { type MailServer, startMailServer } from './mail-server';
+import { setUpMailServer, TEST_APP_URL } from './mail-server';
 
-let t: TestApp;
-let mail: MailServer;
-const APP_URL = 'http://cardbridge.test';
-
-beforeAll(async () => {
-  mail = await startMailServer();
-  t = await createTestApp({
-    appUrl: APP_URL,
-    mail: {
-      smtpUrl: mail.url,
-      from: 'Cardbridge <no-reply@cardbridge.test>',
-      notificationDelayMs: 0,
-    },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+const mail = setUpMailServer();
+const t = setUpTestApp(() => mail.appConfig());
+const APP_URL = TEST_APP_URL;
 
 const post = (url: string, payload: object, who?: SignedIn) =>
   as(t.app, who, { method: 'POST', url, payload });
