@@ -8,6 +8,7 @@ import {
   as,
   createTestApp,
   DEFAULT_LIMITS,
+  freshAddress,
   freshCode,
   type SignedIn,
   sessionCookie,
@@ -42,13 +43,6 @@ afterEach(() => {
   unsubscribe('cardbridge:secret-checked', onChecked);
 });
 
-let addresses = 0;
-/** A client address no other test has used (TEST-NET-2, then TEST-NET-3). */
-const freshAddress = () => {
-  addresses++;
-  return addresses < 250 ? `198.51.100.${addresses}` : `203.0.113.${addresses - 249}`;
-};
-
 async function newCustomer() {
   const email = uniqueEmail();
   const response = await t.app.inject({
@@ -68,6 +62,16 @@ const signIn = (
   headers: Record<string, string> = {},
   url = '/api/signin',
 ) => t.app.inject({ method: 'POST', url, payload: { email, password }, remoteAddress, headers });
+
+const tokenOf = (message: { link: string | undefined }) =>
+  new URL(message.link!).searchParams.get('token')!;
+
+const changePassword = (who: SignedIn, newPassword: string) =>
+  as(t.app, who, {
+    method: 'POST',
+    url: '/api/password/change',
+    payload: { currentPassword: PASSWORD, newPassword },
+  });
 
 const statuses = (answers: { statusCode: number }[]) =>
   answers.reduce<Record<number, number>>((seen, { statusCode }) => {
@@ -187,7 +191,7 @@ describe('a locked account', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(mail.to(user.email).filter((m) => /this link/.test(m.subject))).toHaveLength(1);
     expect(message.link).toMatch(new RegExp(`^${TEST_APP_URL}/sign-in-link\\?token=[\\w-]{43}$`));
-    const token = new URL(message.link!).searchParams.get('token')!;
+    const token = tokenOf(message);
     const used = await t.app.inject({
       method: 'POST',
       url: '/api/signin/link',
@@ -240,7 +244,7 @@ describe('a locked account', () => {
       ),
     );
     const message = await mail.waitFor(email, /Sign in to Cardbridge with this link/);
-    const token = new URL(message.link!).searchParams.get('token')!;
+    const token = tokenOf(message);
     const used = await t.app.inject({
       method: 'POST',
       url: '/api/signin/link',
@@ -312,13 +316,8 @@ describe('links and sessions die with the password', () => {
     const who = await newCustomer();
     expect((await forgot(who.user.email)).statusCode).toBe(200);
     const message = await mail.waitFor(who.user.email, /Reset your Cardbridge password/);
-    const token = new URL(message.link!).searchParams.get('token')!;
-    const change = await as(t.app, who, {
-      method: 'POST',
-      url: '/api/password/change',
-      payload: { currentPassword: PASSWORD, newPassword: 'a brand new password 3' },
-    });
-    expect(change.statusCode).toBe(200);
+    const token = tokenOf(message);
+    expect((await changePassword(who, 'a brand new password 3')).statusCode).toBe(200);
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/password/reset',
@@ -334,13 +333,8 @@ describe('links and sessions die with the password', () => {
       Array.from({ length: 21 }, () => signIn(who.user.email, 'wrong password', freshAddress())),
     );
     const message = await mail.waitFor(who.user.email, /Sign in to Cardbridge with this link/);
-    const token = new URL(message.link!).searchParams.get('token')!;
-    const change = await as(t.app, who, {
-      method: 'POST',
-      url: '/api/password/change',
-      payload: { currentPassword: PASSWORD, newPassword: 'a brand new password 6' },
-    });
-    expect(change.statusCode).toBe(200);
+    const token = tokenOf(message);
+    expect((await changePassword(who, 'a brand new password 6')).statusCode).toBe(200);
     const used = await t.app.inject({
       method: 'POST',
       url: '/api/signin/link',
@@ -361,7 +355,7 @@ describe('links and sessions die with the password', () => {
     expect(await stored()).toHaveLength(1);
     expect((await forgot(email)).statusCode).toBe(200);
     const message = await mail.waitFor(email, /Reset your Cardbridge password/);
-    const token = new URL(message.link!).searchParams.get('token')!;
+    const token = tokenOf(message);
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/password/reset',

@@ -185,6 +185,16 @@ export const GENEROUS_LIMITS = {
   LIMIT_UPLOADS_PER_HOUR: '100000',
 };
 
+let addresses = 0;
+/**
+ * A client address no other test of the file has used (in 10.200.0.0/16, which no test names),
+ * for the files that test per-address limits.
+ */
+export const freshAddress = () => {
+  addresses++;
+  return `10.200.${addresses >> 8}.${addresses & 255}`;
+};
+
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') =>
   `${prefix}.${Date.now().toString(36)}.${++counter}@example.com`;

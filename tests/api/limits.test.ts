@@ -10,6 +10,7 @@ import {
   createTestApp,
   DEFAULT_LIMITS,
   fixture,
+  freshAddress,
   multipart,
   type SignedIn,
   sessionCookie,
@@ -18,13 +19,6 @@ import {
 } from './helpers';
 
 const t = setUpTestApp({ limits: DEFAULT_LIMITS });
-
-let addresses = 0;
-/** A client address no other test has used (TEST-NET-2, then TEST-NET-3). */
-const freshAddress = () => {
-  addresses++;
-  return addresses < 250 ? `198.51.100.${addresses}` : `203.0.113.${addresses - 249}`;
-};
 
 async function signUpFrom(
   app: FastifyInstance,
