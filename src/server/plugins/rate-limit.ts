@@ -3,8 +3,10 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
+import type { Limits } from '../config';
 import type { Database } from '../db/client';
 import { rateLimits } from '../db/schema';
+import { accountOf } from './auth';
 import { HttpError } from './errors';
 
 export interface Count {
@@ -177,33 +179,79 @@ export async function registerRateLimits(app: FastifyInstance) {
   });
 }
 
+interface RouteLimit {
+  /** Which setting of `config.limits` gives the count. */
+  max: keyof Limits;
+  windowMs: number;
+  /** Counted for each signed-in account, or each client network (an IPv4 address, an IPv6 /64). */
+  per: 'account' | 'network';
+  /** What a refusal says, before how long to wait. */
+  message: string;
+  /** Upload endpoints carry the message in `error` too (PRODUCT.md). */
+  uploadEndpoint?: boolean;
+}
+
 /**
- * A route's limit: `max` requests per `windowMs` for each key (an account, an address), refused
- * with 429, Retry-After and `message` ending in how long to wait.
+ * Every route limit in one table (docs/decisions/021). Card images and chat attachments share
+ * `upload`; the password-reset form shares the sign-up setting.
  */
-export function limit(
-  name: string,
-  max: number,
-  windowMs: number,
-  key: (request: FastifyRequest) => string,
-  message: string,
-  options: { uploadEndpoint?: boolean } = {},
-) {
+const ROUTE_LIMITS = {
+  signup: {
+    max: 'signupsPerAddress',
+    windowMs: HOUR,
+    per: 'network',
+    message: 'Too many sign-ups from your network.',
+  },
+  'password-forgot': {
+    max: 'signupsPerAddress',
+    windowMs: HOUR,
+    per: 'network',
+    message: 'Too many password reset requests from your network.',
+  },
+  upload: {
+    max: 'uploadsPerHour',
+    windowMs: HOUR,
+    per: 'account',
+    message: 'You have uploaded many files in the last hour.',
+    uploadEndpoint: true,
+  },
+  chat: {
+    max: 'chatMessagesPerMinute',
+    windowMs: MINUTE,
+    per: 'account',
+    message: 'You are sending messages too fast.',
+  },
+  ticket: {
+    max: 'ticketsPerHour',
+    windowMs: HOUR,
+    per: 'account',
+    message: 'You have filed many tickets in the last hour; we will answer those first.',
+  },
+  'ticket-reply': {
+    max: 'ticketRepliesPerHour',
+    windowMs: HOUR,
+    per: 'account',
+    message: 'You have sent many replies in the last hour; we will answer those first.',
+  },
+} satisfies Record<string, RouteLimit>;
+
+/**
+ * A route's `config.rateLimit`: the named limit of ROUTE_LIMITS with this instance's counts,
+ * refused with 429, Retry-After and its message ending in how long to wait.
+ */
+export function limit(name: keyof typeof ROUTE_LIMITS, limits: Limits) {
+  const rule: RouteLimit = ROUTE_LIMITS[name];
+  const key =
+    rule.per === 'account' ? (request: FastifyRequest) => accountOf(request).id : networkOf;
   return {
-    max,
-    timeWindow: windowMs,
+    max: limits[rule.max],
+    timeWindow: rule.windowMs,
     // After the route's guards, so the key can be the signed-in account.
     hook: 'preHandler' as const,
     keyGenerator: (request: FastifyRequest) => `${name}:${key(request)}`,
     errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => {
-      const text = `${message} Try again in ${waitText(context.ttl)}.`;
-      // Upload endpoints carry the message in `error` too (PRODUCT.md).
-      return new HttpError(
-        429,
-        text,
-        undefined,
-        options.uploadEndpoint ? { error: text } : undefined,
-      );
+      const text = `${rule.message} Try again in ${waitText(context.ttl)}.`;
+      return new HttpError(429, text, undefined, rule.uploadEndpoint ? { error: text } : undefined);
     },
   };
 }

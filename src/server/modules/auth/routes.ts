@@ -38,7 +38,7 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
+import { countAttempt, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
 import { accountExists, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
@@ -185,13 +185,7 @@ export default async function authRoutes(app: FastifyInstance) {
     '/api/signup',
     {
       config: {
-        rateLimit: limit(
-          'signup',
-          app.config.limits.signupsPerAddress,
-          HOUR,
-          networkOf,
-          'Too many sign-ups from your network.',
-        ),
+        rateLimit: limit('signup', app.config.limits),
       },
       schema: { body: signUpSchema, response: { 200: currentUserSchema } },
     },

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/support';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
-import { limit, MINUTE } from '../../plugins/rate-limit';
+import { limit } from '../../plugins/rate-limit';
 import { clearChats, readConversation, sendChatMessage } from './commands';
 import { allChats, conversation, listConversations } from './queries';
 
@@ -39,13 +39,7 @@ export default async function chatRoutes(app: FastifyInstance) {
     {
       onRequest: requireSignedIn,
       config: {
-        rateLimit: limit(
-          'chat',
-          app.config.limits.chatMessagesPerMinute,
-          MINUTE,
-          (request) => accountOf(request).id,
-          'You are sending messages too fast.',
-        ),
+        rateLimit: limit('chat', app.config.limits),
       },
       schema: { body: sendChatMessageSchema, response: { 201: chatMessageSchema } },
     },

@@ -9,7 +9,7 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
-import { HOUR, limit } from '../../plugins/rate-limit';
+import { limit } from '../../plugins/rate-limit';
 import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
 import { findUpload, storeUpload } from './uploads';
 
@@ -17,14 +17,7 @@ export default async function fileRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Card images and chat attachments count together.
   const uploadLimit = {
-    rateLimit: limit(
-      'upload',
-      app.config.limits.uploadsPerHour,
-      HOUR,
-      (request) => accountOf(request).id,
-      'You have uploaded many files in the last hour.',
-      { uploadEndpoint: true },
-    ),
+    rateLimit: limit('upload', app.config.limits),
   };
 
   r.post(

@@ -16,7 +16,7 @@ import { assertGoodPassword, checkPassword, hashPassword } from '../../common/pa
 import { findToken, issueToken } from '../../common/tokens';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { badRequest, HttpError } from '../../plugins/errors';
-import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
+import { countAttempt, HOUR, limit } from '../../plugins/rate-limit';
 import type { Principal } from '../../plugins/session';
 import { BAD_LINK, changePassword, resetPassword } from './commands';
 
@@ -72,13 +72,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
     '/api/password/forgot',
     {
       config: {
-        rateLimit: limit(
-          'password-forgot',
-          app.config.limits.signupsPerAddress,
-          HOUR,
-          networkOf,
-          'Too many password reset requests from your network.',
-        ),
+        rateLimit: limit('password-forgot', app.config.limits),
       },
       schema: { body: forgotPasswordSchema, response: { 200: messageSchema } },
     },

@@ -14,7 +14,7 @@ import {
   updateTicketSchema,
 } from '../../../shared/support';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { HOUR, limit } from '../../plugins/rate-limit';
+import { limit } from '../../plugins/rate-limit';
 import { addTicketReply, fileTicket, setTicketStatus } from './commands';
 import { customerTickets, staffTickets, ticketThread } from './queries';
 
@@ -41,13 +41,7 @@ export default async function supportRoutes(app: FastifyInstance) {
     {
       onRequest: requireCustomer,
       config: {
-        rateLimit: limit(
-          'ticket',
-          app.config.limits.ticketsPerHour,
-          HOUR,
-          (request) => accountOf(request).id,
-          'You have filed many tickets in the last hour; we will answer those first.',
-        ),
+        rateLimit: limit('ticket', app.config.limits),
       },
       schema: { body: createTicketSchema, response: { 201: ticketSchema } },
     },
@@ -93,13 +87,7 @@ export default async function supportRoutes(app: FastifyInstance) {
     {
       onRequest: requireCustomer,
       config: {
-        rateLimit: limit(
-          'ticket-reply',
-          app.config.limits.ticketRepliesPerHour,
-          HOUR,
-          (request) => accountOf(request).id,
-          'You have sent many replies in the last hour; we will answer those first.',
-        ),
+        rateLimit: limit('ticket-reply', app.config.limits),
       },
       schema: replySchema,
     },
