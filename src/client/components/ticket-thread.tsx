@@ -11,13 +11,7 @@ import { useForm } from 'react-hook-form';
 import { ChatBubble } from '@/components/chat/chat-bubble';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
@@ -154,24 +148,24 @@ export function TicketDialog<T extends { id: string; subject: string }>({
   const ticket = query.data?.id === id ? query.data : undefined;
   const failed = query.isError;
   return (
-    <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-2xl" data-testid={testId}>
-        <DialogHeader>
-          <DialogTitle className="pr-6 [overflow-wrap:anywhere]">
-            {ticket?.subject ?? 'Support ticket'}
-          </DialogTitle>
-          <DialogDescription asChild>
-            <div className="flex flex-wrap items-center justify-center gap-2 [overflow-wrap:anywhere] sm:justify-start">
-              {ticket
-                ? description(ticket)
-                : failed
-                  ? 'This ticket could not be found.'
-                  : 'Loading the conversation...'}
-            </div>
-          </DialogDescription>
-        </DialogHeader>
-        {ticket ? children(ticket) : !failed && <Skeleton className="h-40" />}
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={id !== null}
+      onOpenChange={(open) => !open && onClose()}
+      className="max-w-2xl"
+      data-testid={testId}
+      title={ticket?.subject ?? 'Support ticket'}
+      titleClassName="pr-6 [overflow-wrap:anywhere]"
+      description={
+        <div className="flex flex-wrap items-center justify-center gap-2 [overflow-wrap:anywhere] sm:justify-start">
+          {ticket
+            ? description(ticket)
+            : failed
+              ? 'This ticket could not be found.'
+              : 'Loading the conversation...'}
+        </div>
+      }
+    >
+      {ticket ? children(ticket) : !failed && <Skeleton className="h-40" />}
+    </DialogFrame>
   );
 }

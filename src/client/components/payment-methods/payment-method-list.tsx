@@ -4,13 +4,7 @@ import * as React from 'react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { PaymentMethodForm } from './payment-method-form';
 import { useDeletePaymentMethod, usePaymentMethods } from './use-payment-methods';
@@ -80,22 +74,22 @@ export function PaymentMethodList({ empty }: { empty: React.ReactNode }) {
           );
         })}
       </ul>
-      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
-        <DialogContent data-testid="payment-method-dialog">
-          <DialogHeader>
-            <DialogTitle>Edit Payment Method</DialogTitle>
-            <DialogDescription>Cards not paid yet are paid to the new details.</DialogDescription>
-          </DialogHeader>
-          {editing && (
-            <PaymentMethodForm
-              key={editing.id}
-              method={editing}
-              onDone={() => setEditing(null)}
-              onCancel={() => setEditing(null)}
-            />
-          )}
-        </DialogContent>
-      </Dialog>
+      <DialogFrame
+        open={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        data-testid="payment-method-dialog"
+        title="Edit Payment Method"
+        description="Cards not paid yet are paid to the new details."
+      >
+        {editing && (
+          <PaymentMethodForm
+            key={editing.id}
+            method={editing}
+            onDone={() => setEditing(null)}
+            onCancel={() => setEditing(null)}
+          />
+        )}
+      </DialogFrame>
       <ConfirmDialog
         open={pendingDelete !== null}
         onOpenChange={(open) => !open && setPendingDelete(null)}

@@ -59,3 +59,37 @@ export function DialogDescription({
     />
   );
 }
+
+/**
+ * The dialog every Cardbridge screen opens: a title, a line that describes it, then its body.
+ * `description` given as an element (not text) is rendered as it is, in place of the paragraph.
+ */
+export function DialogFrame({
+  open,
+  onOpenChange,
+  title,
+  titleClassName,
+  description,
+  children,
+  ...props
+}: Omit<React.ComponentProps<typeof DialogContent>, 'title'> & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: React.ReactNode;
+  titleClassName?: string;
+  description: React.ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent {...props}>
+        <DialogHeader>
+          <DialogTitle className={titleClassName}>{title}</DialogTitle>
+          <DialogDescription asChild={typeof description === 'object' && description !== null}>
+            {description}
+          </DialogDescription>
+        </DialogHeader>
+        {children}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -39,3 +39,24 @@ export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
 export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
   return <td className={cn('whitespace-nowrap px-3 py-3 align-middle', className)} {...props} />;
 }
+
+/** A column heading: its text, or the text with alignment, or read by screen readers only. */
+export type TableColumn = string | { label: string; align?: 'right'; srOnly?: boolean };
+
+/** The header row of a table, one heading per column. */
+export function TableColumns({ columns }: { columns: TableColumn[] }) {
+  return (
+    <TableHeader>
+      <TableRow>
+        {columns.map((column) => {
+          const { label, align, srOnly } = typeof column === 'string' ? { label: column } : column;
+          return (
+            <TableHead key={label} className={align === 'right' ? 'text-right' : undefined}>
+              {srOnly ? <span className="sr-only">{label}</span> : label}
+            </TableHead>
+          );
+        })}
+      </TableRow>
+    </TableHeader>
+  );
+}

@@ -11,26 +11,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArchiveRestoreIcon, ArchiveXIcon, PencilIcon, PlusIcon, TagsIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { FormTextField } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
-import { TextField } from '@/components/ui/text-field';
+import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
@@ -59,17 +46,9 @@ export function RatesTab() {
         </Button>
       </div>
       <Table data-testid="rates-table">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Brand</TableHead>
-            <TableHead>Rate</TableHead>
-            <TableHead>Minimum</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
+        <TableColumns
+          columns={['Brand', 'Rate', 'Minimum', 'Status', { label: 'Actions', srOnly: true }]}
+        />
         <TableBody>
           {(rates ?? []).map((r) => (
             <TableRow key={r.id} data-testid="rate-row" className={r.retired ? 'opacity-60' : ''}>
@@ -127,25 +106,21 @@ export function RatesTab() {
         </TableBody>
       </Table>
       <RateHistory />
-      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
-        <DialogContent data-testid="rate-dialog">
-          <DialogHeader>
-            <DialogTitle>
-              {editing === 'new' ? 'Add a brand' : `Edit ${editing?.brand}`}
-            </DialogTitle>
-            <DialogDescription>
-              The rate is the share of face value paid (0.91 pays $91 for a $100 card).
-            </DialogDescription>
-          </DialogHeader>
-          {editing && (
-            <RateForm
-              key={editing === 'new' ? 'new' : editing.id}
-              terms={editing === 'new' ? null : editing}
-              onDone={() => setEditing(null)}
-            />
-          )}
-        </DialogContent>
-      </Dialog>
+      <DialogFrame
+        open={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        data-testid="rate-dialog"
+        title={editing === 'new' ? 'Add a brand' : `Edit ${editing?.brand}`}
+        description="The rate is the share of face value paid (0.91 pays $91 for a $100 card)."
+      >
+        {editing && (
+          <RateForm
+            key={editing === 'new' ? 'new' : editing.id}
+            terms={editing === 'new' ? null : editing}
+            onDone={() => setEditing(null)}
+          />
+        )}
+      </DialogFrame>
       <ConfirmDialog
         open={retiring !== null}
         onOpenChange={(open) => !open && setRetiring(null)}
@@ -203,7 +178,6 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
     },
   });
   const save = useRateWrite(onDone);
-  const { errors } = form.formState;
   return (
     <form
       className="grid gap-4"
@@ -220,28 +194,21 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
         ),
       )}
     >
-      {isNew && (
-        <TextField
-          id="rate-brand"
-          label="Brand"
-          error={errors.brand?.message}
-          {...form.register('brand')}
-        />
-      )}
+      {isNew && <FormTextField form={form} name="brand" id="rate-brand" label="Brand" />}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
+        <FormTextField
+          form={form}
+          name="rate"
           id="rate-rate"
           label="Rate (0.01–1.00)"
           inputMode="decimal"
-          error={errors.rate?.message}
-          {...form.register('rate')}
         />
-        <TextField
+        <FormTextField
+          form={form}
+          name="minimum"
           id="rate-minimum"
           label="Minimum card value (USD)"
           inputMode="decimal"
-          error={errors.minimum?.message}
-          {...form.register('minimum')}
         />
       </div>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

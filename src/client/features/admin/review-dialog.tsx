@@ -30,13 +30,7 @@ import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
 import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -60,15 +54,16 @@ export function ReviewDialog({
   onOpen?: (id: string) => void;
 }) {
   return (
-    <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-3xl" data-testid="review-dialog">
-        <DialogHeader>
-          <DialogTitle>Review Upload</DialogTitle>
-          <DialogDescription>Review gift card details and update status</DialogDescription>
-        </DialogHeader>
-        {id && <ReviewBody key={id} id={id} onClose={onClose} onOpen={onOpen} />}
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={id !== null}
+      onOpenChange={(open) => !open && onClose()}
+      className="max-w-3xl"
+      data-testid="review-dialog"
+      title="Review Upload"
+      description="Review gift card details and update status"
+    >
+      {id && <ReviewBody key={id} id={id} onClose={onClose} onOpen={onOpen} />}
+    </DialogFrame>
   );
 }
 

@@ -11,14 +11,7 @@ import { StatusFilter, type StatusFilterValue } from '@/components/status-filter
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { formatDate, formatTime } from '@/lib/dates';
 import { Pager, useCursorPages } from './pager';
 import { adminTransactionsQuery } from './queries';
@@ -120,17 +113,17 @@ export function UploadsTab() {
             ))}
           </ul>
           <Table data-testid="uploads-table" className="max-sm:hidden">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Date &amp; Time</TableHead>
-                <TableHead>User</TableHead>
-                <TableHead>Card Type</TableHead>
-                <TableHead className="text-right">Value</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Payment</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableColumns
+              columns={[
+                'Date & Time',
+                'User',
+                'Card Type',
+                { label: 'Value', align: 'right' },
+                'Status',
+                'Payment',
+                { label: 'Actions', align: 'right' },
+              ]}
+            />
             <TableBody>
               {rows.map((t) => (
                 <TableRow key={t.id} data-testid="upload-row">

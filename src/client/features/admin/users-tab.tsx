@@ -8,14 +8,7 @@ import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
@@ -53,18 +46,16 @@ export function UsersTab() {
   return (
     <div className="grid gap-4">
       <Table data-testid="users-table">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Signup Date &amp; Time</TableHead>
-            <TableHead>Name</TableHead>
-            <TableHead>Email</TableHead>
-            <TableHead>User ID</TableHead>
-            <TableHead>Role</TableHead>
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
+        <TableColumns
+          columns={[
+            'Signup Date & Time',
+            'Name',
+            'Email',
+            'User ID',
+            'Role',
+            { label: 'Actions', srOnly: true },
+          ]}
+        />
         <TableBody>
           {users.map((u) => (
             <TableRow key={u.id} data-testid="user-row">

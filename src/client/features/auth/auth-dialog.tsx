@@ -1,13 +1,7 @@
 import { PRODUCT_NAME } from '@shared/brand';
 import * as React from 'react';
 import { useLocation } from 'wouter';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { ForgotPasswordForm, SignInForm, SignUpForm } from './auth-forms';
 
@@ -35,41 +29,38 @@ export function AuthDialog({
     onOpenChange(next);
   };
   return (
-    <Dialog open={open} onOpenChange={changeOpen}>
-      <DialogContent className="max-w-md" data-testid="auth-dialog">
-        <DialogHeader>
-          <DialogTitle>
-            {forgot
-              ? 'Reset your password'
-              : tab === 'signin'
-                ? 'Welcome back'
-                : `Join ${PRODUCT_NAME}`}
-          </DialogTitle>
-          <DialogDescription>
-            {forgot
-              ? 'We will email you a link to choose a new one.'
-              : tab === 'signin'
-                ? 'Sign in to sell gift cards and follow your payouts.'
-                : 'Create a free account and get paid for unused gift cards.'}
-          </DialogDescription>
-        </DialogHeader>
-        {forgot ? (
-          <ForgotPasswordForm onBack={() => setForgot(false)} />
-        ) : (
-          <Tabs value={tab} onValueChange={(v) => onTabChange(v as AuthTab)}>
-            <TabsList className="grid w-full grid-cols-2">
-              <TabsTrigger value="signin">Sign In</TabsTrigger>
-              <TabsTrigger value="signup">Sign Up</TabsTrigger>
-            </TabsList>
-            <TabsContent value="signin">
-              <SignInForm onSuccess={done} onForgot={() => setForgot(true)} />
-            </TabsContent>
-            <TabsContent value="signup">
-              <SignUpForm onSuccess={done} />
-            </TabsContent>
-          </Tabs>
-        )}
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={open}
+      onOpenChange={changeOpen}
+      className="max-w-md"
+      data-testid="auth-dialog"
+      title={
+        forgot ? 'Reset your password' : tab === 'signin' ? 'Welcome back' : `Join ${PRODUCT_NAME}`
+      }
+      description={
+        forgot
+          ? 'We will email you a link to choose a new one.'
+          : tab === 'signin'
+            ? 'Sign in to sell gift cards and follow your payouts.'
+            : 'Create a free account and get paid for unused gift cards.'
+      }
+    >
+      {forgot ? (
+        <ForgotPasswordForm onBack={() => setForgot(false)} />
+      ) : (
+        <Tabs value={tab} onValueChange={(v) => onTabChange(v as AuthTab)}>
+          <TabsList className="grid w-full grid-cols-2">
+            <TabsTrigger value="signin">Sign In</TabsTrigger>
+            <TabsTrigger value="signup">Sign Up</TabsTrigger>
+          </TabsList>
+          <TabsContent value="signin">
+            <SignInForm onSuccess={done} onForgot={() => setForgot(true)} />
+          </TabsContent>
+          <TabsContent value="signup">
+            <SignUpForm onSuccess={done} />
+          </TabsContent>
+        </Tabs>
+      )}
+    </DialogFrame>
   );
 }

@@ -2,8 +2,8 @@ import { signInProblems, signUpProblems } from '@shared/auth-rules';
 import type { CurrentUser, TwoFactorChallenge } from '@shared/auth-schemas';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { FormTextField } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
-import { TextField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
@@ -78,7 +78,6 @@ export function SignInForm({
     onSuccess,
     setChallenge,
   );
-  const { errors } = form.formState;
   if (challenge) {
     return (
       <React.Suspense fallback={<p className="text-sm text-muted-foreground">Loading…</p>}>
@@ -95,23 +94,23 @@ export function SignInForm({
   }
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(mutation.submit)}>
-      <TextField
+      <FormTextField
+        form={form}
+        name="email"
         id="signin-email"
         label="Email"
-        error={errors.email?.message}
         type="email"
         autoComplete="email"
         placeholder="you@example.com"
-        {...form.register('email')}
       />
       <div className="grid gap-1.5">
-        <TextField
+        <FormTextField
+          form={form}
+          name="password"
           id="signin-password"
           label="Password"
-          error={errors.password?.message}
           type="password"
           autoComplete="current-password"
-          {...form.register('password')}
         />
         {onForgot && (
           <button
@@ -184,14 +183,14 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   }
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-      <TextField
+      <FormTextField
+        form={form}
+        name="email"
         id="forgot-email"
         label="Email"
-        error={form.formState.errors.email?.message}
         type="email"
         autoComplete="email"
         placeholder="you@example.com"
-        {...form.register('email')}
       />
       <Button type="submit" className="w-full" disabled={isPending}>
         {isPending ? 'Sending...' : 'Send reset link'}
@@ -212,42 +211,41 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
     'Could not create account',
     onSuccess,
   );
-  const { errors } = form.formState;
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(mutation.submit)}>
       <div className="grid grid-cols-2 gap-3">
-        <TextField
+        <FormTextField
+          form={form}
+          name="firstName"
           id="signup-first-name"
           label="First Name"
-          error={errors.firstName?.message}
           autoComplete="given-name"
-          {...form.register('firstName')}
         />
-        <TextField
+        <FormTextField
+          form={form}
+          name="lastName"
           id="signup-last-name"
           label="Last Name"
-          error={errors.lastName?.message}
           autoComplete="family-name"
-          {...form.register('lastName')}
         />
       </div>
-      <TextField
+      <FormTextField
+        form={form}
+        name="email"
         id="signup-email"
         label="Email"
-        error={errors.email?.message}
         type="email"
         autoComplete="email"
         placeholder="you@example.com"
-        {...form.register('email')}
       />
-      <TextField
+      <FormTextField
+        form={form}
+        name="password"
         id="signup-password"
         label="Password"
-        error={errors.password?.message}
         type="password"
         autoComplete="new-password"
         placeholder="Min. 8 characters"
-        {...form.register('password')}
       />
       <p className="text-xs text-muted-foreground">
         By creating an account you confirm you are 18 or older and agree to our{' '}

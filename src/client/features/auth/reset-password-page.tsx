@@ -3,8 +3,8 @@ import { CheckCircle2Icon, KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
+import { FormTextField } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
-import { TextField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
@@ -75,21 +75,21 @@ export function ResetPasswordPage() {
         </p>
       ) : (
         <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-          <TextField
+          <FormTextField
+            form={form}
+            name="password"
             id="reset-password"
             label="New password"
             type="password"
             autoComplete="new-password"
-            error={form.formState.errors.password?.message}
-            {...form.register('password')}
           />
-          <TextField
+          <FormTextField
+            form={form}
+            name="confirm"
             id="reset-confirm"
             label="Repeat the new password"
             type="password"
             autoComplete="new-password"
-            error={form.formState.errors.confirm?.message}
-            {...form.register('confirm')}
           />
           {failure && (
             <p className="text-sm font-medium text-destructive" role="alert">

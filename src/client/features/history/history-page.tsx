@@ -16,14 +16,7 @@ import { StatusFilter, type StatusFilterValue } from '@/components/status-filter
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { formatDate, formatTime } from '@/lib/dates';
 import { transactionsQuery } from '@/lib/queries';
 import { receiptUrl, TransactionDetailsDialog } from './transaction-details-dialog';
@@ -90,16 +83,16 @@ export function HistoryPage() {
                 ))}
               </ul>
               <Table data-testid="history-table" className="max-sm:hidden">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Date</TableHead>
-                    <TableHead>Card Type</TableHead>
-                    <TableHead className="text-right">Value</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Payment Status</TableHead>
-                    <TableHead className="text-right">Actions</TableHead>
-                  </TableRow>
-                </TableHeader>
+                <TableColumns
+                  columns={[
+                    'Date',
+                    'Card Type',
+                    { label: 'Value', align: 'right' },
+                    'Status',
+                    'Payment Status',
+                    { label: 'Actions', align: 'right' },
+                  ]}
+                />
                 <TableBody>
                   {rows.map((t) => (
                     <HistoryRow key={t.id} transaction={t} onView={() => setOpenId(t.id)} />

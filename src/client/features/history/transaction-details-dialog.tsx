@@ -12,13 +12,7 @@ import { MoneyStatusLine } from '@/components/money-status';
 import { RejectionReason } from '@/components/rejection-reason';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/dates';
 import { CardFeedback } from './card-feedback';
 
@@ -35,82 +29,81 @@ export function TransactionDetailsDialog({
 }) {
   const money = t ? moneyStatus(t.status, t.paymentStatus) : null;
   return (
-    <Dialog open={t !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-2xl" data-testid="transaction-details">
-        {t && (
-          <>
-            <DialogHeader>
-              <DialogTitle>{t.cardType}</DialogTitle>
-              <DialogDescription>
-                Submitted {formatDateTime(t.createdAt)} · ID {t.id}
-              </DialogDescription>
-            </DialogHeader>
-            <div className="grid gap-2 rounded-md border px-3 py-2.5">
-              <MoneyStatusLine transaction={t} className="text-base" />
-              <div className="flex flex-wrap gap-2">
-                <StatusBadge status={t.status} />
-                <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
-              </div>
+    <DialogFrame
+      open={t !== null}
+      onOpenChange={onOpenChange}
+      className="max-w-2xl"
+      data-testid="transaction-details"
+      title={t?.cardType}
+      description={t && `Submitted ${formatDateTime(t.createdAt)} · ID ${t.id}`}
+    >
+      {t && (
+        <>
+          <div className="grid gap-2 rounded-md border px-3 py-2.5">
+            <MoneyStatusLine transaction={t} className="text-base" />
+            <div className="flex flex-wrap gap-2">
+              <StatusBadge status={t.status} />
+              <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
             </div>
-            <RejectionReason transaction={t} />
-            <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
-              <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
-              <Detail label="Rate at submission">
-                <span data-testid="detail-rate">{ratePercent(t.payoutRate)}%</span>
+          </div>
+          <RejectionReason transaction={t} />
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
+            <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
+            <Detail label="Rate at submission">
+              <span data-testid="detail-rate">{ratePercent(t.payoutRate)}%</span>
+            </Detail>
+            {/* A rejected card shows no payout to come, only its reason (decision 060). */}
+            {money?.hasPayout ? (
+              <Detail label="Expected Payout">
+                <span data-testid="detail-expected">{formatMoney(t.expectedPayout)}</span>
               </Detail>
-              {/* A rejected card shows no payout to come, only its reason (decision 060). */}
-              {money?.hasPayout ? (
-                <Detail label="Expected Payout">
-                  <span data-testid="detail-expected">{formatMoney(t.expectedPayout)}</span>
-                </Detail>
-              ) : null}
-              <Detail label="Payment Amount">
-                <span data-testid="detail-payment">
-                  {!money?.hasPayout
-                    ? 'No payout'
-                    : money.key === 'paid'
-                      ? formatMoney(t.paymentAmount ?? t.expectedPayout)
-                      : 'Not paid yet'}
-                </span>
+            ) : null}
+            <Detail label="Payment Amount">
+              <span data-testid="detail-payment">
+                {!money?.hasPayout
+                  ? 'No payout'
+                  : money.key === 'paid'
+                    ? formatMoney(t.paymentAmount ?? t.expectedPayout)
+                    : 'Not paid yet'}
+              </span>
+            </Detail>
+            {money?.key === 'paid' && t.paidAt && (
+              <Detail label="Date Paid">
+                <span data-testid="detail-paid-at">{formatDateTime(t.paidAt)}</span>
               </Detail>
-              {money?.key === 'paid' && t.paidAt && (
-                <Detail label="Date Paid">
-                  <span data-testid="detail-paid-at">{formatDateTime(t.paidAt)}</span>
-                </Detail>
-              )}
-              {money?.key === 'paid' && t.payoutReference && (
-                <Detail label="Payout Reference">
-                  <span data-testid="detail-reference">{t.payoutReference}</span>
-                </Detail>
-              )}
-              <Detail label="Condition">
-                {CARD_CONDITION_LABELS[t.cardCondition as 'brand_new'] ?? t.cardCondition}
-              </Detail>
-              <Detail label="Format">
-                {CARD_FORMAT_LABELS[t.cardFormat as 'physical'] ?? t.cardFormat}
-              </Detail>
-              {/* "Paid To" only once paid; a rejected card is paid nowhere. */}
-              {t.paymentMethodType && money?.hasPayout && (
-                <Detail label={money.key === 'paid' ? 'Paid To' : 'Payout Method'}>
-                  {paymentMethodLabel(t.paymentMethodType)} · {t.paymentMethodAccountName}
-                </Detail>
-              )}
-            </dl>
-            {t.notes && <Note label="Your notes">{t.notes}</Note>}
-            {t.adminNotes && <Note label="Notes">{t.adminNotes}</Note>}
-            <CardImages urls={t.imageUrls} />
-            {money?.hasReceipt && (
-              <Button asChild variant="outline" className="justify-self-start">
-                <a href={receiptUrl(t.id)} download>
-                  <DownloadIcon /> Download receipt
-                </a>
-              </Button>
             )}
-            <CardFeedback transaction={t} />
-          </>
-        )}
-      </DialogContent>
-    </Dialog>
+            {money?.key === 'paid' && t.payoutReference && (
+              <Detail label="Payout Reference">
+                <span data-testid="detail-reference">{t.payoutReference}</span>
+              </Detail>
+            )}
+            <Detail label="Condition">
+              {CARD_CONDITION_LABELS[t.cardCondition as 'brand_new'] ?? t.cardCondition}
+            </Detail>
+            <Detail label="Format">
+              {CARD_FORMAT_LABELS[t.cardFormat as 'physical'] ?? t.cardFormat}
+            </Detail>
+            {/* "Paid To" only once paid; a rejected card is paid nowhere. */}
+            {t.paymentMethodType && money?.hasPayout && (
+              <Detail label={money.key === 'paid' ? 'Paid To' : 'Payout Method'}>
+                {paymentMethodLabel(t.paymentMethodType)} · {t.paymentMethodAccountName}
+              </Detail>
+            )}
+          </dl>
+          {t.notes && <Note label="Your notes">{t.notes}</Note>}
+          {t.adminNotes && <Note label="Notes">{t.adminNotes}</Note>}
+          <CardImages urls={t.imageUrls} />
+          {money?.hasReceipt && (
+            <Button asChild variant="outline" className="justify-self-start">
+              <a href={receiptUrl(t.id)} download>
+                <DownloadIcon /> Download receipt
+              </a>
+            </Button>
+          )}
+          <CardFeedback transaction={t} />
+        </>
+      )}
+    </DialogFrame>
   );
 }
 

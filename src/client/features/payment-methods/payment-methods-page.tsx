@@ -4,13 +4,7 @@ import { PageHeader } from '@/components/page-header';
 import { PaymentMethodForm } from '@/components/payment-methods/payment-method-form';
 import { PaymentMethodList } from '@/components/payment-methods/payment-method-list';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { useCustomerOnly } from '@/lib/use-customer-only';
 
 export function PaymentMethodsPage() {
@@ -42,17 +36,15 @@ export function PaymentMethodsPage() {
           </div>
         }
       />
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent data-testid="payment-method-dialog">
-          <DialogHeader>
-            <DialogTitle>Add Payment Method</DialogTitle>
-            <DialogDescription>
-              We send your payouts here. Check the details carefully.
-            </DialogDescription>
-          </DialogHeader>
-          <PaymentMethodForm onDone={() => setOpen(false)} onCancel={() => setOpen(false)} />
-        </DialogContent>
-      </Dialog>
+      <DialogFrame
+        open={open}
+        onOpenChange={setOpen}
+        data-testid="payment-method-dialog"
+        title="Add Payment Method"
+        description="We send your payouts here. Check the details carefully."
+      >
+        <PaymentMethodForm onDone={() => setOpen(false)} onCancel={() => setOpen(false)} />
+      </DialogFrame>
     </div>
   );
 }

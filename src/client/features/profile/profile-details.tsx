@@ -4,12 +4,12 @@ import { displayName } from '@shared/user-display';
 import { BadgeCheckIcon, CalendarIcon, MailIcon, MailWarningIcon, UserIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { FormTextField } from '@/components/form-text-field';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
-import { TextField } from '@/components/ui/text-field';
 import { UserAvatar } from '@/components/user-avatar';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { setCurrentUser } from '@/lib/auth';
@@ -45,7 +45,7 @@ export function ProfileDetails({ user }: { user: CurrentUser }) {
       });
     }
   };
-  const { errors, isDirty, isSubmitting } = form.formState;
+  const { isDirty, isSubmitting } = form.formState;
   return (
     <Card>
       <CardHeader className="flex-row items-center gap-4">
@@ -90,19 +90,19 @@ export function ProfileDetails({ user }: { user: CurrentUser }) {
           aria-label="Edit your name"
         >
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField
+            <FormTextField
+              form={form}
+              name="firstName"
               id="profile-first-name"
               label="First Name"
               autoComplete="given-name"
-              error={errors.firstName?.message}
-              {...form.register('firstName')}
             />
-            <TextField
+            <FormTextField
+              form={form}
+              name="lastName"
               id="profile-last-name"
               label="Last Name"
               autoComplete="family-name"
-              error={errors.lastName?.message}
-              {...form.register('lastName')}
             />
           </div>
           <Button type="submit" className="w-fit" disabled={!isDirty || isSubmitting}>

@@ -5,12 +5,12 @@ import { formatDistanceToNow } from 'date-fns';
 import { LaptopIcon, LogOutIcon, SmartphoneIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { FormTextField } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { TextField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/dates';
@@ -63,7 +63,7 @@ export function ChangePasswordCard() {
       }
     }
   };
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   return (
     <Card>
       <CardHeader>
@@ -72,30 +72,30 @@ export function ChangePasswordCard() {
       </CardHeader>
       <CardContent>
         <form className="grid max-w-md gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-          <TextField
+          <FormTextField
+            form={form}
+            name="currentPassword"
             id="current-password"
             label="Current password"
             type="password"
             autoComplete="current-password"
-            error={errors.currentPassword?.message}
-            {...form.register('currentPassword')}
           />
-          <TextField
+          <FormTextField
+            form={form}
+            name="newPassword"
             id="new-password"
             label="New password"
             type="password"
             autoComplete="new-password"
             placeholder="Min. 8 characters"
-            error={errors.newPassword?.message}
-            {...form.register('newPassword')}
           />
-          <TextField
+          <FormTextField
+            form={form}
+            name="confirm"
             id="confirm-password"
             label="Repeat the new password"
             type="password"
             autoComplete="new-password"
-            error={errors.confirm?.message}
-            {...form.register('confirm')}
           />
           <Button type="submit" className="w-fit" disabled={isSubmitting}>
             {isSubmitting ? 'Saving...' : 'Change password'}

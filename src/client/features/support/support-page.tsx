@@ -10,6 +10,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { InboxIcon, MailIcon, MessagesSquareIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useLocation, useSearch } from 'wouter';
+import { FormTextField } from '@/components/form-text-field';
 import { PageHeader } from '@/components/page-header';
 import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
@@ -18,7 +19,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
-import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
@@ -81,19 +81,14 @@ export function SupportPage() {
               noValidate
               onSubmit={form.handleSubmit((v) => submit.mutate(v))}
             >
-              <TextField
+              <FormTextField
+                form={form}
+                name="email"
                 id="ticket-email"
                 label="Email"
-                error={errors.email?.message}
                 type="email"
-                {...form.register('email')}
               />
-              <TextField
-                id="ticket-subject"
-                label="Subject"
-                error={errors.subject?.message}
-                {...form.register('subject')}
-              />
+              <FormTextField form={form} name="subject" id="ticket-subject" label="Subject" />
               <Field id="ticket-message" label="Message" error={errors.message?.message}>
                 <Textarea
                   id="ticket-message"
@@ -102,14 +97,14 @@ export function SupportPage() {
                   {...form.register('message')}
                 />
               </Field>
-              <TextField
+              <FormTextField
+                form={form}
+                name="attachmentUrl"
                 id="ticket-attachment"
                 label="Attachment URL (optional)"
-                error={errors.attachmentUrl?.message}
                 hint="A link to a screenshot or document, starting with https://"
                 type="url"
                 placeholder="https://"
-                {...form.register('attachmentUrl')}
               />
               <Button type="submit" disabled={submit.isPending} className="justify-self-start">
                 <MailIcon /> {submit.isPending ? 'Submitting...' : 'Submit Ticket'}

@@ -20,6 +20,7 @@ import { AlertTriangleIcon, CheckCircle2Icon, Loader2Icon, ShieldCheckIcon } fro
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
+import { FormTextField } from '@/components/form-text-field';
 import { PageHeader } from '@/components/page-header';
 import { paymentMethodDetail } from '@/components/payment-methods/payment-method-list';
 import { usePaymentMethods } from '@/components/payment-methods/use-payment-methods';
@@ -29,7 +30,6 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
-import { TextField } from '@/components/ui/text-field';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
@@ -249,12 +249,12 @@ function UploadForm({
                     </NativeSelect>
                   </Field>
                   {cardType === OTHER_BRAND && (
-                    <TextField
+                    <FormTextField
+                      form={form}
+                      name="customCardType"
                       id="customCardType"
                       label="Gift Card Type"
-                      error={errors.customCardType?.message}
                       placeholder="e.g. Panera Bread"
-                      {...form.register('customCardType')}
                     />
                   )}
                   <Field
