@@ -17,18 +17,18 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { hashPassword, upsertAdmin } from '../src/server/common/accounts';
 import { openDatabase } from '../src/server/db/client';
-import { freePort } from './free-port';
-import { serverArgs } from './server-command';
-import { signInStaffOverHttp } from './staff-sign-in';
+import { freePort } from './lib/free-port';
+import { createPostgresDatabase } from './lib/postgres';
+import { rssMb, startBuiltServer, stopProcess, waitUntilAnswering } from './lib/processes';
+import { signInStaffOverHttp } from './lib/staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 20);
@@ -91,30 +91,6 @@ function start(command: string, args: string[], options: { env?: object; cwd?: s
   return child;
 }
 
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
-
-async function waitUntilAnswering(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} never answered`);
-}
-
-/** The resident memory of a process, in MB. */
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
-}
-
 // ---------------------------------------------------------------------------------- seeding
 
 interface Seeded {
@@ -159,25 +135,6 @@ async function seedCardbridge(options: { databaseUrl?: string; pgliteDir?: strin
   for (const row of rows.rows) cardIds[Number(row.n)] = row.id;
   await database.close();
   return { cardIds } satisfies Seeded;
-}
-
-async function createPostgresDatabase(baseUrl: string, name: string) {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------- clients
@@ -340,7 +297,6 @@ async function runRaw(base: string, seconds: number) {
 // ---------------------------------------------------------------------------------- targets
 
 async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
-  const port = await freePort();
   let databaseUrl: string | undefined;
   let drop = async () => {};
   if (kind === 'postgres') {
@@ -352,29 +308,24 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
   const seeded = await seedCardbridge(
     databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'db') },
   );
-  const server = start(process.execPath, serverArgs(), {
-    env: {
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl ?? '',
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-    },
+  const server = await startBuiltServer({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
   });
-  const base = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(`${base}/api/auth/user`);
+  const { base } = server;
   const target: Target = {
     name: kind === 'pglite' ? 'Cardbridge on PGlite' : 'Cardbridge on PostgreSQL',
     base,
     signinPath: '/api/signin',
-    pid: server.pid,
+    pid: server.process.pid,
     writes: seeded,
   };
   return {
     target,
     async stop() {
-      await stop(server);
+      await server.stop();
       await drop();
     },
   };
@@ -406,7 +357,7 @@ async function startReference() {
     env: { DATABASE_URL: fresh.url, PORT: String(port) },
   });
   const base = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(`${base}/api/stats`);
+  await waitUntilAnswering(`${base}/api/stats`, server);
   return {
     target: {
       name: 'reference (Express + connect-pg-simple)',
@@ -415,7 +366,7 @@ async function startReference() {
       pid: server.pid,
     } as Target,
     async stop() {
-      await stop(server);
+      await stopProcess(server);
       await fresh.drop();
     },
   };
@@ -500,10 +451,10 @@ async function mixMode() {
      require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); }).listen(${rawPort}, '127.0.0.1');`,
   ]);
   const rawBase = `http://127.0.0.1:${rawPort}`;
-  await waitUntilAnswering(rawBase);
+  await waitUntilAnswering(rawBase, raw);
   console.log('raw node:http...');
   const rawResult = await runRaw(rawBase, SECONDS);
-  await stop(raw);
+  await stopProcess(raw);
   rows.push({ name: 'raw node:http hello world', ...rawResult, note: '' });
 
   const reference = await startReference();

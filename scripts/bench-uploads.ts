@@ -6,7 +6,7 @@
  * raw node:http server measured in the same run, the floor for any Node server here. Issue 23's
  * target: a peak RSS growth of at most 100 MB, and every upload stored and hashed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -22,28 +22,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { openDatabase } from '../src/server/db/client';
-import { freePort } from './free-port';
-import { serverArgs, serverFlags } from './server-command';
+import { freePort } from './lib/free-port';
+import { rssMb, startBuiltServer, stopProcess, waitUntilAnswering } from './lib/processes';
+import { serverFlags } from './lib/server-command';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_PEAK_MB = 100;
-
-async function started(child: ChildProcess, base: string) {
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(base);
-      return;
-    } catch {
-      if (i > 900 || child.exitCode !== null) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-const rssMb = (pid: number) =>
-  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]) / 1024;
 
 const WIDTH = 4000;
 const HEIGHT = 3000;
@@ -168,23 +154,15 @@ async function measure(pid: number, url: string, cookies: string[]) {
 }
 
 async function cardbridge() {
-  const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-uploads-'));
-  const server = spawn(process.execPath, serverArgs(), {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      LIMIT_SIGNUPS_PER_ADDRESS: '1000',
-    },
-    stdio: 'ignore',
+  const server = await startBuiltServer({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    LIMIT_SIGNUPS_PER_ADDRESS: '1000',
   });
-  const base = `http://127.0.0.1:${port}`;
-  await started(server, `${base}/api/auth/user`);
+  const { base } = server;
   const cookies = await Promise.all(
     Array.from({ length: UPLOADS }, async (_, i) => {
       const response = await fetch(`${base}/api/signup`, {
@@ -201,9 +179,8 @@ async function cardbridge() {
       return response.headers.getSetCookie()[0]!.split(';')[0]!;
     }),
   );
-  const result = await measure(server.pid!, `${base}/api/upload-card-image`, cookies);
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  const result = await measure(server.process.pid!, `${base}/api/upload-card-image`, cookies);
+  await server.stop();
   // Every card photo is a file in storage and a row with its perceptual hash (the warm-up's too).
   const files = readdirSync(path.join(dataDir, 'objects', 'cards'));
   const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
@@ -225,9 +202,9 @@ async function rawFloor(flags: string[]) {
     `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => res.end('{}')); }).listen(${port}, '127.0.0.1');`,
   ]);
   const base = `http://127.0.0.1:${port}`;
-  await started(server, base);
+  await waitUntilAnswering(base, server);
   const result = await measure(server.pid!, base, Array(UPLOADS).fill(''));
-  server.kill('SIGTERM');
+  await stopProcess(server);
   return result;
 }
 

@@ -16,7 +16,7 @@ import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { STAFF } from '../src/server/live/hub';
 import { BRANDS } from '../src/shared/brands';
-import { freshCode } from './staff-sign-in';
+import { freshCode } from './lib/staff-sign-in';
 
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const USERS = 2_000;

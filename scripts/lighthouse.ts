@@ -1,42 +1,14 @@
-// npm run lighthouse: Lighthouse's mobile audit (simulated slow 4G and a mid-range phone) of the
-// built app, run by the lighthouse package in Debian's chromium. It starts the built server on a
-// fresh embedded database, signs up a customer with a payment method and a card, and prints the
-// performance and accessibility scores of the landing page and of that customer's dashboard, each
-// the median of 3 runs. A measurement, not a test: it fails only when it cannot run.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { freePort } from './free-port';
-import { serverArgs } from './server-command';
+import { startBuiltServer } from './lib/processes';
 
 const RUNS = 3;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGET = { performance: 95, accessibility: 100 };
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const server = spawn(process.execPath, serverArgs(), {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status === 401) return server;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  server.kill();
-  throw new Error('the built server did not start (run npm run build first)');
-}
 
 const CUSTOMER = {
   email: `lighthouse.${Date.now()}@example.com`,
@@ -150,14 +122,13 @@ async function audit(name: string, url: string, port: number) {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-lighthouse-'));
-const port = await freePort();
-const server = await startServer(dataDir, port);
+const server = await startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM,
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
 try {
-  const base = `http://127.0.0.1:${port}`;
+  const { base } = server;
   await makeCustomer(base);
   console.log(
     `Lighthouse ${RUNS} mobile runs per page (medians), target performance >= ${TARGET.performance}, accessibility ${TARGET.accessibility}`,
@@ -173,7 +144,6 @@ try {
   }
 } finally {
   chrome.kill();
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

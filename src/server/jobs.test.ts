@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../tests/api/helpers';
+import { createPostgresDatabase } from '../../scripts/lib/postgres';
 import { type Database, openDatabase } from './db/client';
 import { claimPeriodicRun } from './jobs';
 

@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { secretOf } from '../../scripts/staff-sign-in';
+import { secretOf } from '../../scripts/lib/staff-sign-in';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { sessions } from '../../src/server/db/schema';
 import {

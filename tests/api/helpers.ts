@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sign } from 'cookie-signature';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { freshCode, rememberSecret, secretOf } from '../../scripts/staff-sign-in';
+import { createPostgresDatabase } from '../../scripts/lib/postgres';
+import { freshCode, rememberSecret, secretOf } from '../../scripts/lib/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { type AppConfig, type Limits, loadConfig } from '../../src/server/config';
@@ -105,26 +105,6 @@ export function setUpStaff(t: TestApp, email?: string): SignedIn {
     Object.assign(staff, await signInStaff(t, email));
   });
   return staff;
-}
-
-/** A new, empty PostgreSQL database beside `baseUrl`'s, with a function that drops it. */
-export async function createPostgresDatabase(baseUrl: string) {
-  const name = `cb_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 /**
@@ -334,4 +314,4 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
   });
 }
 
-export { freshCode } from '../../scripts/staff-sign-in';
+export { freshCode } from '../../scripts/lib/staff-sign-in';

@@ -1,7 +1,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../../scripts/free-port';
+import { freePort } from '../../scripts/lib/free-port';
 import type { AppConfig } from '../../src/server/config';
 
 export interface ReceivedMail {

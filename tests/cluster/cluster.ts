@@ -1,22 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/free-port';
-import { serverArgs } from '../../scripts/server-command';
+import { createPostgresDatabase } from '../../scripts/lib/postgres';
+import { type BuiltServer, startBuiltServer } from '../../scripts/lib/processes';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { openDatabase } from '../../src/server/db/client';
-import { createPostgresDatabase } from '../api/helpers';
 import { type S3TestServer, startS3Server } from '../storage/s3-server';
 
 export const STAFF = { email: 'cluster.staff@example.com', password: 'cluster staff password' };
 
-export interface Instance {
-  base: string;
+export interface Instance extends BuiltServer {
   dataDir: string;
-  process: ChildProcess;
-  output(): string;
 }
 
 export interface Cluster {
@@ -42,40 +37,21 @@ export async function startCluster(count = 2): Promise<Cluster> {
   const dataDirs: string[] = [];
   const instances = await Promise.all(
     Array.from({ length: count }, async () => {
-      const port = await freePort();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-cluster-'));
       dataDirs.push(dataDir);
-      const child = spawn(process.execPath, serverArgs(), {
-        env: {
-          ...process.env,
-          NODE_ENV: 'production',
-          DATABASE_URL: fresh.url,
-          SESSION_SECRET: secret,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          BCRYPT_COST: '12',
-          LOG_LEVEL: 'warn',
-          // Every test client is 127.0.0.1: the per-address limits would stop the suite itself.
-          LIMIT_SIGNUPS_PER_ADDRESS: '1000',
-          LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '1000',
-          ...bucket.env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const server = await startBuiltServer({
+        NODE_ENV: 'production',
+        DATABASE_URL: fresh.url,
+        SESSION_SECRET: secret,
+        DATA_DIR: dataDir,
+        BCRYPT_COST: '12',
+        LOG_LEVEL: 'warn',
+        // Every test client is 127.0.0.1: the per-address limits would stop the suite itself.
+        LIMIT_SIGNUPS_PER_ADDRESS: '1000',
+        LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '1000',
+        ...bucket.env,
       });
-      let output = '';
-      child.stdout!.on('data', (c) => (output += c));
-      child.stderr!.on('data', (c) => (output += c));
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        if (child.exitCode !== null) throw new Error(`instance exited:\n${output}`);
-        try {
-          if ((await fetch(`${base}/api/auth/user`)).status === 401) break;
-        } catch {}
-        if (i > 300) throw new Error(`instance did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return { base, dataDir, process: child, output: () => output };
+      return { ...server, dataDir };
     }),
   );
   const database = await openDatabase({ databaseUrl: fresh.url });
@@ -86,16 +62,7 @@ export async function startCluster(count = 2): Promise<Cluster> {
     databaseUrl: fresh.url,
     bucket,
     async stop() {
-      await Promise.all(
-        instances.map(
-          (i) =>
-            new Promise((resolve) => {
-              if (i.process.exitCode !== null) return resolve(null);
-              i.process.once('exit', resolve);
-              i.process.kill('SIGTERM');
-            }),
-        ),
-      );
+      await Promise.all(instances.map((i) => i.stop()));
       await fresh.drop();
       await bucket.stop();
       for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInStaffOverHttp } from '../../scripts/staff-sign-in';
+import { signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
 import { openDatabase } from '../../src/server/db/client';
 import { openEvents } from '../api/live-helpers';
 import { type Cluster, call, type Instance, STAFF, signIn, startCluster, within } from './cluster';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/free-port';
+import { freePort } from '../../scripts/lib/free-port';
 
 /** `npm run dev` as a developer starts it: the API under tsx and Vite with its proxy. */
 

@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort } from '../../scripts/free-port';
-import { serverArgs } from '../../scripts/server-command';
-import { lastStepOf, signInStaffOverHttp } from '../../scripts/staff-sign-in';
+import { freePort } from '../../scripts/lib/free-port';
+import { startBuiltServer } from '../../scripts/lib/processes';
+import { lastStepOf, signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
 import { startMailSink } from './mail-sink';
 
 export interface StaffAccount {
@@ -53,9 +53,6 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     APP_URL: baseURL,
@@ -69,18 +66,19 @@ export default async function setup(project: TestProject) {
     LIMIT_TICKETS_PER_HOUR: '100000',
   };
 
-  const first = await startServer(env, baseURL);
-  const printed = first.output.match(/email:\s+(\S+)[\s\S]*?password:\s+(\S+)/);
-  if (!printed) throw new Error(`the first start printed no staff account:\n${first.output}`);
-  await stopServer(first.server);
+  // As `npm start` runs it (its node flags included), on the same port both times.
+  const first = await startBuiltServer(env, { port });
+  const printed = first.output().match(/email:\s+(\S+)[\s\S]*?password:\s+(\S+)/);
+  if (!printed) throw new Error(`the first start printed no staff account:\n${first.output()}`);
+  await first.stop();
   for (const account of [NEW_STAFF, UNENROLLED_STAFF]) {
     execFileSync(
       process.execPath,
       ['dist/server/admin-create.js', '--email', account.email, '--password', account.password],
-      { env, stdio: 'pipe' },
+      { env: { ...process.env, ...env }, stdio: 'pipe' },
     );
   }
-  const { server } = await startServer(env, baseURL);
+  const server = await startBuiltServer(env, { port });
 
   const staff = { email: printed[1]!, password: printed[2]! };
   const { cookie, secret } = await signInStaffOverHttp(baseURL, staff);
@@ -96,46 +94,8 @@ export default async function setup(project: TestProject) {
   project.provide('codeStepFile', codeStepFile);
 
   return async () => {
-    await stopServer(server);
+    await server.stop();
     await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-async function startServer(env: NodeJS.ProcessEnv, baseURL: string) {
-  // As `npm start` runs it (its node flags included).
-  const server: ChildProcess = spawn(process.execPath, serverArgs(), {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  server.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  server.stderr!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<never>((_, reject) =>
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`))),
-  );
-  const ready = (async () => {
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${baseURL}/api/auth/user`)).status === 401) return;
-      } catch {}
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`server did not start:\n${output}`);
-  })();
-  await Promise.race([ready, exited]);
-  exited.catch(() => {});
-  return { server, output };
-}
-
-async function stopServer(server: ChildProcess) {
-  if (server.exitCode !== null) return;
-  server.removeAllListeners('exit');
-  const done = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await done;
 }

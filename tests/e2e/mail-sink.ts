@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from '../../scripts/free-port';
+import { freePort } from '../../scripts/lib/free-port';
 
 export interface SunkMail {
   to: string;

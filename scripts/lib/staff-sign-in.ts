@@ -4,7 +4,7 @@
  * first time with the secret the server answers). A code is accepted once (decision 037), so
  * codes are handed out one time step at a time.
  */
-import { codeAt } from '../src/server/modules/auth/two-factor';
+import { codeAt } from '../../src/server/modules/auth/two-factor';
 
 /** The last time step whose code each secret gave out. */
 const lastSteps = new Map<string, number>();

@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { freePort } from './free-port';
+import { serverArgs } from './server-command';
+
+/** The resident memory of a process, in MB (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+}
+
+/**
+ * Waits until `url` answers at all (any status), or with `status` when given. Fails when `child`
+ * exits first, or after `seconds`.
+ */
+export async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  { status, seconds = 60 }: { status?: number; seconds?: number } = {},
+) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${url}: the process exited (${child.exitCode ?? child.signalCode})`);
+    }
+    try {
+      const response = await fetch(url);
+      await response.body?.cancel();
+      if (status === undefined || response.status === status) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${seconds} s`);
+}
+
+/** Sends SIGTERM and waits for the process to exit (at once if it already has). */
+export async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const started = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of started) child.kill('SIGKILL');
+});
+
+export interface BuiltServer {
+  process: ChildProcess;
+  port: number;
+  /** http://127.0.0.1:PORT */
+  base: string;
+  /** What it printed so far, stdout and stderr together (the first start's staff account, say). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built server (dist/server/main.js) exactly as `npm start` runs it, on 127.0.0.1 and
+ * a free port, with `env` over this process's environment. It answers once the server does (a
+ * signed-out /api/auth/user: 401), and fails with what the server printed if it exits first. The
+ * benchmarks, the cluster test and the browser tests all start it here.
+ */
+export async function startBuiltServer(
+  env: Record<string, string | undefined>,
+  { port }: { port?: number } = {},
+): Promise<BuiltServer> {
+  const listenPort = port ?? (await freePort());
+  const child = spawn(process.execPath, serverArgs(), {
+    env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(listenPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-1_000_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const base = `http://127.0.0.1:${listenPort}`;
+  try {
+    await waitUntilAnswering(`${base}/api/auth/user`, child, { status: 401 });
+  } catch (error) {
+    await stopProcess(child);
+    throw new Error(`the built server did not start (${(error as Error).message}):\n${output}`);
+  }
+  return {
+    process: child,
+    port: listenPort,
+    base,
+    output: () => output,
+    stop: () => stopProcess(child),
+  };
+}
