@@ -1,17 +1,13 @@
 import { MAX_UPLOAD_BYTES } from '@shared/card-rules';
+import { mayBeAcceptedFile } from '@shared/upload-types';
 import { handleUnauthorized } from './unauthorized';
 
-export const ACCEPTED_UPLOAD_TYPES =
-  'image/jpeg,image/png,image/webp,image/gif,image/heic,image/heif,application/pdf';
+export { ACCEPTED_UPLOAD_TYPES } from '@shared/upload-types';
 
 /** A quick check before sending; the server decides by the file's bytes. */
 export function localFileProblem(file: File): string | null {
   if (file.size > MAX_UPLOAD_BYTES) return `${file.name} is larger than 10MB`;
-  const looksAllowed =
-    file.type.startsWith('image/') ||
-    file.type === 'application/pdf' ||
-    /\.(heic|heif)$/i.test(file.name);
-  if (!looksAllowed || file.type === 'image/svg+xml') return `${file.name} is not an image or PDF`;
+  if (!mayBeAcceptedFile(file)) return `${file.name} is not an image or PDF`;
   return null;
 }
 

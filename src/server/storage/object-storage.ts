@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { UPLOAD_EXTENSIONS } from '../../shared/upload-types';
 
 export interface StoredObject {
   body: Readable;
@@ -25,4 +26,6 @@ export interface ObjectStorage {
 }
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */
-export const OBJECT_KEY_PATTERN = /^(cards|chat)\/[0-9a-f-]{36}\.(jpg|png|gif|webp|heic|pdf)$/;
+export const OBJECT_KEY_PATTERN = new RegExp(
+  `^(cards|chat)/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
+);

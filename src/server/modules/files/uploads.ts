@@ -4,11 +4,16 @@ import type { MultipartFile } from '@fastify/multipart';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
+import {
+  type DetectedType,
+  detectUploadType,
+  NOT_ALLOWED_TYPE,
+  SIGNATURE_BYTES,
+} from '../../../shared/upload-types';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { type DetectedType, detectFileType } from '../../storage/file-type';
 import type { ObjectStorage } from '../../storage/object-storage';
 import { type ImageHasher, startImageHash } from '../checks/image-hash';
 
@@ -16,12 +21,8 @@ export type UploadKind = 'card' | 'chat';
 const FOLDERS: Record<UploadKind, string> = { card: 'cards', chat: 'chat' };
 
 export const OBJECTS_PREFIX = '/objects/';
-export const NOT_ALLOWED_TYPE =
-  'Only images (JPEG, PNG, WebP, GIF, HEIC) and PDF files are allowed';
 export const TOO_LARGE = `File is too large. The limit is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB per file.`;
 export const UNREADABLE = 'Send one file as multipart form data in the field "file"';
-/** Enough of a file's start to tell what it is (file-type.ts). */
-const HEAD_BYTES = 16;
 
 /** Upload endpoints carry their message in `error` too (PRODUCT.md). */
 const uploadError = (status: number, message: string) =>
@@ -97,7 +98,7 @@ async function checkedStream(
   const head: Buffer[] = [];
   let headLength = 0;
   let ended = false;
-  while (headLength < HEAD_BYTES) {
+  while (headLength < SIGNATURE_BYTES) {
     const next = await chunks.next();
     if (next.done) {
       ended = true;
@@ -106,7 +107,7 @@ async function checkedStream(
     head.push(next.value);
     headLength += next.value.length;
   }
-  const type = detectFileType(Buffer.concat(head));
+  const type = detectUploadType(Buffer.concat(head));
   if (!type) throw new RefusedUpload(400, NOT_ALLOWED_TYPE);
   const image = await hashImage(type);
 
