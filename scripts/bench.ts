@@ -5,6 +5,7 @@
  * (nothing changed since the last read, as most staff polls are) and right after a change (the
  * staff topics bumped before each request, so each one runs its SQL). Target: every median < 100 ms.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { hashPassword, upsertAdmin } from '../src/server/common/accounts';
+import { STAFF } from '../src/server/common/command';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
-import { STAFF } from '../src/server/live/hub';
 import { BRANDS } from '../src/shared/brands';
 import { freshCode } from './lib/staff-sign-in';
 

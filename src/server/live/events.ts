@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { EVENTS_PATH, type LiveTopic } from '../../shared/live';
+import { STAFF } from '../common/command';
 import { accountKey } from '../common/session-cache';
 import { accountOf, requireSignedIn } from '../plugins/auth';
 import { securityHeaders } from '../plugins/security-headers';
-import { STAFF, type Subscriber } from './hub';
+import type { Subscriber } from './hub';
 
 /** Open streams per account (tabs, devices); a new one past this closes the oldest. */
 export const MAX_STREAMS_PER_ACCOUNT = 5;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LiveHub, STAFF } from './hub';
+import { STAFF } from '../common/command';
+import { LiveHub } from './hub';
 import { payloads } from './pg-bridge';
 
 describe('LiveHub stamps', () => {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER_TOPICS, type LiveTopic, STAFF_TOPICS } from '../../shared/live';
-import { PUBLIC, STAFF } from '../common/command';
+import { STAFF } from '../common/command';
 import { SessionCache } from '../common/session-cache';
 import { ResponseCache } from './response-cache';
-
-export { PUBLIC, STAFF };
 
 /** What one instance tells the others (through PostgreSQL NOTIFY), and applies itself. */
 export interface LiveMessage {

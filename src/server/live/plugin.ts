@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { NEXT_CURSOR_HEADER } from '../../shared/admin';
 import { type LiveTopic, TOPIC_URLS } from '../../shared/live';
 import type { Command } from '../common/command';
+import { PUBLIC, STAFF } from '../common/command';
 import { accountKey } from '../common/session-cache';
-import { type LiveHub, PUBLIC, STAFF } from './hub';
+import type { LiveHub } from './hub';
 import { etagOf } from './response-cache';
 
 declare module 'fastify' {

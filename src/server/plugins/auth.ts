@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { type Account, toAccount, toCurrentUser } from '../common/account';
-import { HttpError } from './errors';
+import type { Account } from '../common/account';
+import { HttpError } from '../common/http-error';
 import { loadSession } from './session';
-
-export { type Account, toAccount, toCurrentUser };
 
 declare module 'fastify' {
   interface FastifyRequest {

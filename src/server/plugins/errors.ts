@@ -6,8 +6,6 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../common/http-error';
 import { securityHeaders } from './security-headers';
 
-export { badRequest, HttpError, notFound } from '../common/http-error';
-
 export const TRY_AGAIN = 'This changed at the same moment somewhere else. Please try again.';
 
 /** PostgreSQL errors that mean "two writes met", not "the server is broken". */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './errors';
+import { HttpError } from '../common/http-error';
 
 /** C0 control characters and DEL: never in a single-line field (a name, an email, an amount). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { notFound } from '../common/http-error';
 import { transactions } from '../db/schema';
-import { notFound } from './errors';
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given);

@@ -3,11 +3,11 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
+import { HttpError } from '../common/http-error';
 import type { Limits } from '../config';
 import type { Database } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { accountOf } from './auth';
-import { HttpError } from './errors';
 
 export interface Count {
   current: number;

@@ -10,8 +10,6 @@ import { sessions } from '../db/schema';
 
 export const SESSION_COOKIE = 'cb.sid';
 
-export type { Principal };
-
 type SessionKind = Principal['kind'] | 'pending';
 
 /**

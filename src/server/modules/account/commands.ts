@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import type { updateProfileSchema } from '../../../shared/auth-schemas';
 import { type Account, toAccount } from '../../common/account';
 import { accountChanged, type CommandContext, type Outcome } from '../../common/command';
+import { HttpError } from '../../common/http-error';
 import { consumeToken } from '../../common/tokens';
 import { admins, users } from '../../db/schema';
-import { HttpError } from '../../plugins/errors';
 
 /** The account's names (and a customer's email notifications switch); null once it is gone. */
 export async function updateProfile(

@@ -6,10 +6,11 @@ import {
   updateProfileSchema,
   verifyEmailSchema,
 } from '../../../shared/auth-schemas';
+import { toCurrentUser } from '../../common/account';
 import { isConfirmed } from '../../common/accounts';
+import { badRequest } from '../../common/http-error';
 import { findToken, sendVerificationEmail } from '../../common/tokens';
-import { accountOf, requireCustomer, requireSignedIn, toCurrentUser } from '../../plugins/auth';
-import { badRequest } from '../../plugins/errors';
+import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { HOUR, tooMany } from '../../plugins/rate-limit';
 import { confirmEmail, updateProfile } from './commands';
 

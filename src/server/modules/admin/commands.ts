@@ -5,9 +5,9 @@ import { isPaid } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import { transactions } from '../../db/schema';
-import { badRequest, HttpError, notFound } from '../../plugins/errors';
 
 const EDITABLE = [
   'status',

@@ -11,8 +11,8 @@ import {
   updateTransactionSchema,
 } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
+import { notFound } from '../../common/http-error';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { notFound } from '../../plugins/errors';
 import { checksOf } from '../checks/checks';
 import { updateTransactionAsStaff } from './commands';
 import {

@@ -1,8 +1,8 @@
 import { type Account, toAccount } from '../../common/account';
 import { isUniqueViolation, normalizeEmail } from '../../common/accounts';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { HttpError } from '../../common/http-error';
 import { users } from '../../db/schema';
-import { HttpError } from '../../plugins/errors';
 
 const ACCOUNT_EXISTS = 'An account with this email already exists';
 

@@ -9,6 +9,7 @@ import {
   signUpSchema,
   twoFactorCodeSchema,
 } from '../../../shared/auth-schemas';
+import { type Account, type Principal, toAccount, toCurrentUser } from '../../common/account';
 import {
   findAccountRow,
   findAdminByEmail,
@@ -16,6 +17,7 @@ import {
   normalizeEmail,
   setPassword,
 } from '../../common/accounts';
+import { HttpError } from '../../common/http-error';
 import {
   assertGoodPassword,
   checkPassword,
@@ -29,17 +31,9 @@ import {
   sendVerificationEmail,
   TOKEN_LIFETIME_MS,
 } from '../../common/tokens';
-import {
-  type Account,
-  currentAccount,
-  requireSignedIn,
-  toAccount,
-  toCurrentUser,
-  UNAUTHORIZED,
-} from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { currentAccount, requireSignedIn, UNAUTHORIZED } from '../../plugins/auth';
 import { countAttempt, limit, networkOf } from '../../plugins/rate-limit';
-import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
+import { endSession, loadSession, startSession } from '../../plugins/session';
 import { accountExists, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
+import type { Principal } from '../../common/account';
 import type { Limits } from '../../config';
 import { countAttempt, type DatabaseCounters, MINUTE, tooMany } from '../../plugins/rate-limit';
-import type { Principal } from '../../plugins/session';
 
 const ADDRESS_WINDOW_MS = 15 * MINUTE;
 const ACCOUNT_WINDOW_MS = 60 * MINUTE;

@@ -2,10 +2,10 @@ import { createHash, randomInt } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { PRODUCT_NAME } from '../../../shared/brand';
+import type { Principal } from '../../common/account';
 import { secretChecked } from '../../common/passwords';
 import type { Db } from '../../db/client';
 import { recoveryCodes, twoFactor } from '../../db/schema';
-import type { Principal } from '../../plugins/session';
 
 /**
  * The second factor of accounts with staff rights (docs/decisions/037): TOTP as RFC 6238 and

@@ -8,8 +8,8 @@ import {
 } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { transactions } from '../../db/schema';
-import { badRequest, HttpError, notFound } from '../../plugins/errors';
 import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';

@@ -11,11 +11,11 @@ import {
   change,
   changeEverywhere,
   type Outcome,
+  STAFF,
 } from '../../common/command';
+import { badRequest } from '../../common/http-error';
 import { chatReplyNotice, notify } from '../../common/notify';
 import { chatMessages, users } from '../../db/schema';
-import { STAFF } from '../../live/hub';
-import { badRequest } from '../../plugins/errors';
 import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
 import { countChatMessages, markConversationRead, toChatMessage } from './queries';
 

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
 import { afterFlaggedCursor, cursorColumn, toPage } from '../../common/cursor';
+import { badRequest, notFound } from '../../common/http-error';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { chatConversations, chatMessages, users } from '../../db/schema';
-import { badRequest, notFound } from '../../plugins/errors';
 
 /** The staff list carries the newest messages of every conversation, up to this many. */
 export const ADMIN_CHAT_LIMIT = 2000;

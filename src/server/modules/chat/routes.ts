@@ -11,8 +11,8 @@ import {
   markConversationReadSchema,
   sendChatMessageSchema,
 } from '../../../shared/support';
+import { notFound } from '../../common/http-error';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { notFound } from '../../plugins/errors';
 import { limit } from '../../plugins/rate-limit';
 import { clearChats, readConversation, sendChatMessage } from './commands';
 import { allChats, conversation, listConversations } from './queries';

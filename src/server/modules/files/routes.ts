@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { HttpError, notFound } from '../../common/http-error';
 import {
   accountOf,
   currentAccount,
@@ -8,7 +9,6 @@ import {
   requireSignedIn,
   UNAUTHORIZED,
 } from '../../plugins/auth';
-import { HttpError, notFound } from '../../plugins/errors';
 import { limit } from '../../plugins/rate-limit';
 import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
 import { findUpload, storeUpload } from './uploads';

@@ -10,10 +10,10 @@ import {
   NOT_ALLOWED_TYPE,
   SIGNATURE_BYTES,
 } from '../../../shared/upload-types';
+import type { Account } from '../../common/account';
+import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
-import type { Account } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
 import type { ObjectStorage } from '../../storage/object-storage';
 import { type ImageHasher, startImageHash } from '../checks/image-hash';
 

@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { Principal } from '../../common/account';
 import { setPassword } from '../../common/accounts';
 import type { CommandContext, Outcome } from '../../common/command';
+import { badRequest } from '../../common/http-error';
 import { consumeToken, PASSWORD_LINKS, principalOf, revokeTokens } from '../../common/tokens';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
-import { badRequest } from '../../plugins/errors';
 import { deleteAccountSessions } from '../../plugins/session';
 
 export const BAD_LINK =

@@ -6,18 +6,18 @@ import {
   forgotPasswordSchema,
   resetPasswordSchema,
 } from '../../../shared/auth-schemas';
+import type { Principal } from '../../common/account';
 import {
   findAdminByEmail,
   findUserByEmail,
   normalizeEmail,
   passwordHashOf,
 } from '../../common/accounts';
+import { badRequest, HttpError } from '../../common/http-error';
 import { assertGoodPassword, checkPassword, hashPassword } from '../../common/passwords';
 import { findToken, issueToken } from '../../common/tokens';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
-import { badRequest, HttpError } from '../../plugins/errors';
 import { countAttempt, HOUR, limit } from '../../plugins/rate-limit';
-import type { Principal } from '../../plugins/session';
 import { BAD_LINK, changePassword, resetPassword } from './commands';
 
 export const FORGOT_ANSWER =

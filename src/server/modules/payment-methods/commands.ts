@@ -6,7 +6,7 @@ import type {
   updatePaymentMethodSchema,
 } from '../../../shared/payment-methods';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
-import { HttpError, notFound } from '../../plugins/errors';
+import { HttpError, notFound } from '../../common/http-error';
 import {
   createPaymentMethod,
   deletePaymentMethod,

@@ -4,8 +4,8 @@ import { type BrandRate, OTHER_BRAND } from '../../../shared/rates';
 import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, changeEverywhere, type Outcome } from '../../common/command';
+import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { brandRates } from '../../db/schema';
-import { badRequest, HttpError, notFound } from '../../plugins/errors';
 import { findBrand, shortRate, toTerms } from './queries';
 
 /** Every open page that quotes (upload form, staff tab) refetches at once, on every instance. */

@@ -3,9 +3,9 @@ import { minimumMessage } from '../../../shared/card-rules';
 import { toCents } from '../../../shared/money';
 import { type BrandRate, OTHER_BRAND } from '../../../shared/rates';
 import type { AuditChanges } from '../../common/audit';
+import { badRequest, HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { auditLog, brandRates } from '../../db/schema';
-import { badRequest, HttpError } from '../../plugins/errors';
 
 type Row = typeof brandRates.$inferSelect;
 

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Account } from '../../common/account';
 import { recordAudit } from '../../common/audit';
 import type { CommandContext, Outcome } from '../../common/command';
+import { notFound } from '../../common/http-error';
 import { users } from '../../db/schema';
-import { notFound } from '../../plugins/errors';
 import { deleteAccountSessions } from '../../plugins/session';
 
 /**

@@ -12,11 +12,10 @@ import {
 import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { recordAudit } from '../../common/audit';
-import { type CommandContext, change, type Outcome } from '../../common/command';
+import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { HttpError, notFound } from '../../common/http-error';
 import { notify, ticketNotice, ticketReplyNotice } from '../../common/notify';
 import { supportTickets, ticketReplies } from '../../db/schema';
-import { STAFF } from '../../live/hub';
-import { HttpError, notFound } from '../../plugins/errors';
 import { TICKET_NOT_FOUND, toReply, toTicket } from './queries';
 
 /** A ticket's customer (when their account still exists) and staff see its lists change. */

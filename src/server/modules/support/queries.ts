@@ -2,9 +2,9 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import { isUuid } from '../../../shared/ids';
 import type { Ticket, TicketAuthor, TicketReply } from '../../../shared/support';
 import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import { notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, ticketReplies, users } from '../../db/schema';
-import { notFound } from '../../plugins/errors';
 
 type TicketRow = typeof supportTickets.$inferSelect;
 type ReplyRow = typeof ticketReplies.$inferSelect;
