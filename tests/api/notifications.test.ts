@@ -65,7 +65,8 @@ describe('notifications', () => {
     expect(list.items[0]).toMatchObject({
       kind: 'transaction',
       body: 'Status: Completed. Payment: Payment Sent. Payment amount: $91.00.',
-      link: '/history',
+      // The card itself: History with its detail open (issue 24).
+      link: `/history?card=${card.id}`,
       read: false,
     });
 
@@ -80,8 +81,8 @@ describe('notifications', () => {
     expect(digest.text).toContain(
       'Status: Completed. Payment: Payment Sent. Payment amount: $91.00.',
     );
-    expect(digest.text).toContain('http://cardbridge.test/history');
-    expect(digest.html).toContain('href="http://cardbridge.test/history"');
+    expect(digest.text).toContain(`http://cardbridge.test/history?card=${card.id}`);
+    expect(digest.html).toContain(`href="http://cardbridge.test/history?card=${card.id}"`);
     expect(mail.to(email).filter((m) => /updates|Amazon/.test(m.subject))).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { pdfText } from '../pdf-text';
 import { submitCardByApi } from './api-helpers';
-import { screenshot, staffContext, staffPage, test } from './fixtures';
+import { CUSTOMER_PASSWORD, screenshot, staffContext, staffPage, test } from './fixtures';
 
 /** What the customer is told about their money is true (issue 24, decision 060). */
 
@@ -164,5 +164,39 @@ describe('money on the customer’s screens', () => {
         await page.keyboard.press('Escape');
       }
     }
+  });
+});
+
+describe('links that land where they point', () => {
+  test('a notification’s link opened signed out asks to sign in, then opens that card', async ({
+    customer,
+    browser,
+  }) => {
+    const { page, account } = customer;
+    const card = await submitCardByApi(page.request, 'Target');
+    await review(browser, card.id, { status: 'processing' });
+    const { items } = await (await page.request.get('/api/notifications')).json();
+    const link: string = items[0].link;
+    expect(link).toBe(`/history?card=${card.id}`);
+
+    await page.request.post('/api/logout');
+    await page.goto(link);
+    const dialog = page.getByTestId('auth-dialog');
+    await expect(dialog).toBeVisible();
+    await expect(page.getByTestId('transaction-details')).toHaveCount(0);
+    await dialog.getByLabel('Email').fill(account.email);
+    await dialog.getByLabel('Password').fill(CUSTOMER_PASSWORD);
+    await dialog.getByRole('button', { name: 'Sign In' }).click();
+
+    const details = page.getByTestId('transaction-details');
+    await expect(details).toBeVisible();
+    await expect(details.getByRole('heading', { name: 'Target' })).toBeVisible();
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(link);
+    await page.keyboard.press('Escape');
+    await expect(details).toHaveCount(0);
+    await expect
+      .poll(() => new URL(page.url()).pathname + new URL(page.url()).search)
+      .toBe('/history');
+    await expect(page.getByRole('heading', { name: 'Transaction History' })).toBeVisible();
   });
 });

@@ -85,7 +85,8 @@ export function transactionNotice(
     kind: 'transaction',
     title: clip(`${card.cardType} card of ${formatMoney(card.cardValue)}: ${headline}`, 200),
     body: lines.join(' '),
-    link: '/history',
+    // The card itself: History with its detail open.
+    link: `/history?card=${card.id}`,
   };
 }
 

@@ -3,6 +3,7 @@ import * as React from 'react';
 import { useLocation } from 'wouter';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { needsSignIn } from '@/lib/signed-in-paths';
 import { ForgotPasswordForm, SignInForm, SignUpForm } from './auth-forms';
 
 export type AuthTab = 'signin' | 'signup';
@@ -18,11 +19,12 @@ export function AuthDialog({
   onOpenChange: (open: boolean) => void;
   onTabChange: (tab: AuthTab) => void;
 }) {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const [forgot, setForgot] = React.useState(false);
+  // Signed in on a page that needs it (a link from an email): that page, with its query, opens.
   const done = () => {
     onOpenChange(false);
-    navigate('/');
+    if (!needsSignIn(location)) navigate('/');
   };
   const changeOpen = (next: boolean) => {
     if (!next) setForgot(false);

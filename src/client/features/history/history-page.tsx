@@ -5,7 +5,7 @@ import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon, EyeIcon } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { DateTimeStack } from '@/components/date-time';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
@@ -25,7 +25,11 @@ export function HistoryPage() {
   const { data, isLoading } = useQuery(transactionsQuery());
   const [search, setSearch] = React.useState('');
   const [status, setStatus] = React.useState<StatusFilterValue>('all');
-  const [openId, setOpenId] = React.useState<string | null>(null);
+  // The open card lives in the address (?card=), so a link in an email or a notification opens it.
+  const openId = new URLSearchParams(useSearch()).get('card');
+  const [, navigate] = useLocation();
+  const setOpenId = (id: string | null) =>
+    navigate(id ? `/history?card=${encodeURIComponent(id)}` : '/history', { replace: true });
 
   const rows = React.useMemo(() => {
     const needle = search.trim().toLowerCase();

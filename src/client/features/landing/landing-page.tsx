@@ -24,6 +24,7 @@ import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
+import { needsSignIn } from '@/lib/signed-in-paths';
 import type { AuthTab } from '../auth/auth-dialog';
 
 /** The sign-in dialog (its forms, Radix dialog and tabs) loads when first wanted. */
@@ -96,7 +97,10 @@ export function LandingPage() {
   const rates = useRates();
   const listed = rates?.filter((r) => r.brand !== OTHER_BRAND) ?? [];
   const [dialog, setDialog] = React.useState<{ open: boolean; tab: AuthTab }>(() => ({
-    open: new URLSearchParams(window.location.search).get('auth') === 'signin',
+    // Asked for (?auth=signin), or a signed-in page visited signed out (a link in an email).
+    open:
+      new URLSearchParams(window.location.search).get('auth') === 'signin' ||
+      needsSignIn(window.location.pathname),
     tab: 'signin',
   }));
   const [wanted, setWanted] = React.useState(dialog.open);
