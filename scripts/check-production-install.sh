@@ -55,4 +55,18 @@ if (second.status !== 200 || staff.recoveryCodes?.length !== 10) throw new Error
 const stats = await fetch(`${base}/api/admin/stats`, { headers: { cookie: cookieOf(second) } });
 if (stats.status !== 200) throw new Error(`/api/admin/stats answered ${stats.status}`);
 '
-echo "production install: admin:create, start, /readyz and staff sign-in with a second factor work"
+# A process manager stops the app with one SIGTERM to npm (not to its group): the server must
+# get it and exit, not be left running behind a shell.
+node_pid=$(pgrep -f -P "$server" "dist/server/main.js" || true)
+[ -n "$node_pid" ] || { echo "npm start did not run node as its own child" >&2; exit 1; }
+kill -TERM "$server"
+for _ in $(seq 1 40); do
+  kill -0 "$node_pid" 2>/dev/null || break
+  sleep 0.25
+done
+if kill -0 "$node_pid" 2>/dev/null; then
+  echo "the server (pid $node_pid) is still running after SIGTERM to npm start" >&2
+  exit 1
+fi
+server=
+echo "production install: admin:create, start, /readyz, staff sign-in with a second factor, and a SIGTERM to npm start stopping the server work"

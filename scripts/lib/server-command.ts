@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * The arguments `npm start` gives node (package.json's start script: `node [flags]
+ * The arguments `npm start` gives node (package.json's start script: `exec node [flags]
  * dist/server/main.js`). The benchmarks and the cluster tests start the built server with exactly
  * these, so they measure the server as it runs in production.
  */
 export function serverArgs(): string[] {
   const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
-  const [command, ...args] = start.trim().split(/\s+/);
-  if (command !== 'node' || args.at(-1) !== 'dist/server/main.js') {
-    throw new Error(`npm start should be "node [flags] dist/server/main.js", not "${start}"`);
+  // `exec` makes the shell npm starts become node, so a SIGTERM to npm reaches the server.
+  const [exec, command, ...args] = start.trim().split(/\s+/);
+  if (exec !== 'exec' || command !== 'node' || args.at(-1) !== 'dist/server/main.js') {
+    throw new Error(`npm start should be "exec node [flags] dist/server/main.js", not "${start}"`);
   }
   return args;
 }
