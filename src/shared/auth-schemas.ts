@@ -53,10 +53,15 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 export const forgotPasswordSchema = z.object({ email });
 
 /** POST /api/password/reset, with the token from the emailed link. */
+const resetTokenSchema = z.string({ error: 'This link is not valid' }).min(1).max(200);
+
 export const resetPasswordSchema = z.object({
-  token: z.string({ error: 'This link is not valid' }).min(1).max(200),
+  token: resetTokenSchema,
   password: newPasswordSchema,
 });
+
+/** POST /api/password/reset/check: whether a reset link still works, before a password is typed. */
+export const checkResetLinkSchema = z.object({ token: resetTokenSchema });
 
 /** POST /api/password/change: the current password proves it is the owner, not a borrowed tab. */
 export const changePasswordSchema = z.object({

@@ -43,6 +43,12 @@ describe('forgot password, by email', () => {
     const stored = await t.database.db.select().from(authTokens);
     expect(JSON.stringify(stored)).not.toContain(token);
 
+    // The page asks on opening whether the link still works; asking does not use it up.
+    for (let i = 0; i < 2; i++) {
+      const check = await post('/api/password/reset/check', { token });
+      expect(check.statusCode).toBe(200);
+      expect(check.json()).toEqual({ valid: true });
+    }
     const reset = await post('/api/password/reset', { token, password: 'brand new secret 42' });
     expect(reset.statusCode).toBe(200);
     expect(reset.json()).toEqual({
@@ -60,6 +66,13 @@ describe('forgot password, by email', () => {
     const again = await post('/api/password/reset', { token, password: 'another secret 43' });
     expect(again.statusCode).toBe(400);
     expect(again.json().errors.token).toMatch(/invalid or has expired/);
+    // Opened again, the used link says so before any password is typed.
+    const used = await post('/api/password/reset/check', { token });
+    expect(used.statusCode).toBe(400);
+    expect(used.json().errors.token).toMatch(/invalid or has expired/);
+    expect((await post('/api/password/reset/check', { token: 'made-up' })).json()).toEqual(
+      used.json(),
+    );
     // And the owner is told by email that the password changed.
     await mail.waitFor(email, /password was changed/);
   });

@@ -179,6 +179,34 @@ describe('rough edges a new user met', () => {
     await waitFor(() => isAtBottom(admin, 'admin-thread'), 'the staff thread at its end');
   });
 
+  test('a chat reply does not raise the bell while the customer reads the chat, elsewhere it does', async ({
+    customer,
+    browser,
+  }) => {
+    const { page } = customer;
+    const me = await (await page.request.get('/api/auth/user')).json();
+    await page.request.post('/api/chat/messages', { data: { message: 'Is anyone there?' } });
+    await page.goto('/chat');
+    await expect(page.getByText('Is anyone there?')).toBeVisible();
+    await page.waitForTimeout(300); // the event stream is open
+    const staff = await staffContext(browser);
+    const reply = (message: string) =>
+      staff.request.post('/api/chat/messages', { data: { message, userId: me.id } });
+
+    expect((await reply('Yes, how can we help?')).ok()).toBe(true);
+    await expect(page.getByText('Yes, how can we help?')).toBeVisible();
+    await expect(page.getByTestId('notification-count')).toHaveCount(0);
+    // Read on the server too: it does not come back on the next page.
+    await expect
+      .poll(async () => (await (await page.request.get('/api/notifications')).json()).unreadCount)
+      .toBe(0);
+
+    await page.goto('/history');
+    expect((await reply('One more thing')).ok()).toBe(true);
+    await expect(page.getByTestId('notification-count')).toHaveText('1');
+    await staff.close();
+  });
+
   test('a long email stays inside the desktop sidebar and the attach button still works', async ({
     browser,
   }) => {

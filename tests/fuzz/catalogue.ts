@@ -286,6 +286,14 @@ export const CATALOGUE: RouteSpec[] = [
   },
   {
     method: 'POST',
+    path: '/api/password/reset/check',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng }) => obj({ token: rng.hex(43) }),
+    check: () => 'a made-up reset token was called valid',
+  },
+  {
+    method: 'POST',
     path: '/api/password/reset',
     access: 'public',
     body: 'json',

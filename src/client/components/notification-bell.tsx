@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { BellIcon, CheckCheckIcon } from 'lucide-react';
 import * as React from 'react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { apiRequest } from '@/lib/api';
@@ -15,7 +15,8 @@ import { cn } from '@/lib/utils';
 export function NotificationBell() {
   const { data } = useQuery(notificationsQuery());
   const [open, setOpen] = React.useState(false);
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
+  const search = useSearch();
   const markRead = useMutation({
     mutationFn: async (ids: string[]) =>
       (
@@ -23,9 +24,18 @@ export function NotificationBell() {
       ).json() as Promise<NotificationList>,
     onSuccess: (list) => queryClient.setQueryData(notificationsQuery().queryKey, list),
   });
-  const unread = data?.unreadCount ?? 0;
   const items = data?.items ?? [];
-  const unreadIds = items.filter((n) => !n.read).map((n) => n.id);
+  // What is about the page being read (a chat reply while the chat is open) is read already: it
+  // never raises the count, and is marked read on the server.
+  const here = search ? `${location}?${search}` : location;
+  const readHere = items.filter((n) => !n.read && n.link === here).map((n) => n.id);
+  const unread = Math.max(0, (data?.unreadCount ?? 0) - readHere.length);
+  const unreadIds = items.filter((n) => !n.read && !readHere.includes(n.id)).map((n) => n.id);
+  const readHereKey = readHere.join(',');
+  const { mutate } = markRead;
+  React.useEffect(() => {
+    if (readHereKey) mutate(readHereKey.split(','));
+  }, [readHereKey, mutate]);
 
   const openItem = (item: Notification) => {
     if (!item.read) markRead.mutate([item.id]);

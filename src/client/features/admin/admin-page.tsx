@@ -66,7 +66,7 @@ export function AdminPage() {
               <span className="max-w-40 truncate">{displayName(user)}</span>
             </span>
             <Button variant="outline" asChild data-testid="admin-logout">
-              <a href="/api/logout">
+              <a href="/api/logout" aria-label="Logout">
                 <LogOutIcon /> <span className="hidden sm:inline">Logout</span>
               </a>
             </Button>

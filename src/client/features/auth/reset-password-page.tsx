@@ -22,6 +22,21 @@ export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get('token') ?? '';
   const [done, setDone] = React.useState<{ message: string; account: string } | null>(null);
   const [failure, setFailure] = React.useState<string | null>(null);
+  // Asked on opening: a link already used (or replaced, or expired) says so before any typing.
+  const [deadLink, setDeadLink] = React.useState<string | null>(null);
+  React.useEffect(() => {
+    if (!token) return;
+    let live = true;
+    apiRequest('POST', '/api/password/reset/check', { token }).catch((error) => {
+      // Only a refusal of the link itself; a network failure leaves the form to try.
+      if (live && (error as Error).message.startsWith('400:')) {
+        setDeadLink(serverMessage(error) ?? 'This link no longer works. Ask for a new one.');
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [token]);
   const form = useForm<Values>({
     resolver: problemsResolver(problems),
     defaultValues: { password: '', confirm: '' },
@@ -65,14 +80,24 @@ export function ResetPasswordPage() {
   return (
     <AuthCardPage
       icon={<KeyRoundIcon />}
-      title="Choose a new password"
-      description="At least 8 characters. Setting it signs your account out everywhere."
+      title={deadLink ? 'This link no longer works' : 'Choose a new password'}
+      description={
+        deadLink
+          ? undefined
+          : 'At least 8 characters. Setting it signs your account out everywhere.'
+      }
       testId="reset-password-page"
     >
-      {!token ? (
-        <p className="text-sm text-destructive" role="alert">
-          This link is incomplete. Open the link from the email again, or ask for a new one.
-        </p>
+      {!token || deadLink ? (
+        <div className="grid gap-3 text-sm" role="alert" data-testid="reset-link-dead">
+          <p className="text-destructive">
+            {deadLink ??
+              'This link is incomplete. Open the link from the email again, or ask for a new one.'}
+          </p>
+          <Button asChild variant="outline" className="w-full">
+            <Link href="/?auth=signin">Ask for a new link</Link>
+          </Button>
+        </div>
       ) : (
         <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
           <FormTextField

@@ -106,7 +106,7 @@ export function DashboardPage() {
             text="Follow every card"
           />
           <QuickAction
-            href="/profile"
+            href="/profile?tab=payments"
             icon={<WalletIcon />}
             title="Payment Methods"
             text="Where you get paid"

@@ -1,5 +1,6 @@
 import { PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { PageHeader } from '@/components/page-header';
 import { PaymentMethodForm } from '@/components/payment-methods/payment-method-form';
 import { PaymentMethodList } from '@/components/payment-methods/payment-method-list';
@@ -10,8 +11,14 @@ import { useAuth } from '@/lib/auth';
 import { ProfileDetails } from './profile-details';
 import { ChangePasswordCard, SessionsCard } from './security-card';
 
+const TABS = ['info', 'payments', 'security'] as const;
+
 export function ProfilePage() {
   const { user } = useAuth();
+  // The tab lives in the address (?tab=payments), so a link can open the payment methods.
+  const asked = new URLSearchParams(useSearch()).get('tab');
+  const tab = TABS.find((t) => t === asked) ?? 'info';
+  const [, navigate] = useLocation();
   if (!user) return null;
   return (
     <div>
@@ -21,7 +28,12 @@ export function ProfilePage() {
         backHref="/dashboard"
         backClassName="md:hidden"
       />
-      <Tabs defaultValue="info">
+      <Tabs
+        value={tab}
+        onValueChange={(next) =>
+          navigate(next === 'info' ? '/profile' : `/profile?tab=${next}`, { replace: true })
+        }
+      >
         {/* On a phone the three tabs share the width, with short names and no icons. */}
         <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block">
           <TabsTrigger value="info">

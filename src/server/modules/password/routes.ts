@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   changePasswordSchema,
+  checkResetLinkSchema,
   forgotPasswordSchema,
   resetPasswordSchema,
 } from '../../../shared/auth-schemas';
@@ -87,6 +88,29 @@ export default async function passwordRoutes(app: FastifyInstance) {
     },
   );
 
+  /** A link used, replaced or expired: the same answer for each, and for a made-up one. */
+  async function assertResetLinkWorks(token: string) {
+    const pending = await findToken(app.db, 'password_reset', token);
+    if (!pending || pending.usedAt || pending.expiresAt.getTime() <= app.now()) {
+      throw badRequest(BAD_LINK, 'token');
+    }
+  }
+
+  // The page the email opens asks first, so a used link says so before a password is typed.
+  r.post(
+    '/api/password/reset/check',
+    {
+      schema: {
+        body: checkResetLinkSchema,
+        response: { 200: z.object({ valid: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      await assertResetLinkWorks(request.body.token);
+      return { valid: true as const };
+    },
+  );
+
   r.post(
     '/api/password/reset',
     {
@@ -97,11 +121,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { token, password } = request.body;
-      const now = app.now();
-      const pending = await findToken(app.db, 'password_reset', token);
-      if (!pending || pending.usedAt || pending.expiresAt.getTime() <= now) {
-        throw badRequest(BAD_LINK, 'token');
-      }
+      await assertResetLinkWorks(token);
       assertGoodPassword(password, 'password');
       const hash = await hashPassword(password, app.config.bcryptCost);
       // Everyone who knew the old password is signed out, its other links die with it.
