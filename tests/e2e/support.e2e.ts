@@ -91,7 +91,9 @@ describe('support', () => {
   }) => {
     const { page, account } = customer;
     await page.goto('/support');
+    // Signed in, the ticket is the account's: its email, not to be typed over.
     expect(await page.getByLabel('Email').inputValue()).toBe(account.email);
+    expect(await page.getByLabel('Email').getAttribute('readonly')).not.toBeNull();
     await page.getByRole('button', { name: 'Submit Ticket' }).click();
     await expect(page.getByText('Subject is required')).toBeVisible();
     await page.getByLabel('Subject').fill('Payout not received');

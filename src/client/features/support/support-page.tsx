@@ -8,6 +8,7 @@ import {
 } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { InboxIcon, MailIcon, MessagesSquareIcon } from 'lucide-react';
+import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation, useSearch } from 'wouter';
 import { FormTextField } from '@/components/form-text-field';
@@ -42,6 +43,8 @@ export function SupportPage() {
     defaultValues: { email: user?.email ?? '', subject: '', message: '', attachmentUrl: '' },
   });
   const { errors } = form.formState;
+  const accountEmail = user?.email ?? '';
+  React.useEffect(() => form.setValue('email', accountEmail), [form, accountEmail]);
   const submit = useMutation({
     mutationFn: async (body: CreateTicketInput) =>
       (await apiRequest('POST', '/api/support-tickets', body)).json(),
@@ -81,12 +84,15 @@ export function SupportPage() {
               noValidate
               onSubmit={form.handleSubmit((v) => submit.mutate(v))}
             >
+              {/* Signed in, the ticket is the account's: its email, changed only in Profile. */}
               <FormTextField
                 form={form}
                 name="email"
                 id="ticket-email"
                 label="Email"
                 type="email"
+                readOnly
+                hint="Your account's email. Change it in Profile."
               />
               <FormTextField form={form} name="subject" id="ticket-subject" label="Subject" />
               <Field id="ticket-message" label="Message" error={errors.message?.message}>
