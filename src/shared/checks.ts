@@ -20,6 +20,14 @@ export const CHECK_LABELS: Record<CheckType, string> = {
 
 export const checkLabel = (type: string) => CHECK_LABELS[type as CheckType] ?? type;
 
+/**
+ * A check's verdict: `flagged` needs a look before the card is paid; `info` is worth knowing but
+ * flags nothing alone (a new account: every customer's first card would be flagged); `passed`.
+ * A card is flagged only when one of its checks is.
+ */
+export const CHECK_STATUSES = ['passed', 'info', 'flagged'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
+
 /** More cards than this from one customer within 24 hours is flagged. */
 export const VELOCITY_LIMIT = 5;
 /** A card value from this many cents is flagged. */

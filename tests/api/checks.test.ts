@@ -149,12 +149,17 @@ describe('automated checks at submission', () => {
     expect(sixth.details).toMatch(/^6 cards from this customer in the last 24 hours/);
   });
 
-  it('flag a new account and a card of $500 or more', async () => {
+  it('flag a card of $500 or more; a new account alone is information, not a flag', async () => {
     const newcomer = await signUp(t.app);
     const id = await submit(newcomer, [await fresh(newcomer)], { cardValue: '500' });
-    expect((await check(id, 'new_account')).status).toBe('flagged');
+    expect((await check(id, 'new_account')).status).toBe('info');
     expect((await check(id, 'high_value')).status).toBe('flagged');
-    expect((await detail(id)).validationFlags).toEqual(['high_value', 'new_account']);
+    expect((await detail(id)).validationFlags).toEqual(['high_value']);
+    // A newcomer's ordinary first card is not flagged.
+    const first = await submit(newcomer, [await fresh(newcomer)]);
+    expect((await check(first, 'new_account')).status).toBe('info');
+    expect((await detail(first)).validationStatus).toBe('passed');
+    expect((await detail(first)).validationFlags).toEqual([]);
     const old = await establishedCustomer();
     const below = await submit(old, [await fresh(old)], { cardValue: '499.99' });
     expect((await check(below, 'high_value')).status).toBe('passed');
@@ -163,7 +168,8 @@ describe('automated checks at submission', () => {
 
   it('let staff filter the queue to flagged cards; customers never see the verdict', async () => {
     const newcomer = await signUp(t.app);
-    const flagged = await submit(newcomer, [await fresh(newcomer)]);
+    const flagged = await submit(newcomer, [await fresh(newcomer)], { cardValue: '600' });
+    const informed = await submit(newcomer, [await fresh(newcomer)]);
     const queue = await as(t.app, staff, {
       method: 'GET',
       url: '/api/admin/transactions?validation=flagged&limit=100',
@@ -174,6 +180,7 @@ describe('automated checks at submission', () => {
       validationFlags: string[];
     }[];
     expect(rows.map((r) => r.id)).toContain(flagged);
+    expect(rows.map((r) => r.id)).not.toContain(informed);
     expect(
       rows.every((r) => r.validationStatus === 'flagged' && r.validationFlags.length > 0),
     ).toBe(true);

@@ -89,6 +89,11 @@ describe('automated checks', () => {
     const duplicate = dialog.getByTestId('check').filter({ hasText: 'Same photo on another card' });
     await expect(duplicate).toHaveAttribute('data-status', 'flagged');
     await expect(duplicate).toContainText(first.id.slice(0, 8));
+    // A new account is information, not a flag.
+    await expect(dialog.getByTestId('check').filter({ hasText: 'New account' })).toHaveAttribute(
+      'data-status',
+      'info',
+    );
     await screenshot(staff, 'admin-review-checks', false);
     await duplicate.getByRole('button', { name: `Open card ${first.id.slice(0, 8)}` }).click();
     await expect(dialog).toContainText(customer.account.email);

@@ -1,6 +1,6 @@
 import type { Check } from '@shared/admin';
 import { checkLabel } from '@shared/checks';
-import { CircleCheckIcon, FlagIcon } from 'lucide-react';
+import { CircleCheckIcon, FlagIcon, InfoIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
@@ -22,25 +22,31 @@ export function ChecksPanel({
     <ul className="grid gap-2" data-testid="checks">
       {checks.map((check) => {
         const flagged = check.status === 'flagged';
+        const info = check.status === 'info';
         return (
           <li
             key={check.validationType}
             className={cn(
               'flex gap-3 rounded-lg border p-3 text-sm',
               flagged && 'border-red-300 bg-red-50 dark:border-red-400/30 dark:bg-red-400/10',
+              info && 'border-sky-300 bg-sky-50 dark:border-sky-400/30 dark:bg-sky-400/10',
             )}
             data-testid="check"
             data-status={check.status}
           >
             {flagged ? (
               <FlagIcon className="mt-0.5 size-4 shrink-0 text-red-600 dark:text-red-400" />
+            ) : info ? (
+              <InfoIcon className="mt-0.5 size-4 shrink-0 text-sky-700 dark:text-sky-300" />
             ) : (
               <CircleCheckIcon className="mt-0.5 size-4 shrink-0 text-green-700 dark:text-green-400" />
             )}
             <div className="grid min-w-0 gap-1">
               <p className="font-medium">
                 {checkLabel(check.validationType)}
-                <span className="sr-only">: {flagged ? 'flagged' : 'passed'}</span>
+                <span className="sr-only">
+                  : {flagged ? 'flagged' : info ? 'for information' : 'passed'}
+                </span>
               </p>
               <p className="text-muted-foreground wrap-anywhere">{check.details}</p>
               {check.relatedTransactionIds.length > 0 && onOpen && (

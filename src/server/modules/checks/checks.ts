@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { minimumAmount } from '../../../shared/card-rules';
 import {
   CHECK_TYPES,
+  type CheckStatus,
   type CheckType,
   HIGH_VALUE_CENTS,
   SIMILAR_IMAGE_BITS,
@@ -14,7 +15,7 @@ import { transactions, users, validationLogs } from '../../db/schema';
 
 interface CheckResult {
   validationType: CheckType;
-  status: 'passed' | 'flagged';
+  status: CheckStatus;
   details: string;
   relatedTransactionIds: string[];
 }
@@ -67,7 +68,8 @@ async function lookAlike(tx: Db, transactionId: string, userId: string) {
 /**
  * The automated checks of a new card (decision 054), run inside its submission's database
  * transaction after its images are claimed, written to `validation_logs` there, and summed up in
- * the card's `validationStatus`: `flagged` when any check flags, else `passed`.
+ * the card's `validationStatus`: `flagged` when any check flags, else `passed` (an `info` result
+ * flags nothing).
  */
 export async function runSubmissionChecks(
   tx: Db,
@@ -83,13 +85,13 @@ export async function runSubmissionChecks(
   const results: CheckResult[] = [];
   const add = (
     validationType: CheckType,
-    flagged: boolean,
+    found: boolean | 'info',
     details: string,
     relatedTransactionIds: string[] = [],
   ) =>
     results.push({
       validationType,
-      status: flagged ? 'flagged' : 'passed',
+      status: found === 'info' ? 'info' : found ? 'flagged' : 'passed',
       details,
       relatedTransactionIds,
     });
@@ -136,9 +138,10 @@ export async function runSubmissionChecks(
     .from(users)
     .where(eq(users.id, card.userId));
   const age = card.now.getTime() - owner!.createdAt.getTime();
+  // Information only: every customer's first card comes from a new account.
   add(
     'new_account',
-    age < DAY_MS,
+    age < DAY_MS ? 'info' : false,
     age < DAY_MS
       ? `The account was opened ${hoursAgo(age)} (less than 24 hours).`
       : `The account was opened ${Math.floor(age / DAY_MS)} day(s) ago.`,
