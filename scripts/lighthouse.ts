@@ -84,6 +84,29 @@ async function signInBrowser(debuggingPort: number, base: string) {
   await browser.disconnect();
 }
 
+/**
+ * Opens `url` in the audited browser (same cookies) and waits for its main heading: a score of a
+ * page that did not render (a landing page shown for a dashboard) would measure the wrong page.
+ */
+async function assertRenders(debuggingPort: number, url: string, heading: RegExp) {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${debuggingPort}` });
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    await page.waitForFunction(
+      (source) => new RegExp(source).test(document.querySelector('h1')?.textContent ?? ''),
+      { timeout: 15_000 },
+      heading.source,
+    );
+  } catch {
+    const shown = await page.evaluate(() => document.querySelector('h1')?.textContent ?? '(none)');
+    throw new Error(`${url} did not render its heading ${heading}: the page shows "${shown}"`);
+  } finally {
+    await page.close();
+    await browser.disconnect();
+  }
+}
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -133,8 +156,13 @@ try {
   console.log(
     `Lighthouse ${RUNS} mobile runs per page (medians), target performance >= ${TARGET.performance}, accessibility ${TARGET.accessibility}`,
   );
-  for (const name of ['landing page', 'signed-in dashboard']) {
+  const pages = [
+    { name: 'landing page', heading: /^Turn unused gift cards into real money$/ },
+    { name: 'signed-in dashboard', heading: new RegExp(`^Welcome, ${CUSTOMER.firstName}$`) },
+  ];
+  for (const { name, heading } of pages) {
     if (name === 'signed-in dashboard') await signInBrowser(chrome.port, base);
+    await assertRenders(chrome.port, `${base}/`, heading);
     const scores = await audit(name, `${base}/`, chrome.port);
     console.log(
       `${name.padEnd(20)} performance ${median(scores.performance)} (${scores.performance.join(', ')})  ` +

@@ -400,22 +400,63 @@ describe('the topic table (src/shared/live.ts)', () => {
 });
 
 describe('a session not in memory', () => {
+  /** The session statements run meanwhile (not every statement: background jobs may query). */
+  async function countingSessionStatements(run: () => Promise<void>) {
+    const queries = vi.spyOn(t.database.pool, 'query');
+    try {
+      await run();
+      await t.app.sessionTouches.flush();
+      const named = (name: string) =>
+        queries.mock.calls.filter(([query]) => (query as { name?: string }).name === name);
+      return {
+        reads: named('cardbridge-read-sessions'),
+        touches: named('cardbridge-touch-sessions'),
+      };
+    } finally {
+      queries.mockRestore();
+    }
+  }
+
   it('is read once for requests that arrive together, as after a restart', async () => {
     const customer = await signUp(t.app);
     t.app.live.sessions.clear();
-    // The session reads themselves, not every statement: background jobs may query meanwhile.
-    const queries = vi.spyOn(t.database.pool, 'query');
-    try {
+    const { reads, touches } = await countingSessionStatements(async () => {
       const answers = await Promise.all(
         Array.from({ length: 4 }, () => get(customer, '/api/auth/user')),
       );
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
-      const loads = queries.mock.calls.filter(
-        ([query]) => (query as { name?: string }).name === 'cardbridge-load-session',
+    });
+    expect(reads).toHaveLength(1);
+    expect(touches).toHaveLength(1);
+  });
+
+  it('costs a few reads and one renewal for many customers at once, not a write per request', async () => {
+    const customers = await Promise.all(Array.from({ length: 40 }, () => signUp(t.app)));
+    await t.app.sessionTouches.flush();
+    t.app.live.sessions.clear();
+    const { reads, touches } = await countingSessionStatements(async () => {
+      const answers = await Promise.all(
+        customers.flatMap((c) => Array.from({ length: 4 }, () => get(c, '/api/auth/user'))),
       );
-      expect(loads).toHaveLength(1);
-    } finally {
-      queries.mockRestore();
-    }
+      expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+      // Each answered as its own account.
+      expect(new Set(answers.map((a) => a.json().id)).size).toBe(40);
+    });
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(3);
+    expect(touches).toHaveLength(1);
+    expect((touches[0]![0] as unknown as { values: unknown[][] }).values[0]).toHaveLength(40);
+  });
+
+  it('ends in memory when its renewal finds it gone', async () => {
+    const customer = await signUp(t.app);
+    await t.app.sessionTouches.flush();
+    t.app.live.sessions.clear();
+    expect((await get(customer, '/api/auth/user')).statusCode).toBe(200);
+    // Removed behind the cache's back (as a lost notification would leave it)...
+    await t.database.pool.query('delete from sessions where account_id = $1', [customer.user.id]);
+    await t.app.sessionTouches.flush();
+    // ...the renewal does not find it, so the next request reads it again and is refused.
+    expect((await get(customer, '/api/auth/user')).statusCode).toBe(401);
   });
 });

@@ -11,7 +11,7 @@ export interface CachedSession {
   data: SessionData;
   createdAt: number;
   lastSeenAt: number;
-  /** When this process last wrote (and re-read) the row. */
+  /** When this process last re-read the row (and asked for its expiry to be renewed). */
   touchedAt: number;
 }
 

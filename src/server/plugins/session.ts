@@ -5,6 +5,7 @@ import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Account, type Principal, toAccount } from '../common/account';
 import type { CachedSession, SessionData } from '../common/session-cache';
+import { BatchLoader } from '../db/batch';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 
@@ -54,23 +55,9 @@ function expiryOf(kind: SessionKind, createdAt: number, lastSeenAt: number) {
 const limitBy = (column: 'idleMs' | 'absoluteMs') =>
   `case account_kind when 'user' then ${SESSION_LIMITS.user[column]} when 'admin' then ${SESSION_LIMITS.admin[column]} else ${SESSION_LIMITS.pending[column]} end`;
 
-/**
- * One prepared statement per load: it renews the row's idle expiry (within the absolute one) and
- * reads it with its account, so a session's first request in this process, and each renewal,
- * cost one query.
- */
-const LOAD_SESSION = {
-  name: 'cardbridge-load-session',
-  text: `
-    with s as (
-      update sessions
-         set last_seen_at = $2,
-             expire = least($2::timestamptz + (${limitBy('idleMs')}) * interval '1 millisecond',
-                            created_at + (${limitBy('absoluteMs')}) * interval '1 millisecond')
-       where sid = $1 and expire > $2
-      returning sid, sess, account_kind, account_id, created_at
-    )
-    select s.sid, s.sess, s.account_kind, s.created_at,
+/** A session with its account, in one row (the columns SessionRow names). */
+const SESSION_WITH_ACCOUNT = `
+    select s.sid, s.sess, s.account_kind, s.created_at, s.expire,
            u.id as user_id, u.email as user_email, u.first_name as user_first_name,
            u.last_name as user_last_name, u.created_at as user_created_at,
            u.profile_image_url as user_profile_image_url, u.is_admin as user_is_admin,
@@ -78,16 +65,49 @@ const LOAD_SESSION = {
            u.email_notifications as user_email_notifications,
            a.id as admin_id, a.email as admin_email, a.first_name as admin_first_name,
            a.last_name as admin_last_name, a.created_at as admin_created_at
-      from s
+      from sessions s
       left join users u on s.account_kind = 'user' and u.id = s.account_id
-      left join admins a on s.account_kind = 'admin' and a.id = s.account_id`,
+      left join admins a on s.account_kind = 'admin' and a.id = s.account_id`;
+
+/**
+ * Sessions not in memory are read, not written: every session asked for while the previous read
+ * ran goes out in one statement (db/batch.ts), so a restart's wave of first polls costs a few
+ * reads instead of one write per request. Whether it has expired is judged with this process's
+ * renewals not yet written (`readSession`).
+ */
+const READ_SESSIONS = {
+  name: 'cardbridge-read-sessions',
+  text: `${SESSION_WITH_ACCOUNT} where s.sid = any($1::text[])`,
 };
+
+/**
+ * The idle expiry is renewed (within the absolute one) from each session's last use, for every
+ * session used since the last renewal, in one statement per interval; never moved back (another
+ * instance may have renewed it from a later use). Each use was of a session alive then (checked
+ * before it was answered); a session that is gone has ended, and is not found.
+ */
+const TOUCH_SESSIONS = {
+  name: 'cardbridge-touch-sessions',
+  text: `
+    update sessions s
+       set last_seen_at = greatest(s.last_seen_at, v.seen),
+           expire = greatest(s.expire, least(
+             v.seen + (${limitBy('idleMs')}) * interval '1 millisecond',
+             s.created_at + (${limitBy('absoluteMs')}) * interval '1 millisecond'))
+      from unnest($1::text[], $2::timestamptz[]) as v(sid, seen)
+     where s.sid = v.sid
+    returning s.sid`,
+};
+
+/** How often the sessions used meanwhile have their expiry renewed. */
+export const TOUCH_INTERVAL_MS = 1000;
 
 interface SessionRow {
   sid: string;
   sess: SessionData | null;
   account_kind: Principal['kind'] | null;
   created_at: Date;
+  expire: Date;
   user_id: string | null;
   user_email: string;
   user_first_name: string | null;
@@ -142,12 +162,84 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The session cookie's signature: new cookies with the first secret, any one accepted. */
     cookieSecrets: string[];
+    /** Sessions not in memory, read many to a statement. */
+    sessionReads: BatchLoader<string, SessionRow | null>;
+    /** Sessions whose expiry is due for renewal, renewed once per interval. */
+    sessionTouches: {
+      add(sid: string, seenAt: number): void;
+      pending(sid: string): number | undefined;
+      flush(): Promise<void>;
+    };
   }
 }
 
 export async function registerSessions(app: FastifyInstance, secret: string | string[]) {
   app.decorate('cookieSecrets', [secret].flat());
   app.decorateRequest('session', undefined);
+  app.decorate(
+    'sessionReads',
+    new BatchLoader<string, SessionRow | null>(
+      async (sids) => {
+        const { rows } = await app.database.pool.query<SessionRow>({
+          ...READ_SESSIONS,
+          values: [sids],
+        });
+        return new Map(rows.map((row) => [row.sid, row]));
+      },
+      () => null,
+    ),
+  );
+  const touches = new SessionTouches(app);
+  app.decorate('sessionTouches', touches);
+  app.addHook('onClose', () => touches.stop());
+}
+
+/**
+ * Sessions used since the last renewal, with when each was last used; each interval renews them
+ * all in one statement.
+ */
+class SessionTouches {
+  private due = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.timer = setInterval(() => void this.flush(), TOUCH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  add(sid: string, seenAt: number) {
+    this.due.set(sid, Math.max(seenAt, this.due.get(sid) ?? 0));
+  }
+
+  /** When the session was last used, if its renewal is not written yet. */
+  pending(sid: string): number | undefined {
+    return this.due.get(sid);
+  }
+
+  async flush() {
+    if (this.due.size === 0) return;
+    const due = this.due;
+    this.due = new Map();
+    const sids = [...due.keys()];
+    try {
+      const { rows } = await this.app.database.pool.query<{ sid: string }>({
+        ...TOUCH_SESSIONS,
+        values: [sids, [...due.values()].map((seen) => new Date(seen))],
+      });
+      // Ended or expired meanwhile: dropped from memory; the next request reads it, and finds none.
+      const alive = new Set(rows.map((row) => row.sid));
+      this.app.live.sessions.forgetSids(sids.filter((sid) => !alive.has(sid)));
+    } catch (error) {
+      // Tried again at the next interval (the database may be restarting).
+      for (const [sid, seen] of due) this.add(sid, seen);
+      this.app.log.warn({ err: error }, 'could not renew sessions');
+    }
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    await this.flush();
+  }
 }
 
 /** The signed token in the request's session cookie. Parsed only by requests that need it. */
@@ -190,11 +282,24 @@ export async function loadSession(request: FastifyRequest): Promise<CachedSessio
         cache.markDead(cookie);
       }
     } else {
+      // Not in memory, or due for renewal: read again (many to a statement), its expiry renewed
+      // with the next batch.
       session = await cache.loadOnce(cookie, () => readSession(app, cookie, now));
     }
   }
   request.session = session;
   return session;
+}
+
+/**
+ * Whether a session read from its row is alive at `now`: by the row's expiry, or, when this
+ * process answered a request of it whose renewal is not written yet, by that last use.
+ */
+function aliveAt(app: FastifyInstance, row: SessionRow, now: number) {
+  if (row.expire.getTime() > now) return true;
+  const seen = app.sessionTouches.pending(row.sid);
+  const kind: SessionKind = row.account_kind ?? 'pending';
+  return seen !== undefined && expiryOf(kind, row.created_at.getTime(), seen) > now;
 }
 
 async function readSession(app: FastifyInstance, cookie: string, now: number) {
@@ -204,13 +309,9 @@ async function readSession(app: FastifyInstance, cookie: string, now: number) {
     cache.markDead(cookie);
     return null;
   }
-  const { rows } = await app.database.pool.query<SessionRow>({
-    ...LOAD_SESSION,
-    values: [sha256(token), new Date(now)],
-  });
-  const row = rows[0];
+  const row = await app.sessionReads.load(sha256(token));
   const account = row ? accountOfRow(row) : null;
-  if (!row || (row.account_kind && !account)) {
+  if (!row || (row.account_kind && !account) || !aliveAt(app, row, now)) {
     // Expired, ended, or its account is gone: the cookie is dead for good.
     if (row) await app.db.delete(sessions).where(eq(sessions.sid, row.sid));
     cache.markDead(cookie);
@@ -225,6 +326,8 @@ async function readSession(app: FastifyInstance, cookie: string, now: number) {
     lastSeenAt: now,
     touchedAt: now,
   };
+  // Read, not written: its expiry is renewed with the next batch.
+  app.sessionTouches.add(row.sid, now);
   if (app.live.coherent) cache.set(entry);
   return entry;
 }
