@@ -22,12 +22,10 @@ import http from 'node:http';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { sql } from 'drizzle-orm';
-import { hashPassword, upsertAdmin } from '../src/server/common/accounts';
-import { openDatabase } from '../src/server/db/client';
 import { freePort } from './lib/free-port';
 import { createPostgresDatabase } from './lib/postgres';
 import { rssMb, startBuiltServer, stopProcess, waitUntilAnswering } from './lib/processes';
+import { seedCardbridge } from './lib/seed';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -92,50 +90,6 @@ function start(command: string, args: string[], options: { env?: object; cwd?: s
 }
 
 // ---------------------------------------------------------------------------------- seeding
-
-interface Seeded {
-  /** The id of one card of each customer, by customer number. */
-  cardIds: string[];
-}
-
-async function seedCardbridge(options: { databaseUrl?: string; pgliteDir?: string }) {
-  const database = await openDatabase(options);
-  await database.migrate();
-  const db = database.db;
-  const hash = await hashPassword(PASSWORD, 12);
-  await db.execute(sql`
-    insert into users (email, password, first_name, last_name, created_at)
-    select 'user' || g || '@bench.example', ${hash}, 'First' || g, 'Last' || g,
-           now() - (g || ' minutes')::interval
-    from generate_series(0, ${CUSTOMERS - 1}) g`);
-  await db.execute(sql`
-    insert into payment_methods (user_id, type, account_name, identifier, is_default)
-    select id, 'paypal', first_name || ' ' || last_name, email, true from users`);
-  await db.execute(sql`
-    insert into transactions (user_id, card_type, card_value, card_condition, card_format,
-                              image_urls, notes, payment_method_id, payout_rate, expected_payout,
-                              created_at)
-    select u.id, 'Amazon', 100.00, 'brand_new', 'egift',
-           array['/objects/cards/' || gen_random_uuid() || '.png'], 'note', pm.id, 0.9100, 91.00,
-           now() - (k || ' minutes')::interval
-    from users u join payment_methods pm on pm.user_id = u.id
-    cross join generate_series(1, ${CARDS}) k`);
-  await db.execute(sql`
-    insert into chat_messages (user_id, sender_type, message, created_at)
-    select u.id, case when k % 2 = 0 then 'admin' else 'user' end,
-           'Chat message number ' || k || ' about my gift card', now() - ((7 - k) || ' hours')::interval
-    from users u cross join generate_series(1, 6) k`);
-  await db.execute(sql`analyze`);
-  await upsertAdmin(db, STAFF, 4);
-  const rows = await db.execute<{ n: string; id: string }>(sql`
-    select distinct on (u.email) substring(u.email from 5 for position('@' in u.email) - 5) as n, t.id
-    from users u join transactions t on t.user_id = u.id
-    order by u.email, t.created_at`);
-  const cardIds: string[] = [];
-  for (const row of rows.rows) cardIds[Number(row.n)] = row.id;
-  await database.close();
-  return { cardIds } satisfies Seeded;
-}
 
 // ---------------------------------------------------------------------------------- clients
 
@@ -307,6 +261,7 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
   console.log(`  seeding ${CUSTOMERS} customers x ${CARDS} cards on ${kind}...`);
   const seeded = await seedCardbridge(
     databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'db') },
+    { customers: CUSTOMERS, cards: CARDS, password: PASSWORD, staff: STAFF },
   );
   const server = await startBuiltServer({
     NODE_ENV: 'production',

@@ -1,0 +1,150 @@
+/**
+ * npm run bench:restart: the first polls after a restart (issue 26). CUSTOMERS customers with
+ * CARDS cards each, every one signed in (a session row each, as before the restart); the built
+ * server starts on that data with nothing in memory, and each customer opens their page once
+ * within SPREAD_SECONDS: its four polls at once, without an ETag (a fresh page). Reports the
+ * answers' p50 and p99 over RUNS restarts (medians), and on PostgreSQL (DATABASE_URL set) the
+ * session rows written and the session statements run meanwhile (pg_stat).
+ *
+ *   npm run bench:restart               on PGlite, and on PostgreSQL when DATABASE_URL is set
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sign } from 'cookie-signature';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../src/server/db/client';
+import { createPostgresDatabase } from './lib/postgres';
+import { startBuiltServer } from './lib/processes';
+import { seedCardbridge } from './lib/seed';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const CUSTOMERS = env('BENCH_CUSTOMERS', 1000);
+const CARDS = env('BENCH_CARDS', 20);
+const SPREAD_SECONDS = env('SPREAD_SECONDS', 5);
+const RUNS = env('RUNS', 3);
+const SECRET = randomBytes(32).toString('hex');
+const POLLS = ['/api/stats', '/api/transactions/recent', '/api/transactions', '/api/chat/messages'];
+
+/** One session row per customer, as sign-ins before the restart left them; their cookies. */
+async function signInEveryone(options: { databaseUrl?: string; pgliteDir?: string }) {
+  const database = await openDatabase(options);
+  const { rows } = await database.db.execute<{ id: string; email: string }>(
+    sql`select id, email from users order by email`,
+  );
+  const tokens = rows.map(() => randomBytes(32).toString('base64url'));
+  const sids = tokens.map((t) => createHash('sha256').update(t).digest('hex'));
+  await database.pool.query(
+    `insert into sessions (sid, sess, expire, account_kind, account_id, created_at, last_seen_at)
+     select sid, '{}'::json, now() + interval '20 hours', 'user', id::uuid,
+            now() - interval '4 hours', now() - interval '4 hours'
+       from unnest($1::text[], $2::text[]) as s(sid, id)`,
+    [sids, rows.map((r) => r.id)],
+  );
+  await database.close();
+  return tokens.map((t) => `cb.sid=${encodeURIComponent(sign(t, SECRET))}`);
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** What PostgreSQL counted on the sessions table and for the session statements so far. */
+async function sessionStats(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ updated: string }>(
+      "select n_tup_upd::text as updated from pg_stat_user_tables where relname = 'sessions'",
+    );
+    return { updated: Number(rows[0]?.updated ?? 0) };
+  } finally {
+    await client.end();
+  }
+}
+
+async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databaseUrl?: string) {
+  const statsBefore = databaseUrl ? await sessionStats(databaseUrl) : null;
+  const server = await startBuiltServer({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    SESSION_SECRET: SECRET,
+    LOG_LEVEL: 'warn',
+  });
+  const cookies = cookiesOf.get(kind)!;
+  const times: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    cookies.map(async (cookie, i) => {
+      // Customer i opens their page at a moment spread evenly over the first seconds.
+      await new Promise((r) => setTimeout(r, (i / cookies.length) * SPREAD_SECONDS * 1000));
+      await Promise.all(
+        POLLS.map(async (poll) => {
+          const t0 = performance.now();
+          const response = await fetch(server.base + poll, { headers: { cookie } });
+          await response.arrayBuffer();
+          times.push(performance.now() - t0);
+          if (response.status !== 200) errors++;
+        }),
+      );
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await server.stop();
+  let sessionRowsWritten: number | null = null;
+  if (databaseUrl && statsBefore) {
+    // PostgreSQL publishes a transaction's counts within about a second of its end.
+    await new Promise((r) => setTimeout(r, 1500));
+    sessionRowsWritten = (await sessionStats(databaseUrl)).updated - statsBefore.updated;
+  }
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: times.at(-1)!,
+    errors,
+    requests: times.length,
+    seconds,
+    sessionRowsWritten,
+  };
+}
+
+const cookiesOf = new Map<string, string[]>();
+const targets: { kind: 'PGlite' | 'PostgreSQL' }[] = [{ kind: 'PGlite' }];
+if (process.env.DATABASE_URL) targets.push({ kind: 'PostgreSQL' });
+
+console.log(
+  `${CUSTOMERS} signed-in customers x ${CARDS} cards; after each restart every customer opens their page once within ${SPREAD_SECONDS} s (4 polls at once, no ETag); ${RUNS} restarts`,
+);
+for (const target of targets) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-restart-'));
+  const fresh =
+    target.kind === 'PostgreSQL'
+      ? await createPostgresDatabase(process.env.DATABASE_URL!, 'cb_bench_restart')
+      : null;
+  const where = fresh ? { databaseUrl: fresh.url } : { pgliteDir: path.join(dataDir, 'db') };
+  await seedCardbridge(where, {
+    customers: CUSTOMERS,
+    cards: CARDS,
+    password: 'bench-password',
+    staff: { email: 'bench-staff@example.com', password: 'bench staff password' },
+  });
+  cookiesOf.set(target.kind, await signInEveryone(where));
+  const runs = [];
+  for (let run = 0; run < RUNS; run++)
+    runs.push(await restartRun(target.kind, dataDir, fresh?.url));
+  const written = runs.map((r) => r.sessionRowsWritten);
+  console.log(
+    `${target.kind.padEnd(10)} first polls p50 ${median(runs.map((r) => r.p50)).toFixed(0)} ms (${runs.map((r) => r.p50.toFixed(0)).join(', ')}), ` +
+      `p99 ${median(runs.map((r) => r.p99)).toFixed(0)} ms (${runs.map((r) => r.p99.toFixed(0)).join(', ')}), ` +
+      `max ${median(runs.map((r) => r.max)).toFixed(0)} ms, errors ${runs.map((r) => r.errors).join('/')}` +
+      (written[0] !== null ? `, session rows written ${written.join('/')}` : ''),
+  );
+  await fresh?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
