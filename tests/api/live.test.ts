@@ -360,6 +360,26 @@ describe('GET /api/events', () => {
     }
   });
 
+  it('tells every open stream of a change for everyone, once each, in one flush', async () => {
+    const customers = await Promise.all(Array.from({ length: 60 }, () => signUp(t.app)));
+    const streams = await Promise.all(customers.map((c) => openEvents(base, c.cookie)));
+    try {
+      const added = await send(staff, 'POST', '/api/admin/rates', {
+        brand: `Broadcast Brand ${Date.now()}`,
+        rate: '0.80',
+        minimum: '25',
+      });
+      expect(added.statusCode).toBe(201);
+      await Promise.all(streams.map((s) => s.waitFor('rates', 2000)));
+      await new Promise((r) => setTimeout(r, 100));
+      for (const stream of streams) {
+        expect(stream.names().filter((name) => name === 'rates')).toHaveLength(1);
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
   it('closes the stream when the session signs out, and bounds the streams per account', async () => {
     const customer = await signUp(t.app);
     const streams = [];

@@ -19,8 +19,51 @@ const COALESCE_MS = 25;
  * from any instance; `resync` means "refetch everything". The page refetches just those queries;
  * the spec's polls keep running as the fallback.
  */
+/** Streams written to per turn of the event loop: a broadcast to thousands never blocks it long. */
+const WRITE_SLICE = 500;
+
+interface Stream {
+  subscriber: Subscriber;
+  res: { write(chunk: string): boolean };
+  /** Topics changed since this stream's last write. */
+  pending: Set<LiveTopic | 'resync'>;
+}
+
 export default async function eventRoutes(app: FastifyInstance) {
-  const open = new Set<Subscriber>();
+  const open = new Set<Stream>();
+  // One timer for every stream's coalesced changes and one for every heartbeat, not one per
+  // stream: a change for many customers marks their streams, and one flush writes them all.
+  const dirty = new Set<Stream>();
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flushAll = () => {
+    flushTimer = undefined;
+    const streams = [...dirty];
+    dirty.clear();
+    // The same topics make the same text: serialised once per flush, not once per stream.
+    const chunks = new Map<string, string>();
+    const writeFrom = (from: number) => {
+      const end = Math.min(streams.length, from + WRITE_SLICE);
+      for (let i = from; i < end; i++) {
+        const stream = streams[i]!;
+        if (stream.pending.size === 0) continue;
+        const key = [...stream.pending].join(' ');
+        let chunk = chunks.get(key);
+        if (chunk === undefined) {
+          chunk = '';
+          for (const topic of stream.pending) chunk += `event: ${topic}\ndata: {}\n\n`;
+          chunks.set(key, chunk);
+        }
+        stream.pending.clear();
+        stream.res.write(chunk);
+      }
+      if (end < streams.length) setImmediate(() => writeFrom(end));
+    };
+    writeFrom(0);
+  };
+  const heartbeat = setInterval(() => {
+    for (const stream of open) stream.res.write(': ping\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   app.get(EVENTS_PATH, { onRequest: requireSignedIn }, async (request, reply) => {
     const account = accountOf(request);
@@ -41,46 +84,37 @@ export default async function eventRoutes(app: FastifyInstance) {
     });
     res.write(`retry: 3000\nevent: ready\ndata: {}\n\n`);
 
-    const pending = new Set<LiveTopic | 'resync'>();
-    let flushTimer: NodeJS.Timeout | undefined;
-    const flush = () => {
-      flushTimer = undefined;
-      let chunk = '';
-      for (const topic of pending) chunk += `event: ${topic}\ndata: {}\n\n`;
-      pending.clear();
-      res.write(chunk);
-    };
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
-    heartbeat.unref();
-
     let unsubscribe = () => {};
     const subscriber: Subscriber = {
       scope: account.isAdmin ? STAFF : account.id,
       sid: request.session!.sid,
       accountKey: key,
       send(topics) {
-        if (topics.length === 0) pending.add('resync');
-        for (const topic of topics) pending.add(topic);
-        flushTimer ??= setTimeout(flush, COALESCE_MS);
+        if (topics.length === 0) stream.pending.add('resync');
+        for (const topic of topics) stream.pending.add(topic);
+        dirty.add(stream);
+        flushTimer ??= setTimeout(flushAll, COALESCE_MS);
       },
       close() {
         cleanup();
         res.end();
       },
     };
+    const stream: Stream = { subscriber, res, pending: new Set() };
     const cleanup = () => {
       unsubscribe();
-      open.delete(subscriber);
-      clearInterval(heartbeat);
-      clearTimeout(flushTimer);
+      open.delete(stream);
+      dirty.delete(stream);
     };
     unsubscribe = app.live.subscribe(subscriber);
-    open.add(subscriber);
+    open.add(stream);
     res.on('close', cleanup);
   });
 
   // Open streams would keep a shutdown waiting forever.
   app.addHook('preClose', async () => {
-    for (const subscriber of [...open]) subscriber.close();
+    clearInterval(heartbeat);
+    clearTimeout(flushTimer);
+    for (const stream of [...open]) stream.subscriber.close();
   });
 }
