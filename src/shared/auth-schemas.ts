@@ -112,5 +112,9 @@ export const currentUserSchema = z.object({
   emailVerified: z.boolean(),
   /** Customers: whether staff decisions also come by email (staff: false). */
   emailNotifications: z.boolean(),
+  /** Customers: active, suspended (cannot sell or be paid) or closed (decision 072). */
+  standing: z.enum(['active', 'suspended', 'closed']),
+  /** Customers: 0, 1 (identity checked) or 2 (address checked); staff: 0. */
+  verificationLevel: z.number(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -25,4 +25,5 @@ export interface ObjectStorage {
 }
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */
-export const OBJECT_KEY_PATTERN = /^(cards|chat)\/[0-9a-f-]{36}\.(jpg|png|gif|webp|heic|pdf)$/;
+export const OBJECT_KEY_PATTERN =
+  /^(cards|chat|verification)\/[0-9a-f-]{36}\.(jpg|png|gif|webp|heic|pdf)$/;
