@@ -129,6 +129,11 @@ export const adminUserSchema = z.object({
   isAdmin: z.boolean(),
   emailVerified: z.boolean(),
   createdAt: z.string(),
+  /** active, suspended or closed (decision 072). */
+  standing: z.enum(['active', 'suspended', 'closed']),
+  verificationLevel: z.number(),
+  /** Why the account was suspended or closed; null while active. */
+  standingReason: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

@@ -229,6 +229,13 @@ describe('verification levels', () => {
     });
     const user = (await as(t.app, who, { method: 'GET', url: '/api/auth/user' })).json();
     expect(user.verificationLevel).toBe(1);
+    const rows = (
+      await as(t.app, staff, { method: 'GET', url: '/api/admin/users?limit=100' })
+    ).json();
+    expect(rows.find((r: { id: string }) => r.id === who.user.id)).toMatchObject({
+      standing: 'active',
+      verificationLevel: 1,
+    });
 
     const detail = (
       await as(t.app, staff, { method: 'GET', url: `/api/admin/verifications/${created.id}` })

@@ -171,6 +171,9 @@ export async function listAdminUsers(db: Db, options: { cursor?: string; limit: 
       isAdmin: users.isAdmin,
       emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
       createdAt: users.createdAt,
+      standing: sql<'active' | 'suspended' | 'closed'>`${users.standing}`,
+      verificationLevel: users.verificationLevel,
+      standingReason: users.standingReason,
       cursorCreatedAt: cursorColumn(users.createdAt),
     })
     .from(users)
