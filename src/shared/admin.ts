@@ -28,6 +28,11 @@ export const adminTransactionSchema = transactionSchema.extend({
   validationStatus: z.string(),
   /** The automated checks that flagged the card (validation types), for the queue's flag. */
   validationFlags: z.array(z.string()),
+  /**
+   * When the payout may go (ISO time) while a hold lasts: a new payee or a new account (decision
+   * 072); null when it may be paid now.
+   */
+  payoutHoldUntil: z.string().nullable(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 

@@ -394,6 +394,17 @@ export const CATALOGUE: RouteSpec[] = [
     validBody: ({ rng, world }) =>
       obj({ ids: [pickOr(rng, world.pools.notificationIds, () => rng.uuid())] }),
   },
+  {
+    // Step-up (decision 072): the identity's own password, or a code.
+    method: 'POST',
+    path: '/api/reauth',
+    access: 'signed-in',
+    body: 'json',
+    validBody: ({ rng, world, who }) =>
+      rng.chance(0.8)
+        ? obj({ password: who === 'staff' ? world.staff.password : world.customer.password })
+        : obj({ code: rng.pick(['123456', 'ABCD-EFGH']) }),
+  },
   { method: 'POST', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/login', access: 'public' },

@@ -6,6 +6,7 @@ import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { notify, transactionNotice } from '../../common/notify';
+import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
 
@@ -115,6 +116,11 @@ export async function updateTransactionAsStaff(
       changes[field] = { from: current[field], to: rejection[field] };
     }
     if (Object.keys(changes).length === 0) return { value: [], changed: [] };
+    // Paying a card held for a new payee or a new account, or of a suspended customer, waits.
+    if (set.paymentStatus && isPaid(set.paymentStatus) && !isPaid(current.paymentStatus)) {
+      const block = (await payoutBlocks(tx, [id], holdRulesOf(context))).get(id);
+      if (block) throw block;
+    }
     // When the money went out (decision 060): stamped as payment leaves pending, kept while it
     // stays sent or confirmed, cleared if staff set it back to pending.
     const paidAt =

@@ -11,6 +11,7 @@ import {
   updateTransactionSchema,
 } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
+import { holdRulesOf } from '../../common/payout-holds';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { checksOf } from '../checks/checks';
@@ -49,7 +50,10 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await listAdminTransactions(app.db, request.query);
+      const { items, nextCursor } = await listAdminTransactions(app.db, {
+        ...request.query,
+        holds: holdRulesOf(app),
+      });
       if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
       return items;
     },
@@ -60,7 +64,9 @@ export default async function adminRoutes(app: FastifyInstance) {
     { schema: { params: idParams, response: { 200: adminTransactionDetailSchema } } },
     async (request) => {
       const { id } = request.params;
-      const transaction = isUuid(id) ? await findAdminTransaction(app.db, id) : null;
+      const transaction = isUuid(id)
+        ? await findAdminTransaction(app.db, id, holdRulesOf(app))
+        : null;
       if (!transaction) throw notFound('Transaction not found');
       return {
         ...transaction,
@@ -86,7 +92,7 @@ export default async function adminRoutes(app: FastifyInstance) {
       await app.run((context) =>
         updateTransactionAsStaff(context, accountOf(request), id, changes, expectedUpdatedAt),
       );
-      return (await findAdminTransaction(app.db, id))!;
+      return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
     },
   );
 
