@@ -154,3 +154,18 @@ export const adminStatsSchema = z.object({
   unreadChatMessages: z.number(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
+
+/** POST /api/admin/users/{id}/suspend and /close (decision 072): why, and a note for staff. */
+export const standingChangeSchema = z.object({
+  reason: z
+    .string({ error: 'Reason is required' })
+    .trim()
+    .min(1, 'Reason is required')
+    .max(500, 'Reason must be at most 500 characters'),
+  note: z
+    .string({ error: 'Note must be text' })
+    .trim()
+    .max(2000, 'Note must be at most 2000 characters')
+    .optional()
+    .nullable(),
+});

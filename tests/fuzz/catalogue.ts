@@ -881,6 +881,20 @@ export const CATALOGUE: RouteSpec[] = [
             note: 'Blurry photo',
           }),
   },
+  // Account standing: on the other customer only (the customer identity keeps its session).
+  ...(['suspend', 'close', 'reinstate'] as const).map(
+    (action): RouteSpec => ({
+      method: 'POST',
+      path: `/api/admin/users/:id/${action}`,
+      access: 'staff',
+      body: 'json',
+      param: ({ rng, world }) => (rng.chance(0.6) ? world.other.id : rng.uuid()),
+      validBody: ({ rng }) =>
+        action === 'reinstate'
+          ? obj({})
+          : obj({ reason: rng.pick(['Stolen cards reported', 'Asked to close']), note: 'Fuzz' }),
+    }),
+  ),
   { method: 'GET', path: '/api/admin/limits', access: 'staff' },
   { method: 'GET', path: '/api/admin/limits/history', access: 'staff' },
   {

@@ -215,6 +215,15 @@ export const templates = {
       `You get this email because staff changed the standing of your ${PRODUCT_NAME} account.`,
     ),
 
+  'staff-alert': (d: { subject: string; lines: string[]; url: string }) =>
+    layout(
+      'staff-alert',
+      d.subject,
+      'Hello,',
+      [...d.lines.map((text) => ({ text })), { link: d.url, label: 'Open the staff portal' }],
+      `You get this email because you are on the staff of ${PRODUCT_NAME}.`,
+    ),
+
   notifications: (d: { firstName: string | null; items: Item[]; settingsUrl: string }) =>
     layout(
       'notifications',

@@ -9,6 +9,7 @@ import { notify, transactionNotice } from '../../common/notify';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
 import { badRequest, HttpError, notFound } from '../../plugins/errors';
+import { FRAUD_REASONS, suspendOnFraudRejections } from './standing';
 
 const EDITABLE = [
   'status',
@@ -149,6 +150,13 @@ export async function updateTransactionAsStaff(
     // The customer hears of a decision (status, payment); a note alone is not news.
     const notice = transactionNotice({ ...current, ...rejection }, changes);
     if (notice) await notify(context, tx, current.userId, notice);
+    // The third fraud-like rejection in 30 days suspends the account (decision 072).
+    const fraudLike =
+      (changes.status?.to === 'rejected' || 'rejectionReason' in changes) &&
+      (FRAUD_REASONS as readonly string[]).includes(rejection.rejectionReason ?? '');
+    const suspended = fraudLike
+      ? await suspendOnFraudRejections(context, tx, actor, current.userId)
+      : [];
     return {
       value: Object.keys(changes),
       changed: [
@@ -156,6 +164,7 @@ export async function updateTransactionAsStaff(
           [current.userId, STAFF],
           ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
         ),
+        ...suspended,
       ],
     };
   });

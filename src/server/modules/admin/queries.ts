@@ -172,6 +172,25 @@ export async function adminStats(db: Db) {
   };
 }
 
+const adminUserColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isAdmin: users.isAdmin,
+  emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+  createdAt: users.createdAt,
+  standing: sql<'active' | 'suspended' | 'closed'>`${users.standing}`,
+  verificationLevel: users.verificationLevel,
+  standingReason: users.standingReason,
+};
+
+/** One customer as the Users tab shows them. */
+export async function findAdminUser(db: Db, id: string) {
+  const [row] = await db.select(adminUserColumns).from(users).where(eq(users.id, id));
+  return row ? { ...row, createdAt: row.createdAt.toISOString() } : null;
+}
+
 /** Customers, newest first, a page at a time. */
 export async function listAdminUsers(db: Db, options: { cursor?: string; limit: number }) {
   const rows = await db

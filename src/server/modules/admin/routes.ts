@@ -8,6 +8,7 @@ import {
   adminTransactionSchema,
   adminUserSchema,
   NEXT_CURSOR_HEADER,
+  standingChangeSchema,
   updateTransactionSchema,
 } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
@@ -19,10 +20,12 @@ import { updateTransactionAsStaff } from './commands';
 import {
   adminStats,
   findAdminTransaction,
+  findAdminUser,
   listAdminTransactions,
   listAdminUsers,
   transactionAudit,
 } from './queries';
+import { changeStanding, type StandingAction } from './standing';
 
 const idParams = z.object({ id: z.string() });
 
@@ -111,4 +114,27 @@ export default async function adminRoutes(app: FastifyInstance) {
       return items;
     },
   );
+
+  // Account standing (decision 072): suspend and close take a reason; reinstate takes nothing.
+  const standingRoute = (action: StandingAction) =>
+    r.post(
+      `/api/admin/users/:id/${action}`,
+      {
+        schema: {
+          params: idParams,
+          ...(action === 'reinstate' ? {} : { body: standingChangeSchema }),
+          response: { 200: adminUserSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if (!isUuid(id)) throw notFound('User not found');
+        const input = (request.body ?? {}) as { reason?: string; note?: string | null };
+        await app.run((context) => changeStanding(context, accountOf(request), id, action, input));
+        return (await findAdminUser(app.db, id))!;
+      },
+    );
+  standingRoute('suspend');
+  standingRoute('close');
+  standingRoute('reinstate');
 }

@@ -10,6 +10,7 @@ import {
   signUpSchema,
   twoFactorCodeSchema,
 } from '../../../shared/auth-schemas';
+import { SUPPORT_EMAIL } from '../../../shared/brand';
 import {
   findAccountRow,
   findAdminByEmail,
@@ -62,6 +63,7 @@ const challengeSchema = z.object({
 });
 
 const WRONG_CODE = 'That code is not right. Enter the 6-digit code your authenticator shows now.';
+const ACCOUNT_CLOSED = `This account is closed. If you think this is a mistake, contact ${SUPPORT_EMAIL}.`;
 const REPLAYED_CODE = 'That code was just used. Wait for the next one (they change every 30 s).';
 const NO_PENDING_SIGNIN = 'Your sign-in has expired. Enter your email and password again.';
 const BAD_SIGNIN_LINK =
@@ -115,6 +117,10 @@ export default async function authRoutes(app: FastifyInstance) {
     account: Account,
     fresh = true,
   ) {
+    // A closed account signs in no more (decision 072), whatever the way in.
+    if (account.standing === 'closed') {
+      throw new HttpError(403, ACCOUNT_CLOSED, undefined, { code: 'account_closed' });
+    }
     await startSession(request, reply, account, fresh ? { reauthAt: app.now() } : {});
     request.account = account;
     request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
