@@ -144,7 +144,7 @@ export async function suspendOnFraudRejections(
     .from(users)
     .where(eq(users.id, userId))
     .for('update');
-  if (!user || user.standing !== 'active') return [];
+  if (user?.standing !== 'active') return [];
   const since = new Date(context.now() - 30 * 24 * 60 * 60 * 1000);
   const count = await tx.$count(
     transactions,
