@@ -29,6 +29,7 @@ import { RatesTab } from './rates-tab';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
 import { UsersTab } from './users-tab';
+import { VerificationsTab } from './verifications-tab';
 
 export function AdminPage() {
   const { user, isAdmin } = useAuth();
@@ -66,7 +67,8 @@ export function AdminPage() {
               <span className="max-w-40 truncate">{displayName(user)}</span>
             </span>
             <Button variant="outline" asChild data-testid="admin-logout">
-              <a href="/api/logout">
+              {/* Named for screen readers on a phone, where the word is hidden. */}
+              <a href="/api/logout" aria-label="Logout">
                 <LogOutIcon /> <span className="hidden sm:inline">Logout</span>
               </a>
             </Button>
@@ -87,6 +89,7 @@ export function AdminPage() {
               <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
                 <TabsTrigger value="payouts">Payouts</TabsTrigger>
+                <TabsTrigger value="verification">Verification</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
                 <TabsTrigger value="chat">
                   Chat Support <ChatUnreadBadge />
@@ -99,6 +102,9 @@ export function AdminPage() {
               </TabsContent>
               <TabsContent value="payouts">
                 <PayoutsTab />
+              </TabsContent>
+              <TabsContent value="verification">
+                <VerificationsTab />
               </TabsContent>
               <TabsContent value="users">
                 <UsersTab />

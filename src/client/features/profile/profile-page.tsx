@@ -1,5 +1,6 @@
-import { PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
+import { BadgeCheckIcon, PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
+import { Link } from 'wouter';
 import { PageHeader } from '@/components/page-header';
 import { PaymentMethodForm } from '@/components/payment-methods/payment-method-form';
 import { PaymentMethodList } from '@/components/payment-methods/payment-method-list';
@@ -21,6 +22,7 @@ export function ProfilePage() {
         backHref="/dashboard"
         backClassName="md:hidden"
       />
+      {!user.isAdmin && <VerificationSummary level={user.verificationLevel} />}
       <Tabs defaultValue="info">
         {/* On a phone the three tabs share the width, with short names and no icons. */}
         <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block">
@@ -81,6 +83,35 @@ function ProfilePayments() {
         <PaymentMethodList
           empty={<p className="text-sm text-muted-foreground">No payment methods yet.</p>}
         />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The customer's verification level, and the way to raise it (decision 072). */
+function VerificationSummary({ level }: { level: number }) {
+  return (
+    <Card className="mb-6" data-testid="profile-verification">
+      <CardContent className="flex flex-wrap items-center justify-between gap-3 p-4">
+        <div className="flex items-center gap-3">
+          <BadgeCheckIcon
+            className={level > 0 ? 'size-6 text-primary' : 'size-6 text-muted-foreground'}
+            aria-hidden
+          />
+          <div>
+            <p className="font-semibold">Verification: level {level}</p>
+            <p className="text-sm text-muted-foreground">
+              {level === 0
+                ? 'Verify your identity to sell more.'
+                : level === 1
+                  ? 'Identity verified. Verify your address to sell more.'
+                  : 'Identity and address verified.'}
+            </p>
+          </div>
+        </div>
+        <Button asChild variant={level < 2 ? 'default' : 'outline'}>
+          <Link href="/verification">{level < 2 ? 'Verify' : 'See limits'}</Link>
+        </Button>
       </CardContent>
     </Card>
   );
