@@ -106,7 +106,8 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function startServer(env: NodeJS.ProcessEnv, baseURL: string) {
+/** Starts the built server with `env` and waits until it answers (verification.e2e.ts starts one too). */
+export async function startServer(env: NodeJS.ProcessEnv, baseURL: string) {
   // As `npm start` runs it (its node flags included).
   const server: ChildProcess = spawn(process.execPath, serverArgs(), {
     env,
@@ -136,7 +137,7 @@ async function startServer(env: NodeJS.ProcessEnv, baseURL: string) {
   return { server, output };
 }
 
-async function stopServer(server: ChildProcess) {
+export async function stopServer(server: ChildProcess) {
   if (server.exitCode !== null) return;
   server.removeAllListeners('exit');
   const done = new Promise((r) => server.once('exit', r));

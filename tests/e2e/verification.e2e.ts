@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { freePort } from '../../scripts/free-port';
+import { signInStaffOverHttp } from '../../scripts/staff-sign-in';
 import { submitCardByApi } from './api-helpers';
 import { axeFindings } from './axe';
 import {
@@ -12,6 +16,7 @@ import {
   test,
   uniqueEmail,
 } from './fixtures';
+import { startServer, stopServer } from './global-setup';
 
 /**
  * Verified sellers (issue 19, decision 072): a customer verifies their identity with photos, staff
@@ -124,16 +129,20 @@ describe('verified sellers', () => {
     await expect(page.getByTestId('address-form')).toBeVisible();
   });
 
-  test('a suspended customer sees the banner and a disabled upload form', async ({ browser }) => {
+  test('staff suspend a customer in the Users tab; the customer sees the banner and a disabled upload form', async ({
+    browser,
+  }) => {
     const { page, email } = await customerPage(browser);
     await submitCardByApi(page.request);
-    const staff = await staffContext(browser);
-    const users = await (await staff.request.get('/api/admin/users?limit=100')).json();
-    const id = users.find((u: { email: string }) => u.email === email).id;
-    const suspended = await staff.request.post(`/api/admin/users/${id}/suspend`, {
-      data: { reason: 'Cards reported stolen' },
-    });
-    expect(suspended.status()).toBe(200);
+    const staff = await (await staffContext(browser)).newPage();
+    await staff.goto('/admin');
+    await staff.getByRole('tab', { name: 'Users' }).click();
+    const row = staff.getByTestId('user-row').filter({ hasText: email });
+    await row.getByTestId('suspend-user').click();
+    await staff.getByLabel('Reason (the customer reads it)').fill('Cards reported stolen');
+    await staff.getByRole('button', { name: 'Suspend' }).last().click();
+    await expect(row.getByTestId('standing-badge')).toHaveText('Suspended');
+    await screenshot(staff, 'verification-users-suspended-light', false);
 
     await page.goto('/upload');
     await expect(page.getByTestId('suspended-banner')).toBeVisible();
@@ -177,4 +186,59 @@ describe('verified sellers', () => {
       await expectNoAxeFindings(staff);
     });
   }
+
+  test('a new payment method shows the hold in staff’s review dialog', async ({ browser }) => {
+    // Its own server with the holds on (the shared one runs with them off for the other tests).
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-e2e-holds-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const { server, output } = await startServer(
+      {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        APP_URL: base,
+        PAYOUT_HOLD_NEW_METHOD_HOURS: '24',
+        PAYOUT_HOLD_NEW_ACCOUNT_HOURS: '0',
+      },
+      base,
+    );
+    try {
+      const printed = output.match(/email:\s+(\S+)[\s\S]*?password:\s+(\S+)/)!;
+      const { cookie } = await signInStaffOverHttp(base, {
+        email: printed[1]!,
+        password: printed[2]!,
+      });
+      const customer = await browser.newContext({ baseURL: base });
+      const signup = await customer.request.post('/api/signup', {
+        data: {
+          email: uniqueEmail('held'),
+          password: CUSTOMER_PASSWORD,
+          firstName: 'Riley',
+          lastName: 'Stone',
+        },
+      });
+      expect(signup.status()).toBe(200);
+      await submitCardByApi(customer.request);
+
+      const context = await browser.newContext({ baseURL: base });
+      const [name, value] = cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: base }]);
+      const staff = await context.newPage();
+      await staff.goto('/admin');
+      const card = staff.getByTestId('upload-row').first();
+      await expect(card.getByTestId('hold-badge')).toBeVisible();
+      await card.getByRole('button', { name: 'Review' }).click();
+      const dialog = staff.getByTestId('review-dialog');
+      await expect(dialog.getByTestId('review-hold')).toContainText('Hold until');
+      await dialog.getByTestId('review-hold').scrollIntoViewIfNeeded();
+      await screenshot(staff, 'verification-review-hold-light', false);
+      expect(await axeFindings(staff)).toEqual([]);
+    } finally {
+      await stopServer(server);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
