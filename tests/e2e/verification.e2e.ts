@@ -241,4 +241,24 @@ describe('verified sellers', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  test('staff edit the limits table in the Rates tab', async ({ browser }) => {
+    const staff = await (await staffContext(browser)).newPage();
+    await staff.goto('/admin');
+    await staff.getByRole('tab', { name: 'Rates' }).click();
+    const card = staff.getByTestId('limits-card');
+    const setPerCard = async (amount: string) => {
+      await card.getByRole('button', { name: 'Edit the limits of level 2' }).click();
+      await staff.getByLabel('Per card').fill(amount);
+      await staff.getByRole('button', { name: 'Save limits' }).click();
+      await expect(staff.getByText('Limits of level 2 saved')).toBeVisible();
+    };
+    await setPerCard('9000');
+    await expect(card.getByTestId('limits-row').last()).toContainText('$9,000.00');
+    await screenshot(staff, 'verification-limits-light');
+    expect(await axeFindings(staff)).toEqual([]);
+    // Back as it was, for the other tests.
+    await setPerCard('10000');
+    await expect(card.getByTestId('limits-row').last()).toContainText('$10,000.00');
+  });
 });

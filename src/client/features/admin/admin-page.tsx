@@ -23,6 +23,7 @@ import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab, ChatUnreadBadge } from './chat-tab';
+import { LimitsCard } from './limits-card';
 import { PayoutsTab } from './payouts-tab';
 import { adminStatsQuery } from './queries';
 import { RatesTab } from './rates-tab';
@@ -115,8 +116,9 @@ export function AdminPage() {
               <TabsContent value="tickets">
                 <TicketsTab />
               </TabsContent>
-              <TabsContent value="rates">
+              <TabsContent value="rates" className="grid gap-6">
                 <RatesTab />
+                <LimitsCard />
               </TabsContent>
             </Tabs>
           </CardContent>

@@ -12,7 +12,7 @@ import type {
   AdminTicketThread,
   ChatMessage,
 } from '@shared/support';
-import type { AdminVerification } from '@shared/verification';
+import type { AdminVerification, LevelLimits } from '@shared/verification';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getJson, getPage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
@@ -171,3 +171,7 @@ export const adminVerificationQuery = (id: string | null) =>
       ),
     enabled: !!id,
   });
+
+/** The selling limits by level (decision 072). */
+export const adminLimitsQuery = () =>
+  queryOptions<LevelLimits[]>({ queryKey: ['/api/admin/limits'] });
