@@ -22,6 +22,7 @@ import payoutRoutes from './modules/payouts/routes';
 import rateRoutes from './modules/rates/routes';
 import sessionRoutes from './modules/sessions/routes';
 import supportRoutes from './modules/support/routes';
+import verificationRoutes from './modules/verification/routes';
 import { registerClient } from './plugins/client';
 import { registerApiDocs } from './plugins/docs';
 import {
@@ -143,6 +144,7 @@ export async function buildApp(
   await app.register(payoutRoutes);
   await app.register(chatRoutes);
   await app.register(supportRoutes);
+  await app.register(verificationRoutes);
   await app.register(eventRoutes);
   await app.register(healthRoutes);
 

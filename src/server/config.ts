@@ -96,6 +96,12 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  /** Identity documents are deleted this many days after the decision (docs/decisions/072). */
+  VERIFICATION_DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Payouts to a method whose payee details are this new wait; 0 turns the hold off. */
+  PAYOUT_HOLD_NEW_METHOD_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+  /** A new account's payouts wait until it is this old; 0 turns the hold off. */
+  PAYOUT_HOLD_NEW_ACCOUNT_HOURS: z.coerce.number().int().min(0).max(8760).default(48),
 });
 
 export interface AppConfig {
@@ -121,6 +127,17 @@ export interface AppConfig {
   clientDir?: string;
   /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
   s3?: S3Config;
+  /** Verified sellers (docs/decisions/072). */
+  verification: VerificationConfig;
+}
+
+export interface VerificationConfig {
+  /** Days after a decision that its identity documents are kept. */
+  documentRetentionDays: number;
+  /** Hours a payout to a new or changed payee waits; 0: no hold. */
+  payoutHoldNewMethodHours: number;
+  /** Hours old an account must be before it is paid; 0: no hold. */
+  payoutHoldNewAccountHours: number;
 }
 
 export interface S3Config {
@@ -213,6 +230,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       notificationDelayMs: e.NOTIFICATION_EMAIL_DELAY_SECONDS * 1000,
     },
     s3: s3ConfigOf(e),
+    verification: {
+      documentRetentionDays: e.VERIFICATION_DOCUMENT_RETENTION_DAYS,
+      payoutHoldNewMethodHours: e.PAYOUT_HOLD_NEW_METHOD_HOURS,
+      payoutHoldNewAccountHours: e.PAYOUT_HOLD_NEW_ACCOUNT_HOURS,
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
+import { deleteExpiredVerificationDocuments } from './modules/verification/commands';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
 
@@ -57,7 +58,8 @@ async function main() {
       : null;
   // Housekeeping at start and hourly: expired sessions, rate-limit windows and email links,
   // mail sent a month ago, files never used (card images no card claimed, chat attachments never
-  // sent), and files a crash left without a row.
+  // sent, identity documents never submitted), files a crash left without a row, and identity
+  // documents past VERIFICATION_DOCUMENT_RETENTION_DAYS.
   const housekeeping = async () => {
     const sessions = await deleteExpiredSessions(database.db);
     const unused = await deleteOrphanUploads(database.db, app.storage);
@@ -65,9 +67,11 @@ async function main() {
     const limits = await app.counters.deleteExpired();
     const tokens = await deleteExpiredTokens(database.db, app.now());
     const mails = await app.mail.deleteOld();
-    if (sessions + unused + unrecorded + limits + tokens + mails > 0) {
+    // Identity documents past their retention (decision 072); the decisions stay.
+    const documents = await app.run(deleteExpiredVerificationDocuments);
+    if (sessions + unused + unrecorded + limits + tokens + mails + documents > 0) {
       app.log.info(
-        { sessions, unused, unrecorded, limits, tokens, mails },
+        { sessions, unused, unrecorded, limits, tokens, mails, documents },
         'housekeeping removed expired and orphaned data',
       );
     }

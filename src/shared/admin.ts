@@ -28,6 +28,11 @@ export const adminTransactionSchema = transactionSchema.extend({
   validationStatus: z.string(),
   /** The automated checks that flagged the card (validation types), for the queue's flag. */
   validationFlags: z.array(z.string()),
+  /**
+   * When the payout may go (ISO time) while a hold lasts: a new payee or a new account (decision
+   * 072); null when it may be paid now.
+   */
+  payoutHoldUntil: z.string().nullable(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 
@@ -129,6 +134,11 @@ export const adminUserSchema = z.object({
   isAdmin: z.boolean(),
   emailVerified: z.boolean(),
   createdAt: z.string(),
+  /** active, suspended or closed (decision 072). */
+  standing: z.enum(['active', 'suspended', 'closed']),
+  verificationLevel: z.number(),
+  /** Why the account was suspended or closed; null while active. */
+  standingReason: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -144,3 +154,18 @@ export const adminStatsSchema = z.object({
   unreadChatMessages: z.number(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
+
+/** POST /api/admin/users/{id}/suspend and /close (decision 072): why, and a note for staff. */
+export const standingChangeSchema = z.object({
+  reason: z
+    .string({ error: 'Reason is required' })
+    .trim()
+    .min(1, 'Reason is required')
+    .max(500, 'Reason must be at most 500 characters'),
+  note: z
+    .string({ error: 'Note must be text' })
+    .trim()
+    .max(2000, 'Note must be at most 2000 characters')
+    .optional()
+    .nullable(),
+});

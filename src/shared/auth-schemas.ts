@@ -117,5 +117,32 @@ export const currentUserSchema = z.object({
   emailVerified: z.boolean(),
   /** Customers: whether staff decisions also come by email (staff: false). */
   emailNotifications: z.boolean(),
+  /** Customers: active, suspended (cannot sell or be paid) or closed (decision 072). */
+  standing: z.enum(['active', 'suspended', 'closed']),
+  /** Customers: 0, 1 (identity checked) or 2 (address checked); staff: 0. */
+  verificationLevel: z.number(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/**
+ * POST /api/reauth (decision 072): the password again, or (two-factor on) a code from the
+ * authenticator; the session may then change payment methods for 10 minutes.
+ */
+export const reauthSchema = z
+  .object({
+    password: z
+      .string({ error: 'Password must be text' })
+      .min(1, 'Enter your password')
+      .refine(fitsPasswordLength, PASSWORD_TOO_LONG)
+      .optional(),
+    code: z
+      .string({ error: 'Code must be text' })
+      .trim()
+      .min(1, 'Enter the 6-digit code from your authenticator app')
+      .max(40, 'That code is not valid')
+      .optional(),
+  })
+  .refine((v) => v.password !== undefined || v.code !== undefined, {
+    message: 'Enter your password',
+    path: ['password'],
+  });

@@ -36,6 +36,8 @@ export const payoutCardSchema = z.object({
   paymentMethodAccountNumber: z.string().nullable(),
   paymentMethodBankName: z.string().nullable(),
   paymentMethodRoutingNumber: z.string().nullable(),
+  /** Null for a listed card: cards that must wait are left out and listed in `held`. */
+  payoutHoldUntil: z.string().nullable(),
 });
 export type PayoutCard = z.infer<typeof payoutCardSchema>;
 
@@ -56,6 +58,21 @@ export const payoutsSchema = z.object({
   total: z.string(),
   /** Cards waiting beyond the PAYOUT_LIST_LIMIT listed (the oldest are listed first). */
   more: z.number(),
+  /**
+   * Approved cards left out because they may not be paid yet (decision 072): a hold for a new
+   * payee or a new account, until `payoutHoldUntil`, or a suspended customer (then null).
+   */
+  held: z.array(
+    z.object({
+      id: z.string(),
+      cardType: z.string(),
+      amount: z.string(),
+      userEmail: z.string(),
+      reason: z.enum(['new_method', 'new_account', 'account_suspended']),
+      message: z.string(),
+      payoutHoldUntil: z.string().nullable(),
+    }),
+  ),
 });
 export type Payouts = z.infer<typeof payoutsSchema>;
 
@@ -102,7 +119,14 @@ export const markSentSchema = z.object({
 });
 export type MarkSentInput = z.input<typeof markSentSchema>;
 
-export const SKIP_REASONS = ['not_found', 'not_payable', 'amount_changed'] as const;
+export const SKIP_REASONS = [
+  'not_found',
+  'not_payable',
+  'amount_changed',
+  /** Held for a new payee or a new account, or its customer is suspended (decision 072). */
+  'payout_hold',
+  'account_suspended',
+] as const;
 
 export const markSentResultSchema = z.object({
   /** Cards now Payment Sent, with the amount recorded as paid. */

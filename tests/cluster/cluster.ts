@@ -49,6 +49,9 @@ export async function startCluster(count = 2): Promise<Cluster> {
         // Every test client is 127.0.0.1: the per-address limits would stop the suite itself.
         LIMIT_SIGNUPS_PER_ADDRESS: '1000',
         LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '1000',
+        // The tests pay cards of accounts made a moment before (decision 072's holds off).
+        PAYOUT_HOLD_NEW_METHOD_HOURS: '0',
+        PAYOUT_HOLD_NEW_ACCOUNT_HOURS: '0',
         ...bucket.env,
       });
       return { ...server, dataDir };

@@ -54,6 +54,10 @@ export const POOL_NAMES = [
   /** Ids of the identities' own sessions (GET /api/sessions). */
   'sessionIds',
   'notificationIds',
+  /** Identity documents the customer uploaded (decision 072): never served back to them. */
+  'verificationDocuments',
+  'verificationIds',
+  'verificationCursors',
 ] as const;
 export type PoolName = (typeof POOL_NAMES)[number];
 
@@ -398,6 +402,17 @@ export const CATALOGUE: RouteSpec[] = [
     validBody: ({ rng, world }) =>
       obj({ ids: [pickOr(rng, world.pools.notificationIds, () => rng.uuid())] }),
   },
+  {
+    // Step-up (decision 072): the identity's own password, or a code.
+    method: 'POST',
+    path: '/api/reauth',
+    access: 'signed-in',
+    body: 'json',
+    validBody: ({ rng, world, who }) =>
+      rng.chance(0.8)
+        ? obj({ password: who === 'staff' ? world.staff.password : world.customer.password })
+        : obj({ code: rng.pick(['123456', 'ABCD-EFGH']) }),
+  },
   { method: 'POST', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/login', access: 'public' },
@@ -413,6 +428,18 @@ export const CATALOGUE: RouteSpec[] = [
       const objectPath = asRecord(json).objectPath;
       if (who === 'customer' && typeof objectPath === 'string') {
         addToPool(world, 'customerCardImages', objectPath);
+      }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/upload-verification-document',
+    access: 'customer',
+    body: 'multipart',
+    learn: ({ json, who }, world) => {
+      const objectPath = asRecord(json).objectPath;
+      if (who === 'customer' && typeof objectPath === 'string') {
+        addToPool(world, 'verificationDocuments', objectPath);
       }
     },
   },
@@ -442,16 +469,19 @@ export const CATALOGUE: RouteSpec[] = [
             ...world.pools.customerChatFiles,
             ...world.pools.staffChatFiles,
             ...world.pools.otherChatFiles,
+            ...world.pools.verificationDocuments,
           ],
           () => `/objects/cards/${rng.uuid()}.jpg`,
         ),
       ),
     check: ({ param, who }, world) =>
-      who === 'customer' &&
-      (foreign(world, 'otherCardImages', `/objects/${param}`) ||
-        foreign(world, 'otherChatFiles', `/objects/${param}`))
-        ? "a customer was served another customer's file"
-        : null,
+      who === 'customer' && param?.startsWith('verification/')
+        ? 'a customer was served an identity document'
+        : who === 'customer' &&
+            (foreign(world, 'otherCardImages', `/objects/${param}`) ||
+              foreign(world, 'otherChatFiles', `/objects/${param}`))
+          ? "a customer was served another customer's file"
+          : null,
   },
 
   // payment methods
@@ -788,6 +818,106 @@ export const CATALOGUE: RouteSpec[] = [
           ? { retired: rng.chance(0.5) }
           : { rate: rng.pick(['0.91', '0.85', '0.5']), minimum: rng.pick(['25', '50']) },
       ),
+  },
+
+  // verified sellers (decision 072)
+  { method: 'GET', path: '/api/verification', access: 'customer' },
+  {
+    method: 'POST',
+    path: '/api/verification',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng, world }) => {
+      const docs = world.pools.verificationDocuments;
+      const doc = () => pickOr(rng, docs, () => `/objects/verification/${rng.uuid()}.jpg`);
+      return rng.chance(0.7)
+        ? obj({
+            level: 1,
+            legalFirstName: 'Casey',
+            legalLastName: 'Customer',
+            dateOfBirth: rng.pick(['1990-04-01', '2015-01-01', '2000-02-30']),
+            country: rng.pick(['US', 'gb', 'USA']),
+            documentType: rng.pick(['passport', 'driving_licence', 'national_id']),
+            documentImages: [doc()],
+            selfieImage: doc(),
+          })
+        : obj({
+            level: 2,
+            addressLine1: '1 Main Street',
+            city: 'Springfield',
+            postalCode: '12345',
+            country: 'US',
+            proofImages: [doc()],
+          });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/verifications',
+    access: 'staff',
+    query: {
+      status: ({ rng }) => rng.pick(['pending', 'approved', 'rejected', 'all']),
+      ...paged('verificationCursors'),
+    },
+    learn: (success, world) => {
+      learnCursor('verificationCursors')(success, world);
+      if (!Array.isArray(success.json)) return;
+      for (const row of success.json) {
+        const id = asRecord(row).id;
+        if (typeof id === 'string') addToPool(world, 'verificationIds', id);
+      }
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/verifications/:id',
+    access: 'staff',
+    param: ({ rng, world }) => pickOr(rng, world.pools.verificationIds, () => rng.uuid()),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/verifications/:id/decision',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng, world }) => pickOr(rng, world.pools.verificationIds, () => rng.uuid()),
+    validBody: ({ rng }) =>
+      rng.chance(0.5)
+        ? obj({ decision: 'approve' })
+        : obj({
+            decision: 'reject',
+            reason: rng.pick(['document_unreadable', 'under_18', 'other']),
+            note: 'Blurry photo',
+          }),
+  },
+  // Account standing: on the other customer only (the customer identity keeps its session).
+  ...(['suspend', 'close', 'reinstate'] as const).map(
+    (action): RouteSpec => ({
+      method: 'POST',
+      path: `/api/admin/users/:id/${action}`,
+      access: 'staff',
+      body: 'json',
+      param: ({ rng, world }) => (rng.chance(0.6) ? world.other.id : rng.uuid()),
+      validBody: ({ rng }) =>
+        action === 'reinstate'
+          ? obj({})
+          : obj({ reason: rng.pick(['Stolen cards reported', 'Asked to close']), note: 'Fuzz' }),
+    }),
+  ),
+  { method: 'GET', path: '/api/admin/limits', access: 'staff' },
+  { method: 'GET', path: '/api/admin/limits/history', access: 'staff' },
+  {
+    method: 'PUT',
+    path: '/api/admin/limits/:level',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng }) => rng.pick(['0', '1', '2', '3']),
+    // Generous values: the fuzzer's own card submissions keep passing.
+    validBody: ({ rng }) =>
+      obj({
+        perCard: rng.pick(['100000', '99999999.99']),
+        perDay: '99999999.99',
+        per30Days: '99999999.99',
+      }),
   },
 
   // support

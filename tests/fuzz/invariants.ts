@@ -21,7 +21,19 @@ export interface Answer {
  * Keys an error body may have (PRODUCT.md): message, errors for 400, error on uploads, and the
  * machine-readable `code` of a refusal an issue's API contract names (`not_paid`, …).
  */
-const ERROR_KEYS = new Set(['message', 'errors', 'error', 'code']);
+/**
+ * The error body's keys; `requiredLevel` and `limit` (over a selling limit) and `until` (a payout
+ * hold) are issue 19's API contract (decision 072).
+ */
+const ERROR_KEYS = new Set([
+  'message',
+  'errors',
+  'error',
+  'code',
+  'requiredLevel',
+  'limit',
+  'until',
+]);
 
 /** Text that must never reach a client: stack frames, paths, SQL, driver errors. */
 const INTERNALS =

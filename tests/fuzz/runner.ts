@@ -167,6 +167,38 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'staff chat upload',
   );
   pools.staffChatFiles.push(staffFile.url);
+  // An identity check waiting for staff (decision 072), its documents in the customer's pool.
+  const documents: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const upload = await json(
+      await as(t.app, mine.who, {
+        method: 'POST',
+        url: '/api/upload-verification-document',
+        ...multipartOf('card-front.jpg'),
+      }),
+      'verification upload',
+    );
+    documents.push(upload.objectPath);
+  }
+  pools.verificationDocuments.push(...documents);
+  const submission = await json(
+    await as(t.app, mine.who, {
+      method: 'POST',
+      url: '/api/verification',
+      payload: {
+        level: 1,
+        legalFirstName: 'Casey',
+        legalLastName: 'Customer',
+        dateOfBirth: '1990-04-01',
+        country: 'US',
+        documentType: 'passport',
+        documentImages: [documents[0]],
+        selfieImage: documents[1],
+      },
+    }),
+    'verification submission',
+  );
+  pools.verificationIds.push(submission.id);
   const world: World = {
     customer: account(mine.who, PASSWORD),
     other: account(other.who, PASSWORD),

@@ -15,6 +15,8 @@ import type * as React from 'react';
 import { Link, useLocation } from 'wouter';
 import { BrandMark } from '@/components/brand-logo';
 import { NotificationBell } from '@/components/notification-bell';
+import { ReauthDialog } from '@/components/reauth-dialog';
+import { SuspendedBanner } from '@/components/suspended-banner';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import {
@@ -58,7 +60,9 @@ export function AppLayout({ children }: { children: React.ReactNode }) {
             <ThemeToggle />
           </div>
         </header>
+        <SuspendedBanner />
         <VerifyEmailBanner />
+        <ReauthDialog />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
           {children}
         </main>

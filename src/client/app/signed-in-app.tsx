@@ -23,6 +23,10 @@ const PaymentMethodsPage = lazyPage(
 const ProfilePage = lazyPage(() => import('@/features/profile/profile-page'), 'ProfilePage');
 const SupportPage = lazyPage(() => import('@/features/support/support-page'), 'SupportPage');
 const UploadPage = lazyPage(() => import('@/features/upload/upload-page'), 'UploadPage');
+const VerificationPage = lazyPage(
+  () => import('@/features/verification/verification-page'),
+  'VerificationPage',
+);
 
 /** Everything behind sign-in: the query cache, tooltips, the shell and its pages. */
 export function SignedInApp() {
@@ -52,6 +56,7 @@ export function SignedInApp() {
                     <Route path="/chat" component={ChatPage} />
                     <Route path="/support" component={SupportPage} />
                     <Route path="/profile" component={ProfilePage} />
+                    <Route path="/verification" component={VerificationPage} />
                     <Route path="/terms" component={TermsPage} />
                     <Route path="/privacy" component={PrivacyPage} />
                     <Route component={NotFoundPage} />

@@ -4,6 +4,7 @@ import type { BrandRate } from '@shared/rates';
 import type { SessionInfo } from '@shared/sessions';
 import type { ChatMessage, Ticket, TicketThread } from '@shared/support';
 import type { Stats, Transaction } from '@shared/transactions';
+import type { VerificationState } from '@shared/verification';
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from './api';
 import { queryClient } from './query-client';
@@ -65,3 +66,10 @@ export const sessionsQuery = () => queryOptions<SessionInfo[]>({ queryKey: ['/ap
  */
 export const ratesQuery = () =>
   queryOptions<BrandRate[]>({ queryKey: ['/api/rates'], refetchInterval: 60_000 });
+
+/**
+ * The customer's verification level, limits and what is left of them (decision 072). Refetched
+ * with the account (a decision raises the level) and after each submission.
+ */
+export const verificationQuery = () =>
+  queryOptions<VerificationState>({ queryKey: ['/api/verification'], refetchInterval: 30_000 });

@@ -20,7 +20,14 @@ export type AccountRow = {
   isAdmin?: boolean;
   emailVerifiedAt?: Date | null;
   emailNotifications?: boolean;
+  standing?: string;
+  verificationLevel?: number;
 };
+
+export type Standing = CurrentUser['standing'];
+const STANDINGS: Standing[] = ['active', 'suspended', 'closed'];
+const standingOf = (value: string | undefined): Standing =>
+  STANDINGS.includes(value as Standing) ? (value as Standing) : 'active';
 
 export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
   return {
@@ -36,6 +43,8 @@ export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
     // Staff accounts are made by an operator for a known address.
     emailVerified: kind === 'admin' || !!row.emailVerifiedAt,
     emailNotifications: kind === 'user' && row.emailNotifications !== false,
+    standing: kind === 'user' ? standingOf(row.standing) : 'active',
+    verificationLevel: kind === 'user' ? (row.verificationLevel ?? 0) : 0,
   };
 }
 

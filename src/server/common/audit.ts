@@ -9,7 +9,15 @@ export function recordAudit(
   db: Db,
   actor: Account,
   entry: {
-    entityType: 'transaction' | 'chat' | 'support_ticket' | 'user' | 'brand_rate' | 'payouts';
+    entityType:
+      | 'transaction'
+      | 'chat'
+      | 'support_ticket'
+      | 'user'
+      | 'brand_rate'
+      | 'payouts'
+      | 'verification'
+      | 'verification_limits';
     entityId: string | null;
     action: string;
     changes: AuditChanges;

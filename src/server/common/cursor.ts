@@ -72,6 +72,12 @@ export function afterCursor(cursor: string, createdAt: PgColumn, id: PgColumn): 
   return sql`(${createdAt}, ${id}) < (${last.createdAt}::timestamptz, ${last.id}::uuid)`;
 }
 
+/** The rows after `cursor` in (createdAt, id) ascending order: a queue read oldest first. */
+export function afterCursorAscending(cursor: string, createdAt: PgColumn, id: PgColumn): SQL {
+  const last = decodeCursor(cursor, false);
+  return sql`(${createdAt}, ${id}) > (${last.createdAt}::timestamptz, ${last.id}::uuid)`;
+}
+
 /** The rows after `cursor` in (flag, createdAt, id) descending order: flagged rows first. */
 export function afterFlaggedCursor(
   cursor: string,

@@ -8,7 +8,7 @@ import { notificationEmails, notifications, users } from '../db/schema';
 import { type Change, type CommandContext, change } from './command';
 
 export interface Notice {
-  kind: 'transaction' | 'chat' | 'ticket';
+  kind: 'transaction' | 'chat' | 'ticket' | 'verification' | 'account';
   title: string;
   body: string;
   link: string;

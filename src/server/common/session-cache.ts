@@ -21,6 +21,11 @@ export interface SessionData {
   ip?: string;
   /** A sign-in with staff rights that has passed the password but not yet the second factor. */
   pendingAccount?: { kind: 'user' | 'admin'; id: string };
+  /**
+   * When the password (or a second-factor code) was last given in this session, in ms: payment
+   * method changes need it within the last 10 minutes (decision 072).
+   */
+  reauthAt?: number;
 }
 
 const MAX_SESSIONS = 200_000;

@@ -36,6 +36,14 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Whether staff decisions and replies are also sent by email (in-app always). */
     emailNotifications: boolean('email_notifications').notNull().default(true),
+    /** 0, 1 (identity checked) or 2 (address checked): what staff approved (decision 072). */
+    verificationLevel: integer('verification_level').notNull().default(0),
+    /** 'active', 'suspended' or 'closed' (decision 072). */
+    standing: varchar('standing', { length: 16 }).notNull().default('active'),
+    /** Why staff (or a rule) suspended or closed the account; null while active. */
+    standingReason: varchar('standing_reason', { length: 500 }),
+    standingNote: varchar('standing_note', { length: 2000 }),
+    standingChangedAt: timestamp('standing_changed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -74,6 +82,11 @@ export const paymentMethods = pgTable(
     routingNumber: varchar('routing_number', { length: 64 }),
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
+    /**
+     * When the payee details (where the money goes) were set: payouts to the method wait
+     * PAYOUT_HOLD_NEW_METHOD_HOURS from then (decision 072).
+     */
+    payeeChangedAt: timestamp('payee_changed_at', { withTimezone: true }).notNull().defaultNow(),
     /** Soft delete: hidden from the user, kept for the transactions that name it. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -499,3 +512,58 @@ export const ticketReplies = pgTable(
   },
   (t) => [index('ticket_replies_ticket_idx').on(t.ticketId, t.createdAt)],
 );
+
+/**
+ * A customer's request to be verified (decision 072): level 1 (identity) or 2 (address), its
+ * details, its images (objectPaths of `verification` uploads) and staff's decision. The images are
+ * deleted some days after the decision (`documentsDeletedAt`); the row and decision stay.
+ */
+export const verificationSubmissions = pgTable(
+  'verification_submissions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: integer('level').notNull(),
+    /** 'pending', 'approved' or 'rejected'. */
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    legalFirstName: varchar('legal_first_name', { length: 100 }),
+    legalLastName: varchar('legal_last_name', { length: 100 }),
+    dateOfBirth: varchar('date_of_birth', { length: 10 }),
+    country: varchar('country', { length: 2 }).notNull(),
+    /** 'passport', 'driving_licence' or 'national_id' (level 1). */
+    documentType: varchar('document_type', { length: 32 }),
+    addressLine1: varchar('address_line1', { length: 200 }),
+    addressLine2: varchar('address_line2', { length: 200 }),
+    city: varchar('city', { length: 100 }),
+    postalCode: varchar('postal_code', { length: 20 }),
+    documentImages: text('document_images').array().notNull().default(sql`'{}'`),
+    selfieImage: text('selfie_image'),
+    proofImages: text('proof_images').array().notNull().default(sql`'{}'`),
+    /** One of VERIFICATION_REJECTION_REASONS when rejected. */
+    decisionReason: varchar('decision_reason', { length: 32 }),
+    decisionNote: varchar('decision_note', { length: 500 }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: varchar('decided_by', { length: 254 }),
+    documentsDeletedAt: timestamp('documents_deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('verification_submissions_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('verification_submissions_user_idx').on(t.userId, t.createdAt),
+    // One pending submission per customer: a second one, even sent at the same moment, is refused.
+    uniqueIndex('verification_submissions_one_pending_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** How much card value a customer may submit, by verification level (decision 072). */
+export const verificationLimits = pgTable('verification_limits', {
+  level: integer('level').primaryKey(),
+  perCard: money('per_card').notNull(),
+  perDay: money('per_day').notNull(),
+  per30Days: money('per_30_days').notNull(),
+  updatedAt: updatedAt(),
+});

@@ -27,6 +27,28 @@ interface OutboxRow {
 }
 
 /**
+ * Adds `template` for `to` to the outbox inside the caller's database transaction: for commands,
+ * which have no app (the worker finds the row on its next tick). `now` is the app's clock, in ms.
+ */
+export async function queueMail<T extends TemplateName>(
+  db: Db,
+  now: number,
+  to: string,
+  template: T,
+  data: Parameters<(typeof templates)[T]>[0],
+): Promise<void> {
+  const rendered: Rendered = (templates[template] as (d: typeof data) => Rendered)(data);
+  await db.insert(mailOutbox).values({
+    toAddress: to,
+    template: rendered.template,
+    subject: rendered.subject,
+    textBody: rendered.text,
+    htmlBody: rendered.html,
+    nextAttemptAt: new Date(now),
+  });
+}
+
+/**
  * The mail queue (docs/decisions/035): `send` adds a row to `mail_outbox` and returns at once;
  * a worker in every instance delivers due rows (each claimed by one instance with SKIP LOCKED),
  * retries failures with growing waits, and logs each failure without the recipient.
@@ -59,15 +81,7 @@ export class MailQueue {
     data: Parameters<(typeof templates)[T]>[0],
     db?: Db,
   ): Promise<void> {
-    const rendered: Rendered = (templates[template] as (d: typeof data) => Rendered)(data);
-    await (db ?? this.database.db).insert(mailOutbox).values({
-      toAddress: to,
-      template: rendered.template,
-      subject: rendered.subject,
-      textBody: rendered.text,
-      htmlBody: rendered.html,
-      nextAttemptAt: new Date(this.now()),
-    });
+    await queueMail(db ?? this.database.db, this.now(), to, template, data);
     if (!db) this.kick();
   }
 

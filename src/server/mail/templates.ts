@@ -152,6 +152,78 @@ export const templates = {
       `You get this email because the password of your ${PRODUCT_NAME} account changed.`,
     ),
 
+  'payment-method-changed': (d: {
+    firstName: string | null;
+    action: 'added' | 'changed' | 'removed';
+    method: string;
+    holdHours: number;
+    url: string;
+  }) =>
+    layout(
+      'payment-method-changed',
+      `A payout method was ${d.action} on your ${PRODUCT_NAME} account`,
+      hello(d.firstName),
+      [
+        {
+          text: `A payout method was ${d.action} on your account: ${d.method}.${
+            d.action !== 'removed' && d.holdHours > 0
+              ? ` For your safety, payouts to it wait ${d.holdHours} hours.`
+              : ''
+          }`,
+        },
+        {
+          text: `If this wasn't you, contact us at once at ${SUPPORT_EMAIL} or ${SUPPORT_PHONE}, and change your password.`,
+        },
+        { link: d.url, label: 'See my payout methods' },
+      ],
+      `You get this email because the payout methods of your ${PRODUCT_NAME} account changed. It is sent for every change, whatever your notification settings.`,
+    ),
+
+  'account-standing': (d: {
+    firstName: string | null;
+    standing: 'suspended' | 'closed' | 'active';
+    reason: string | null;
+    url: string;
+  }) =>
+    layout(
+      'account-standing',
+      d.standing === 'active'
+        ? `Your ${PRODUCT_NAME} account is active again`
+        : `Your ${PRODUCT_NAME} account was ${d.standing}`,
+      hello(d.firstName),
+      [
+        {
+          text:
+            d.standing === 'active'
+              ? 'Your account was reinstated: you can submit cards, change payout methods and be paid again.'
+              : d.standing === 'suspended'
+                ? 'Your account was suspended. You can still sign in, read your history, chat with us and open tickets, but you cannot submit cards, change payout methods or be paid while it is suspended.'
+                : 'Your account was closed. You can no longer sign in. Cards already approved and still owed money will be paid.',
+        },
+        ...(d.reason ? [{ text: `Reason: ${d.reason}` }] : []),
+        ...(d.standing === 'active'
+          ? []
+          : [
+              {
+                text: `To appeal, reply to ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}${
+                  d.standing === 'suspended' ? ', or open a ticket in the app' : ''
+                }.`,
+              },
+            ]),
+        ...(d.standing === 'closed' ? [] : [{ link: d.url, label: `Open ${PRODUCT_NAME}` }]),
+      ],
+      `You get this email because staff changed the standing of your ${PRODUCT_NAME} account.`,
+    ),
+
+  'staff-alert': (d: { subject: string; lines: string[]; url: string }) =>
+    layout(
+      'staff-alert',
+      d.subject,
+      'Hello,',
+      [...d.lines.map((text) => ({ text })), { link: d.url, label: 'Open the staff portal' }],
+      `You get this email because you are on the staff of ${PRODUCT_NAME}.`,
+    ),
+
   notifications: (d: { firstName: string | null; items: Item[]; settingsUrl: string }) =>
     layout(
       'notifications',

@@ -1,6 +1,9 @@
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../common/account';
 import { HttpError } from '../common/http-error';
+import { accountNotActive } from '../common/standing';
+import { sessions } from '../db/schema';
 import { loadSession } from './session';
 
 declare module 'fastify' {
@@ -45,4 +48,38 @@ export async function requireCustomer(request: FastifyRequest): Promise<void> {
 export function accountOf(request: FastifyRequest): Account {
   if (!request.account) throw new HttpError(401, UNAUTHORIZED);
   return request.account;
+}
+
+/**
+ * Writes a suspended or closed customer may not make (cards, payment methods): 403 with
+ * `code: 'account_suspended'` (decision 072). Behind requireCustomer.
+ */
+export async function requireActiveAccount(request: FastifyRequest): Promise<void> {
+  const account = await currentAccount(request);
+  if (!account) throw new HttpError(401, UNAUTHORIZED);
+  if (account.standing !== 'active') throw accountNotActive(account.standing);
+}
+
+/** How long a password (or code) given again keeps a session fresh for payment-method changes. */
+export const REAUTH_WINDOW_MS = 10 * 60 * 1000;
+export const REAUTH_REQUIRED =
+  'For your safety, enter your password again to change payment methods.';
+
+/**
+ * Payment-method changes need the password given within the last 10 minutes in this session
+ * (at sign-in or through POST /api/reauth); else 401 with `code: 'reauth_required'`. Read from
+ * the session's row, so every instance agrees at once.
+ */
+export async function requireRecentPassword(request: FastifyRequest): Promise<void> {
+  const session = await loadSession(request);
+  if (!session?.account) throw new HttpError(401, UNAUTHORIZED);
+  const [row] = await request.server.db
+    .select({ at: sql<string | null>`${sessions.sess}->>'reauthAt'` })
+    .from(sessions)
+    .where(eq(sessions.sid, session.sid));
+  const at = Number(row?.at ?? Number.NaN);
+  const now = request.server.now();
+  if (!(at <= now && now - at <= REAUTH_WINDOW_MS)) {
+    throw new HttpError(401, REAUTH_REQUIRED, undefined, { code: 'reauth_required' });
+  }
 }

@@ -63,6 +63,7 @@ const SESSION_WITH_ACCOUNT = `
            u.profile_image_url as user_profile_image_url, u.is_admin as user_is_admin,
            u.email_verified_at as user_email_verified_at,
            u.email_notifications as user_email_notifications,
+           u.standing as user_standing, u.verification_level as user_verification_level,
            a.id as admin_id, a.email as admin_email, a.first_name as admin_first_name,
            a.last_name as admin_last_name, a.created_at as admin_created_at
       from sessions s
@@ -117,6 +118,8 @@ interface SessionRow {
   user_is_admin: boolean | null;
   user_email_verified_at: Date | null;
   user_email_notifications: boolean;
+  user_standing: string;
+  user_verification_level: number;
   admin_id: string | null;
   admin_email: string;
   admin_first_name: string | null;
@@ -136,6 +139,8 @@ function accountOfRow(row: SessionRow): Account | null {
       isAdmin: row.user_is_admin === true,
       emailVerifiedAt: row.user_email_verified_at,
       emailNotifications: row.user_email_notifications,
+      standing: row.user_standing,
+      verificationLevel: row.user_verification_level,
     });
   }
   if (row.account_kind === 'admin' && row.admin_id) {

@@ -27,5 +27,5 @@ export interface ObjectStorage {
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */
 export const OBJECT_KEY_PATTERN = new RegExp(
-  `^(cards|chat)/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
+  `^(cards|chat|verification)/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
 );

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { paymentMethodsQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
+import { withStepUp } from '@/lib/reauth';
 import { toast } from '@/lib/toast';
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: paymentMethodsQuery().queryKey });
@@ -18,7 +19,9 @@ function useMethodWrite<T>(
   onSuccess?: () => void,
 ) {
   return useMutation({
-    mutationFn: async (input: T) => (await write(input)).json() as Promise<unknown>,
+    // A change of where the money goes may ask for the password again first (decision 072).
+    mutationFn: async (input: T) =>
+      withStepUp(async () => (await write(input)).json() as Promise<unknown>),
     onSuccess: async () => {
       await refresh();
       toast({ title: texts.success });

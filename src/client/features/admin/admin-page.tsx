@@ -23,12 +23,14 @@ import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab, ChatUnreadBadge } from './chat-tab';
+import { LimitsCard } from './limits-card';
 import { PayoutsTab } from './payouts-tab';
 import { adminStatsQuery } from './queries';
 import { RatesTab } from './rates-tab';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
 import { UsersTab } from './users-tab';
+import { VerificationsTab } from './verifications-tab';
 
 export function AdminPage() {
   const { user, isAdmin } = useAuth();
@@ -66,6 +68,7 @@ export function AdminPage() {
               <span className="max-w-40 truncate">{displayName(user)}</span>
             </span>
             <Button variant="outline" asChild data-testid="admin-logout">
+              {/* Named for screen readers on a phone, where the word is hidden. */}
               <a href="/api/logout" aria-label="Logout">
                 <LogOutIcon /> <span className="hidden sm:inline">Logout</span>
               </a>
@@ -87,6 +90,7 @@ export function AdminPage() {
               <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
                 <TabsTrigger value="uploads">User Uploads</TabsTrigger>
                 <TabsTrigger value="payouts">Payouts</TabsTrigger>
+                <TabsTrigger value="verification">Verification</TabsTrigger>
                 <TabsTrigger value="users">Users</TabsTrigger>
                 <TabsTrigger value="chat">
                   Chat Support <ChatUnreadBadge />
@@ -100,6 +104,9 @@ export function AdminPage() {
               <TabsContent value="payouts">
                 <PayoutsTab />
               </TabsContent>
+              <TabsContent value="verification">
+                <VerificationsTab />
+              </TabsContent>
               <TabsContent value="users">
                 <UsersTab />
               </TabsContent>
@@ -109,8 +116,9 @@ export function AdminPage() {
               <TabsContent value="tickets">
                 <TicketsTab />
               </TabsContent>
-              <TabsContent value="rates">
+              <TabsContent value="rates" className="grid gap-6">
                 <RatesTab />
+                <LimitsCard />
               </TabsContent>
             </Tabs>
           </CardContent>

@@ -10,6 +10,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { BanknoteIcon, DownloadIcon, SendIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
+import { HoldBadge } from '@/components/hold-badge';
 import { StatusBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
@@ -90,7 +91,7 @@ export function PayoutsTab() {
   });
 
   if (query.isLoading || !query.data) return <Skeleton className="h-48" />;
-  const { groups, count, total, more } = query.data;
+  const { groups, count, total, more, held } = query.data;
   return (
     <div className="grid gap-4" data-testid="payouts">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -124,6 +125,28 @@ export function PayoutsTab() {
           {plural(more, 'more card')} wait behind these. Pay and mark these first, and the next ones
           appear.
         </p>
+      )}
+      {held.length > 0 && (
+        <details
+          className="rounded-md border bg-amber-50/60 px-3 py-2 text-sm dark:bg-amber-400/5"
+          data-testid="payouts-held"
+        >
+          <summary className="cursor-pointer font-medium">
+            {plural(held.length, 'approved card')} left out: not payable yet
+          </summary>
+          <ul className="mt-2 grid gap-2">
+            {held.map((h) => (
+              <li key={h.id} className="flex flex-wrap items-center gap-2" data-testid="held-card">
+                <span className="font-medium">{h.userEmail}</span>
+                <span className="text-muted-foreground">
+                  {h.cardType} · {formatMoney(h.amount)}
+                </span>
+                <HoldBadge until={h.payoutHoldUntil} />
+                <span className="text-muted-foreground">{h.message}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       {groups.length === 0 ? (
         <EmptyState icon={<BanknoteIcon />} testId="payouts-empty">

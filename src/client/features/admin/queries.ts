@@ -12,6 +12,7 @@ import type {
   AdminTicketThread,
   ChatMessage,
 } from '@shared/support';
+import type { AdminVerification, LevelLimits } from '@shared/verification';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getJson, getPage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
@@ -150,3 +151,27 @@ export const refreshRates = () =>
       queryClient.invalidateQueries({ queryKey: [path] }),
     ),
   );
+
+/** The identity checks waiting for staff, oldest first (decision 072). */
+export const adminVerificationsQuery = (status: string, cursor: string | null) =>
+  queryOptions({
+    queryKey: ['/api/admin/verifications', { status, cursor }],
+    queryFn: () =>
+      getPage<AdminVerification>(withParams('/api/admin/verifications', { status, cursor })),
+    placeholderData: keepPreviousData,
+    refetchInterval: STAFF_FALLBACK_POLL_MS,
+  });
+
+export const adminVerificationQuery = (id: string | null) =>
+  queryOptions({
+    queryKey: ['/api/admin/verifications', { id }],
+    queryFn: () =>
+      getJson<AdminVerification & { audit: AdminTransactionDetail['audit'] }>(
+        `/api/admin/verifications/${id}`,
+      ),
+    enabled: !!id,
+  });
+
+/** The selling limits by level (decision 072). */
+export const adminLimitsQuery = () =>
+  queryOptions<LevelLimits[]>({ queryKey: ['/api/admin/limits'] });

@@ -28,6 +28,7 @@ import { HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { HoldBadge } from '@/components/hold-badge';
 import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
@@ -297,6 +298,15 @@ function ReviewForm({
               onChange={(e) => setRejectionNote(e.target.value)}
             />
           </Field>
+        )}
+        {t.payoutHoldUntil && (
+          <p
+            className="flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100"
+            data-testid="review-hold"
+          >
+            <HoldBadge until={t.payoutHoldUntil} />
+            New payout details or a new account: this card cannot be marked paid before then.
+          </p>
         )}
         <Field id="review-payment-status" label="Payment Status">
           <NativeSelect

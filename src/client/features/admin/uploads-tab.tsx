@@ -5,6 +5,7 @@ import { InboxIcon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
+import { HoldBadge } from '@/components/hold-badge';
 import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
@@ -108,6 +109,7 @@ export function UploadsTab() {
                 <div className="mt-2 flex flex-wrap gap-2">
                   <StatusBadge status={t.status} />
                   <PaymentStatusBadge status={t.paymentStatus} />
+                  <HoldBadge until={t.payoutHoldUntil} />
                 </div>
               </li>
             ))}
@@ -151,7 +153,10 @@ export function UploadsTab() {
                     <StatusBadge status={t.status} />
                   </TableCell>
                   <TableCell>
-                    <PaymentStatusBadge status={t.paymentStatus} />
+                    <span className="inline-flex flex-wrap items-center gap-1.5">
+                      <PaymentStatusBadge status={t.paymentStatus} />
+                      <HoldBadge until={t.payoutHoldUntil} />
+                    </span>
                   </TableCell>
                   <TableCell className="text-right">
                     <Button size="sm" variant="outline" onClick={() => setReviewing(t.id)}>

@@ -1,17 +1,20 @@
 import { ADMIN_PAGE_SIZE, type AdminUser } from '@shared/admin';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { LogOutIcon, UsersIcon } from 'lucide-react';
+import { BanIcon, LogOutIcon, UserCheckIcon, UsersIcon, UserXIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
+import { Textarea } from '@/components/ui/textarea';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
+import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminUsersQuery } from './queries';
@@ -34,6 +37,33 @@ export function UsersTab() {
     },
     onError: errorToast('Could not end the sessions'),
   });
+  const [standing, setStanding] = React.useState<{
+    user: AdminUser;
+    action: StandingAction;
+  } | null>(null);
+  const [reason, setReason] = React.useState('');
+  const [note, setNote] = React.useState('');
+  const changeStanding = useMutation({
+    mutationFn: async ({ user, action }: { user: AdminUser; action: StandingAction }) =>
+      (
+        await apiRequest(
+          'POST',
+          `/api/admin/users/${user.id}/${action}`,
+          action === 'reinstate' ? undefined : { reason: reason.trim(), note: note.trim() || null },
+        )
+      ).json(),
+    onSuccess: async (_data, { user, action }) => {
+      setStanding(null);
+      await queryClient.invalidateQueries({ queryKey: ['/api/admin/users'] });
+      toast({ title: `${user.email} ${STANDING_DONE[action]}` });
+    },
+    onError: errorToast('Could not change the account'),
+  });
+  const openStanding = (user: AdminUser, action: StandingAction) => {
+    setReason('');
+    setNote('');
+    setStanding({ user, action });
+  };
   const users = query.data?.items ?? [];
   if (query.isLoading) return <Skeleton className="h-48" />;
   if (users.length === 0) {
@@ -53,6 +83,8 @@ export function UsersTab() {
             'Email',
             'User ID',
             'Role',
+            'Level',
+            'Standing',
             { label: 'Actions', srOnly: true },
           ]}
         />
@@ -75,7 +107,49 @@ export function UsersTab() {
               <TableCell>
                 {u.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}
               </TableCell>
-              <TableCell className="text-right">
+              <TableCell className="tabular-nums">
+                {u.isAdmin ? '—' : u.verificationLevel}
+              </TableCell>
+              <TableCell>
+                <StandingBadge standing={u.standing} reason={u.standingReason} />
+              </TableCell>
+              <TableCell className="whitespace-nowrap text-right">
+                {!u.isAdmin &&
+                  (u.standing === 'active' ? (
+                    <>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => openStanding(u, 'suspend')}
+                        data-testid="suspend-user"
+                        aria-label={`Suspend ${u.email}`}
+                        title="Suspend"
+                      >
+                        <BanIcon />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => openStanding(u, 'close')}
+                        data-testid="close-user"
+                        aria-label={`Close ${u.email}`}
+                        title="Close"
+                      >
+                        <UserXIcon />
+                      </Button>
+                    </>
+                  ) : (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => openStanding(u, 'reinstate')}
+                      data-testid="reinstate-user"
+                      aria-label={`Reinstate ${u.email}`}
+                      title="Reinstate"
+                    >
+                      <UserCheckIcon />
+                    </Button>
+                  ))}
                 <Button
                   variant="ghost"
                   size="sm"
@@ -104,6 +178,44 @@ export function UsersTab() {
         pending={endSessions.isPending}
         onConfirm={() => ending && endSessions.mutate(ending)}
       />
+      <ConfirmDialog
+        open={standing !== null}
+        onOpenChange={(open) => !open && setStanding(null)}
+        title={standing ? STANDING_TITLES[standing.action] : ''}
+        description={standing ? STANDING_TEXTS[standing.action](standing.user.email) : ''}
+        confirmLabel={standing ? STANDING_LABELS[standing.action] : ''}
+        pendingLabel="Saving..."
+        pending={changeStanding.isPending}
+        onConfirm={() => {
+          if (!standing) return;
+          if (standing.action !== 'reinstate' && !reason.trim()) {
+            toast({ title: 'Give a reason', variant: 'destructive' });
+            return;
+          }
+          changeStanding.mutate(standing);
+        }}
+      >
+        {standing && standing.action !== 'reinstate' && (
+          <div className="grid gap-3">
+            <Field id="standing-reason" label="Reason (the customer reads it)">
+              <Textarea
+                id="standing-reason"
+                value={reason}
+                maxLength={500}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </Field>
+            <Field id="standing-note" label="Note for staff (optional)">
+              <Textarea
+                id="standing-note"
+                value={note}
+                maxLength={2000}
+                onChange={(e) => setNote(e.target.value)}
+              />
+            </Field>
+          </div>
+        )}
+      </ConfirmDialog>
       <Pager
         page={pages.page}
         count={users.length}
@@ -113,5 +225,43 @@ export function UsersTab() {
         onPrevious={pages.previous}
       />
     </div>
+  );
+}
+
+type StandingAction = 'suspend' | 'close' | 'reinstate';
+const STANDING_TITLES: Record<StandingAction, string> = {
+  suspend: 'Suspend this customer?',
+  close: 'Close this account?',
+  reinstate: 'Reinstate this customer?',
+};
+const STANDING_LABELS: Record<StandingAction, string> = {
+  suspend: 'Suspend',
+  close: 'Close account',
+  reinstate: 'Reinstate',
+};
+const STANDING_DONE: Record<StandingAction, string> = {
+  suspend: 'is suspended',
+  close: 'is closed',
+  reinstate: 'is active again',
+};
+const STANDING_TEXTS: Record<StandingAction, (email: string) => string> = {
+  suspend: (email) =>
+    `${email} can still sign in, read their history, chat and open tickets, but cannot submit cards, change payment methods or be paid. They are emailed the reason; this is audited.`,
+  close: (email) =>
+    `Every session of ${email} ends and sign-in is refused; their pending cards are rejected as "Account closed", approved cards still owed stay payable. They are emailed; this is audited.`,
+  reinstate: (email) => `${email} may sell and be paid again. They are emailed; this is audited.`,
+};
+
+/** Active, suspended or closed (decision 072); the reason on hover. */
+function StandingBadge({ standing, reason }: { standing: string; reason: string | null }) {
+  if (standing === 'active') return <Badge variant="outline">Active</Badge>;
+  return (
+    <Badge
+      className={standing === 'closed' ? 'bg-muted text-foreground' : 'bg-destructive text-white'}
+      title={reason ?? undefined}
+      data-testid="standing-badge"
+    >
+      {standing === 'closed' ? 'Closed' : 'Suspended'}
+    </Badge>
   );
 }

@@ -1,6 +1,6 @@
-import { PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
+import { BadgeCheckIcon, PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { PageHeader } from '@/components/page-header';
 import { PaymentMethodForm } from '@/components/payment-methods/payment-method-form';
 import { PaymentMethodList } from '@/components/payment-methods/payment-method-list';
@@ -28,6 +28,7 @@ export function ProfilePage() {
         backHref="/dashboard"
         backClassName="md:hidden"
       />
+      {!user.isAdmin && <VerificationSummary level={user.verificationLevel} />}
       <Tabs
         value={tab}
         onValueChange={(next) =>
@@ -93,6 +94,35 @@ function ProfilePayments() {
         <PaymentMethodList
           empty={<p className="text-sm text-muted-foreground">No payment methods yet.</p>}
         />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The customer's verification level, and the way to raise it (decision 072). */
+function VerificationSummary({ level }: { level: number }) {
+  return (
+    <Card className="mb-6" data-testid="profile-verification">
+      <CardContent className="flex flex-wrap items-center justify-between gap-3 p-4">
+        <div className="flex items-center gap-3">
+          <BadgeCheckIcon
+            className={level > 0 ? 'size-6 text-primary' : 'size-6 text-muted-foreground'}
+            aria-hidden
+          />
+          <div>
+            <p className="font-semibold">Verification: level {level}</p>
+            <p className="text-sm text-muted-foreground">
+              {level === 0
+                ? 'Verify your identity to sell more.'
+                : level === 1
+                  ? 'Identity verified. Verify your address to sell more.'
+                  : 'Identity and address verified.'}
+            </p>
+          </div>
+        </div>
+        <Button asChild variant={level < 2 ? 'default' : 'outline'}>
+          <Link href="/verification">{level < 2 ? 'Verify' : 'See limits'}</Link>
+        </Button>
       </CardContent>
     </Card>
   );

@@ -11,12 +11,19 @@ import {
   type UploadFormValues,
   uploadFormProblems,
 } from '@shared/card-rules';
-import { formatMoney } from '@shared/money';
+import { formatMoney, fromCents, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { type BrandRate, OTHER_BRAND, termsFor } from '@shared/rates';
 import type { Transaction } from '@shared/transactions';
+import { VERIFY_NEXT, type VerificationState } from '@shared/verification';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { AlertTriangleIcon, CheckCircle2Icon, Loader2Icon, ShieldCheckIcon } from 'lucide-react';
+import {
+  AlertTriangleIcon,
+  BadgeCheckIcon,
+  CheckCircle2Icon,
+  Loader2Icon,
+  ShieldCheckIcon,
+} from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
@@ -32,8 +39,9 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest, serverMessage } from '@/lib/api';
+import { useAuth } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
-import { ratesQuery, refreshAfterSubmission } from '@/lib/queries';
+import { ratesQuery, refreshAfterSubmission, verificationQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 import { uploadFile } from '@/lib/upload';
@@ -100,6 +108,10 @@ function UploadForm({
 }) {
   const methods = usePaymentMethods();
   const hasMethods = (methods.data?.length ?? 0) > 0;
+  const { user } = useAuth();
+  const suspended = user?.standing === 'suspended';
+  // What the customer may still submit (decision 072), shown before they type a value.
+  const allowance = useQuery(verificationQuery()).data;
   // The brands and their terms are staff-managed: read from the server, refreshed when changed.
   const rates = useQuery(ratesQuery()).data ?? [];
   const ratesRef = React.useRef(rates);
@@ -155,6 +167,7 @@ function UploadForm({
     onMutate: () => onPhase('uploading'),
     onSuccess: async () => {
       await refreshAfterSubmission();
+      void queryClient.invalidateQueries({ queryKey: verificationQuery().queryKey });
       toast({
         title: 'Gift card submitted',
         description: 'Your gift card has been submitted for review.',
@@ -163,6 +176,18 @@ function UploadForm({
     },
     onError: (error: Error & { fileUpload?: boolean }) => {
       onPhase('form');
+      if (error.message.startsWith('403: ')) {
+        // Over a selling limit, or suspended: the server says which and what to do.
+        void queryClient.invalidateQueries({ queryKey: verificationQuery().queryKey });
+        toast({
+          title: /verification_required/.test(error.message)
+            ? 'Over your selling limit'
+            : 'You cannot submit cards',
+          description: serverMessage(error),
+          variant: 'destructive',
+        });
+        return;
+      }
       if (error.message.startsWith('409: ')) {
         // The rate changed since the form showed it: show the new quote and let them decide.
         void queryClient.invalidateQueries({ queryKey: ratesQuery().queryKey });
@@ -225,6 +250,7 @@ function UploadForm({
             </div>
           </div>
         )}
+        {allowance && !suspended && <AllowanceNote state={allowance} cardValue={cardValue} />}
         <Card>
           <CardHeader>
             <CardTitle>Card details</CardTitle>
@@ -232,7 +258,7 @@ function UploadForm({
           </CardHeader>
           <CardContent>
             <form id="upload-form" className="grid gap-5" noValidate onSubmit={onSubmit}>
-              <fieldset disabled={uploading} className="grid gap-5">
+              <fieldset disabled={uploading || suspended} className="grid gap-5">
                 <div className="grid gap-5 sm:grid-cols-2">
                   <Field id="cardType" label="Gift Card Brand" error={errors.cardType?.message}>
                     <NativeSelect
@@ -350,7 +376,7 @@ function UploadForm({
           form="upload-form"
           size="lg"
           className="mt-4 w-full"
-          disabled={uploading || !hasMethods}
+          disabled={uploading || !hasMethods || suspended}
           data-testid="submit-card"
         >
           {uploading ? (
@@ -483,5 +509,70 @@ function UploadSuccess({ onAnother }: { onAnother: () => void }) {
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * What the customer may still submit, before they type a value, and a call to verify when the
+ * value typed would pass it (decision 072).
+ */
+function AllowanceNote({ state, cardValue }: { state: VerificationState; cardValue: string }) {
+  const { limits } = state;
+  const left = (total: string, used: string) => Math.max(0, toCents(total) - toCents(used));
+  const max = Math.min(
+    toCents(limits.perCard),
+    left(limits.perDay, limits.usedDay),
+    left(limits.per30Days, limits.used30Days),
+  );
+  const value = cardValue.trim();
+  const over = MONEY_PATTERN.test(value) && toCents(value) > max;
+  const next = VERIFY_NEXT[state.level + 1];
+  const pending = state.status === 'pending';
+  return (
+    <div
+      className={`flex gap-3 rounded-lg border p-4 text-sm ${
+        over
+          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-100'
+          : 'bg-card'
+      }`}
+      data-testid="allowance-note"
+      role={over ? 'alert' : undefined}
+    >
+      {over ? (
+        <AlertTriangleIcon className="mt-0.5 size-5 shrink-0" aria-hidden />
+      ) : (
+        <BadgeCheckIcon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden />
+      )}
+      <div className="grid gap-1">
+        <p>
+          {over ? (
+            <strong>
+              This card is over what you can sell now ({formatMoney(fromCents(max))}).
+            </strong>
+          ) : (
+            <>
+              You can sell up to{' '}
+              <strong data-testid="allowance-max">{formatMoney(fromCents(max))}</strong> now
+            </>
+          )}{' '}
+          <span className="text-muted-foreground">
+            ({formatMoney(limits.perCard)} per card,{' '}
+            {formatMoney(fromCents(left(limits.perDay, limits.usedDay)))} left in 24 hours,{' '}
+            {formatMoney(fromCents(left(limits.per30Days, limits.used30Days)))} left in 30 days).
+          </span>
+        </p>
+        {next && (
+          <p>
+            <Link
+              href="/verification"
+              className="font-semibold underline underline-offset-2"
+              data-testid="verify-link"
+            >
+              {pending ? 'Your verification is being checked' : `${next} to sell more`}
+            </Link>
+          </p>
+        )}
+      </div>
+    </div>
   );
 }

@@ -7,7 +7,9 @@ import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
+import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
+import { FRAUD_REASONS, suspendOnFraudRejections } from './standing';
 
 const EDITABLE = [
   'status',
@@ -115,6 +117,11 @@ export async function updateTransactionAsStaff(
       changes[field] = { from: current[field], to: rejection[field] };
     }
     if (Object.keys(changes).length === 0) return { value: [], changed: [] };
+    // Paying a card held for a new payee or a new account, or of a suspended customer, waits.
+    if (set.paymentStatus && isPaid(set.paymentStatus) && !isPaid(current.paymentStatus)) {
+      const block = (await payoutBlocks(tx, [id], holdRulesOf(context))).get(id);
+      if (block) throw block;
+    }
     // When the money went out (decision 060): stamped as payment leaves pending, kept while it
     // stays sent or confirmed, cleared if staff set it back to pending.
     const paidAt =
@@ -143,6 +150,13 @@ export async function updateTransactionAsStaff(
     // The customer hears of a decision (status, payment); a note alone is not news.
     const notice = transactionNotice({ ...current, ...rejection }, changes);
     if (notice) await notify(context, tx, current.userId, notice);
+    // The third fraud-like rejection in 30 days suspends the account (decision 072).
+    const fraudLike =
+      (changes.status?.to === 'rejected' || 'rejectionReason' in changes) &&
+      (FRAUD_REASONS as readonly string[]).includes(rejection.rejectionReason ?? '');
+    const suspended = fraudLike
+      ? await suspendOnFraudRejections(context, tx, actor, current.userId)
+      : [];
     return {
       value: Object.keys(changes),
       changed: [
@@ -150,6 +164,7 @@ export async function updateTransactionAsStaff(
           [current.userId, STAFF],
           ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
         ),
+        ...suspended,
       ],
     };
   });

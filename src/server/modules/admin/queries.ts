@@ -1,6 +1,8 @@
 import { and, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
+import { isPaid } from '../../../shared/statuses';
 import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import { type HoldRules, holdColumns, holdOf } from '../../common/payout-holds';
 import { answerFields, feedbackColumns, payeeColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
 import {
@@ -14,8 +16,9 @@ import {
   validationLogs,
 } from '../../db/schema';
 
-const adminColumns = {
+const adminColumns = (holds: HoldRules) => ({
   ...getTableColumns(transactions),
+  ...holdColumns(holds),
   ...payeeColumns,
   userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   ...feedbackColumns(),
@@ -25,22 +28,29 @@ const adminColumns = {
     where ${validationLogs.transactionId} = ${transactions.id} and ${validationLogs.status} = 'flagged'
     order by ${validationLogs.validationType})`,
   cursorCreatedAt: cursorColumn(transactions.createdAt),
-};
+});
 
 type AdminRow = Awaited<ReturnType<typeof baseQuery>>[number];
 
-export const toAdminTransaction = (row: Omit<AdminRow, 'cursorCreatedAt'>): AdminTransaction => ({
+export const toAdminTransaction = (
+  { methodHoldEnds, accountHoldEnds, ...row }: Omit<AdminRow, 'cursorCreatedAt'>,
+  now: number,
+): AdminTransaction => ({
   ...answerFields(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+  // A card already paid waits for nothing (decision 072).
+  payoutHoldUntil: isPaid(row.paymentStatus)
+    ? null
+    : (holdOf({ methodHoldEnds, accountHoldEnds }, now)?.until ?? null),
 });
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function baseQuery(db: Db) {
+function baseQuery(db: Db, holds: HoldRules) {
   return db
-    .select(adminColumns)
+    .select(adminColumns(holds))
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
@@ -53,6 +63,8 @@ export interface AdminListOptions {
   validation?: string;
   cursor?: string;
   limit: number;
+  /** The payout hold rules and the app's clock (decision 072). */
+  holds: HoldRules;
 }
 
 /** A search that looks like the start of an id, as the range of uuids it covers (uses the key). */
@@ -97,22 +109,22 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
       );
     where = sql`${transactions.id} in (${sql.join(branches, sql` union `)})`;
   }
-  const rows = await baseQuery(db)
+  const rows = await baseQuery(db, options.holds)
     .where(where)
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(take);
   const { items, nextCursor } = toPage(rows, options.limit);
   return {
-    items: items.map(toAdminTransaction),
+    items: items.map((row) => toAdminTransaction(row, options.holds.now)),
     nextCursor,
   };
 }
 
-export async function findAdminTransaction(db: Db, id: string) {
-  const [row] = await baseQuery(db).where(eq(transactions.id, id));
+export async function findAdminTransaction(db: Db, id: string, holds: HoldRules) {
+  const [row] = await baseQuery(db, holds).where(eq(transactions.id, id));
   if (!row) return null;
   const { cursorCreatedAt: _cursor, ...transaction } = row;
-  return toAdminTransaction(transaction);
+  return toAdminTransaction(transaction, holds.now);
 }
 
 export async function transactionAudit(db: Db, id: string): Promise<AuditEntry[]> {
@@ -160,6 +172,25 @@ export async function adminStats(db: Db) {
   };
 }
 
+const adminUserColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isAdmin: users.isAdmin,
+  emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+  createdAt: users.createdAt,
+  standing: sql<'active' | 'suspended' | 'closed'>`${users.standing}`,
+  verificationLevel: users.verificationLevel,
+  standingReason: users.standingReason,
+};
+
+/** One customer as the Users tab shows them. */
+export async function findAdminUser(db: Db, id: string) {
+  const [row] = await db.select(adminUserColumns).from(users).where(eq(users.id, id));
+  return row ? { ...row, createdAt: row.createdAt.toISOString() } : null;
+}
+
 /** Customers, newest first, a page at a time. */
 export async function listAdminUsers(db: Db, options: { cursor?: string; limit: number }) {
   const rows = await db
@@ -171,6 +202,9 @@ export async function listAdminUsers(db: Db, options: { cursor?: string; limit: 
       isAdmin: users.isAdmin,
       emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
       createdAt: users.createdAt,
+      standing: sql<'active' | 'suspended' | 'closed'>`${users.standing}`,
+      verificationLevel: users.verificationLevel,
+      standingReason: users.standingReason,
       cursorCreatedAt: cursorColumn(users.createdAt),
     })
     .from(users)

@@ -8,20 +8,24 @@ import {
   adminTransactionSchema,
   adminUserSchema,
   NEXT_CURSOR_HEADER,
+  standingChangeSchema,
   updateTransactionSchema,
 } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
 import { notFound } from '../../common/http-error';
+import { holdRulesOf } from '../../common/payout-holds';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { checksOf } from '../checks/checks';
 import { updateTransactionAsStaff } from './commands';
 import {
   adminStats,
   findAdminTransaction,
+  findAdminUser,
   listAdminTransactions,
   listAdminUsers,
   transactionAudit,
 } from './queries';
+import { changeStanding, type StandingAction } from './standing';
 
 const idParams = z.object({ id: z.string() });
 
@@ -49,7 +53,10 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await listAdminTransactions(app.db, request.query);
+      const { items, nextCursor } = await listAdminTransactions(app.db, {
+        ...request.query,
+        holds: holdRulesOf(app),
+      });
       if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
       return items;
     },
@@ -60,7 +67,9 @@ export default async function adminRoutes(app: FastifyInstance) {
     { schema: { params: idParams, response: { 200: adminTransactionDetailSchema } } },
     async (request) => {
       const { id } = request.params;
-      const transaction = isUuid(id) ? await findAdminTransaction(app.db, id) : null;
+      const transaction = isUuid(id)
+        ? await findAdminTransaction(app.db, id, holdRulesOf(app))
+        : null;
       if (!transaction) throw notFound('Transaction not found');
       return {
         ...transaction,
@@ -86,7 +95,7 @@ export default async function adminRoutes(app: FastifyInstance) {
       await app.run((context) =>
         updateTransactionAsStaff(context, accountOf(request), id, changes, expectedUpdatedAt),
       );
-      return (await findAdminTransaction(app.db, id))!;
+      return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
     },
   );
 
@@ -105,4 +114,27 @@ export default async function adminRoutes(app: FastifyInstance) {
       return items;
     },
   );
+
+  // Account standing (decision 072): suspend and close take a reason; reinstate takes nothing.
+  const standingRoute = (action: StandingAction) =>
+    r.post(
+      `/api/admin/users/:id/${action}`,
+      {
+        schema: {
+          params: idParams,
+          ...(action === 'reinstate' ? {} : { body: standingChangeSchema }),
+          response: { 200: adminUserSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if (!isUuid(id)) throw notFound('User not found');
+        const input = (request.body ?? {}) as { reason?: string; note?: string | null };
+        await app.run((context) => changeStanding(context, accountOf(request), id, action, input));
+        return (await findAdminUser(app.db, id))!;
+      },
+    );
+  standingRoute('suspend');
+  standingRoute('close');
+  standingRoute('reinstate');
 }

@@ -1,8 +1,9 @@
+import { eq, sql } from 'drizzle-orm';
 import { type Account, toAccount } from '../../common/account';
 import { isUniqueViolation, normalizeEmail } from '../../common/accounts';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError } from '../../common/http-error';
-import { users } from '../../db/schema';
+import { sessions, users } from '../../db/schema';
 
 const ACCOUNT_EXISTS = 'An account with this email already exists';
 
@@ -28,4 +29,22 @@ export async function signUpCustomer(
     if (isUniqueViolation(error)) throw accountExists();
     throw error;
   }
+}
+
+/**
+ * The session's owner gave their password (or a code) again: payment-method changes are open to
+ * it for 10 minutes from `now` (decision 072). Kept in the session's row, read by every instance.
+ */
+export async function markSessionFresh(
+  context: CommandContext,
+  sid: string,
+): Promise<Outcome<number>> {
+  const now = context.now();
+  await context.db
+    .update(sessions)
+    .set({
+      sess: sql`(coalesce(${sessions.sess}::jsonb, '{}'::jsonb) || jsonb_build_object('reauthAt', ${now}::bigint))::json`,
+    })
+    .where(eq(sessions.sid, sid));
+  return { value: now, changed: [] };
 }

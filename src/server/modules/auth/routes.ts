@@ -3,18 +3,21 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   currentUserSchema,
+  reauthSchema,
   type SignInInput,
   signInLinkSchema,
   signInSchema,
   signUpSchema,
   twoFactorCodeSchema,
 } from '../../../shared/auth-schemas';
+import { SUPPORT_EMAIL } from '../../../shared/brand';
 import { type Account, type Principal, toAccount, toCurrentUser } from '../../common/account';
 import {
   findAccountRow,
   findAdminByEmail,
   findUserByEmail,
   normalizeEmail,
+  passwordHashOf,
   setPassword,
 } from '../../common/accounts';
 import { HttpError } from '../../common/http-error';
@@ -31,10 +34,16 @@ import {
   sendVerificationEmail,
   TOKEN_LIFETIME_MS,
 } from '../../common/tokens';
-import { currentAccount, requireSignedIn, UNAUTHORIZED } from '../../plugins/auth';
-import { countAttempt, limit, networkOf } from '../../plugins/rate-limit';
+import {
+  accountOf,
+  currentAccount,
+  REAUTH_WINDOW_MS,
+  requireSignedIn,
+  UNAUTHORIZED,
+} from '../../plugins/auth';
+import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, startSession } from '../../plugins/session';
-import { accountExists, signUpCustomer } from './commands';
+import { accountExists, markSessionFresh, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
 import {
   acceptCode,
@@ -52,6 +61,7 @@ const challengeSchema = z.object({
 });
 
 const WRONG_CODE = 'That code is not right. Enter the 6-digit code your authenticator shows now.';
+const ACCOUNT_CLOSED = `This account is closed. If you think this is a mistake, contact ${SUPPORT_EMAIL}.`;
 const REPLAYED_CODE = 'That code was just used. Wait for the next one (they change every 30 s).';
 const NO_PENDING_SIGNIN = 'Your sign-in has expired. Enter your email and password again.';
 const BAD_SIGNIN_LINK =
@@ -95,8 +105,21 @@ export default async function authRoutes(app: FastifyInstance) {
   }
 
   /** A new session at every sign-in: the one the browser had before, if any, is ended. */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    await startSession(request, reply, account);
+  /**
+   * `fresh`: the password (or a code) was just given, so payment-method changes need no other
+   * for 10 minutes (decision 072); an emailed link is not.
+   */
+  async function signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    fresh = true,
+  ) {
+    // A closed account signs in no more (decision 072), whatever the way in.
+    if (account.standing === 'closed') {
+      throw new HttpError(403, ACCOUNT_CLOSED, undefined, { code: 'account_closed' });
+    }
+    await startSession(request, reply, account, fresh ? { reauthAt: app.now() } : {});
     request.account = account;
     request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
     return toCurrentUser(account);
@@ -106,8 +129,13 @@ export default async function authRoutes(app: FastifyInstance) {
    * The password was right. A customer is signed in; an account with staff rights only gets a
    * session that waits for the second factor (and, the first time, the authenticator to set up).
    */
-  async function passwordAccepted(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    if (!account.isAdmin) return signIn(request, reply, account);
+  async function passwordAccepted(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    fresh = true,
+  ) {
+    if (!account.isAdmin) return signIn(request, reply, account, fresh);
     const principal: Principal = { kind: account.kind, id: account.id };
     await startSession(request, reply, null, { pendingAccount: principal });
     request.log.info(
@@ -299,7 +327,61 @@ export default async function authRoutes(app: FastifyInstance) {
         { event: 'signin_link_used', account: row.id, kind: principal.kind },
         'sign-in link used',
       );
-      return passwordAccepted(request, reply, toAccount(principal.kind, row));
+      return passwordAccepted(request, reply, toAccount(principal.kind, row), false);
+    },
+  );
+
+  /**
+   * Step-up (decision 072): the password again, or a code when two-factor is on, opens
+   * payment-method changes to this session for 10 minutes. Wrong tries count with the sign-in
+   * failures of the account.
+   */
+  r.post(
+    '/api/reauth',
+    {
+      onRequest: requireSignedIn,
+      schema: {
+        body: reauthSchema,
+        response: { 200: z.object({ success: z.literal(true), freshUntil: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const principal: Principal = { kind: account.kind, id: account.id };
+      const succeeded = await countAttempt(app.counters, reply, {
+        key: `reauth:${account.kind}:${account.id}`,
+        max: app.config.limits.signinFailuresPerAccount,
+        windowMs: HOUR,
+        refusal: 'Too many wrong tries.',
+      });
+      const { password, code } = request.body;
+      if (code !== undefined) {
+        const enrolment = await findTwoFactor(app.db, principal);
+        if (!enrolment?.enabledAt) {
+          const message = 'Two-factor is not on for this account: enter your password';
+          throw new HttpError(400, message, { code: message });
+        }
+        const check = /^[\d\s]+$/.test(code)
+          ? await acceptCode(app.db, enrolment, code, app.now())
+          : (await acceptRecoveryCode(app.db, principal, code, app.now()))
+            ? 'ok'
+            : 'wrong';
+        if (check !== 'ok') {
+          const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
+          throw new HttpError(400, message, { code: message });
+        }
+      } else {
+        const stored = await passwordHashOf(app.db, principal);
+        if (!(await checkPassword(password ?? '', stored, bcryptCost))) {
+          const message = 'That password is not right';
+          throw new HttpError(400, message, { password: message });
+        }
+      }
+      await succeeded();
+      const session = request.session!;
+      const at = await app.run((context) => markSessionFresh(context, session.sid));
+      session.data = { ...session.data, reauthAt: at };
+      return { success: true as const, freshUntil: new Date(at + REAUTH_WINDOW_MS).toISOString() };
     },
   );
 

@@ -7,8 +7,11 @@ import {
   type Feedback,
 } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
+import { LIMIT_REFUSAL_CODE, limitRefusal } from '../../../shared/verification';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
+import { levelLimits, lockAccount, submittedValue } from '../../common/selling-limits';
+import { accountNotActive } from '../../common/standing';
 import { transactions } from '../../db/schema';
 import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
@@ -32,6 +35,25 @@ export async function submitCard(
   const method = await findUsablePaymentMethod(context.db, userId, input.paymentMethodId);
   if (!method) throw badRequest('Payment method not found', 'paymentMethodId');
   const id = await context.db.transaction(async (tx) => {
+    // The account's row is locked first: its submissions count and insert one at a time, so two
+    // racing for the last of an allowance cannot both pass (decision 072).
+    const account = await lockAccount(tx, userId);
+    if (!account) throw notFound('Account not found');
+    if (account.standing !== 'active') throw accountNotActive(account.standing);
+    const now = context.now();
+    const refusal = limitRefusal(
+      input.cardValue,
+      await submittedValue(tx, userId, now),
+      account.verificationLevel,
+      await levelLimits(tx),
+    );
+    if (refusal) {
+      throw new HttpError(403, refusal.message, undefined, {
+        code: LIMIT_REFUSAL_CODE,
+        requiredLevel: refusal.requiredLevel,
+        limit: refusal.limit,
+      });
+    }
     const terms = await termsForSubmission(tx, input.cardType);
     const low = belowMinimum(terms, input.cardValue);
     if (low) throw badRequest(low, 'cardValue');
@@ -52,6 +74,9 @@ export async function submitCard(
         paymentMethodId: method.id,
         payoutRate: rate,
         expectedPayout,
+        // The app's clock: the rolling limit windows are read by it.
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
       })
       .returning({ id: transactions.id });
     if (!(await claimCardImages(tx, userId, row!.id, input.imageUrls))) {
@@ -64,7 +89,7 @@ export async function submitCard(
       cardType: input.cardType,
       cardValue: input.cardValue,
       terms,
-      now: new Date(context.now()),
+      now: new Date(now),
     });
     return row!.id;
   });

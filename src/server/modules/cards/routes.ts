@@ -9,7 +9,12 @@ import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
 import { HttpError, notFound } from '../../common/http-error';
-import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
+import {
+  accountOf,
+  requireActiveAccount,
+  requireCustomer,
+  requireSignedIn,
+} from '../../plugins/auth';
 import { rateCard, submitCard } from './commands';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
 import { isTimeZone, renderReceipt } from './receipt';
@@ -24,7 +29,8 @@ export default async function cardRoutes(app: FastifyInstance) {
   r.post(
     '/api/transactions',
     {
-      onRequest: requireCustomer,
+      // A suspended customer cannot sell (decision 072); the command checks again under its lock.
+      onRequest: [requireCustomer, requireActiveAccount],
       schema: { body: createTransactionSchema, response: { 201: transactionSchema } },
     },
     async (request, reply) => {

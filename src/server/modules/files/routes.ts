@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Account } from '../../common/account';
 import { HttpError, notFound } from '../../common/http-error';
 import {
   accountOf,
@@ -11,6 +12,7 @@ import {
 } from '../../plugins/auth';
 import { limit } from '../../plugins/rate-limit';
 import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
+import { recordDocumentView } from './commands';
 import { findUpload, storeUpload } from './uploads';
 
 export default async function fileRoutes(app: FastifyInstance) {
@@ -29,6 +31,20 @@ export default async function fileRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { objectPath } = await storeUpload(request, reply, accountOf(request), 'card');
+      return { objectPath };
+    },
+  );
+
+  // Identity documents (decision 072): the card images' file rules, their own prefix.
+  r.post(
+    '/api/upload-verification-document',
+    {
+      onRequest: requireCustomer,
+      config: uploadLimit,
+      schema: { response: { 200: z.object({ objectPath: z.string() }) } },
+    },
+    async (request, reply) => {
+      const { objectPath } = await storeUpload(request, reply, accountOf(request), 'verification');
       return { objectPath };
     },
   );
@@ -57,6 +73,7 @@ export default async function fileRoutes(app: FastifyInstance) {
     const key = (request.params as { '*': string })['*'];
     if (!OBJECT_KEY_PATTERN.test(key)) throw notFound();
     const upload = await findUpload(app.db, key);
+    if (upload?.kind === 'verification') return serveDocument(reply, account, upload);
     // The uploader, staff, and for chat files the customer of the conversation; anyone else
     // learns nothing, not even that it exists.
     const allowed =
@@ -77,4 +94,33 @@ export default async function fileRoutes(app: FastifyInstance) {
       .header('Content-Length', String(stored.size))
       .send(stored.body);
   });
+
+  /**
+   * An identity document: to staff only (never back to the customer who sent it), never cached,
+   * and each view audited on its submission before a byte goes out (decision 072).
+   */
+  async function serveDocument(
+    reply: FastifyReply,
+    account: Account,
+    upload: { key: string; contentType: string },
+  ) {
+    if (!account.isAdmin) throw notFound();
+    const key = upload.key;
+    const recorded = await app.run((context) => recordDocumentView(context, account, key));
+    if (!recorded) throw notFound();
+    const stored = await app.storage.get(key);
+    if (!stored) throw notFound();
+    const contentType = upload.contentType;
+    const inline = contentType.startsWith('image/');
+    return reply
+      .header('Content-Type', contentType)
+      .header(
+        'Content-Disposition',
+        `${inline ? 'inline' : 'attachment'}; filename="${key.split('/')[1]!}"`,
+      )
+      .header('Cache-Control', 'no-store')
+      .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox")
+      .header('Content-Length', String(stored.size))
+      .send(stored.body);
+  }
 }

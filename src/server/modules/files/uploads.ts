@@ -13,12 +13,17 @@ import {
 import type { Account } from '../../common/account';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
-import { uploads } from '../../db/schema';
+import { uploads, verificationSubmissions } from '../../db/schema';
 import type { ObjectStorage } from '../../storage/object-storage';
 import { type ImageHasher, startImageHash } from '../checks/image-hash';
 
-export type UploadKind = 'card' | 'chat';
-const FOLDERS: Record<UploadKind, string> = { card: 'cards', chat: 'chat' };
+export type UploadKind = 'card' | 'chat' | 'verification';
+/** Identity documents have their own prefix (decision 072): served to staff only. */
+const FOLDERS: Record<UploadKind, string> = {
+  card: 'cards',
+  chat: 'chat',
+  verification: 'verification',
+};
 
 export const OBJECTS_PREFIX = '/objects/';
 export const TOO_LARGE = `File is too large. The limit is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB per file.`;
@@ -261,8 +266,8 @@ export async function claimCardImages(
 }
 
 /**
- * Files uploaded but never used after a day: card images no transaction claimed, and chat
- * attachments never sent in a conversation. Rows go first, then their files.
+ * Files uploaded but never used after a day: card images no transaction claimed, chat
+ * attachments never sent in a conversation, and identity documents no verification named. Rows go first, then their files.
  */
 export async function deleteOrphanUploads(db: Db, storage: ObjectStorage, olderThanHours = 24) {
   const orphans = await db
@@ -272,6 +277,14 @@ export async function deleteOrphanUploads(db: Db, storage: ObjectStorage, olderT
         or(
           and(eq(uploads.kind, 'card'), isNull(uploads.transactionId)),
           and(eq(uploads.kind, 'chat'), isNull(uploads.conversationUserId)),
+          // Identity documents no verification submission names.
+          and(
+            eq(uploads.kind, 'verification'),
+            sql`not exists (select 1 from ${verificationSubmissions} s
+                 where '/objects/' || ${uploads.key} = any(s.document_images)
+                    or '/objects/' || ${uploads.key} = any(s.proof_images)
+                    or s.selfie_image = '/objects/' || ${uploads.key})`,
+          ),
         ),
         lt(uploads.createdAt, sql`now() - make_interval(hours => ${olderThanHours})`),
       ),

@@ -51,7 +51,7 @@ const lockCustomer = (tx: Db, userId: string) =>
   tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
 
 /** The first method becomes the default; a new default takes the flag from the old one. */
-export function createPaymentMethod(db: Db, userId: string, input: CreateData) {
+export function createPaymentMethod(db: Db, userId: string, input: CreateData, now: number) {
   return db.transaction(async (tx) => {
     await lockCustomer(tx, userId);
     const existing = await tx
@@ -68,11 +68,28 @@ export function createPaymentMethod(db: Db, userId: string, input: CreateData) {
     }
     const [row] = await tx
       .insert(paymentMethods)
-      .values({ ...input, userId, isDefault })
+      // The app's clock: payouts to it wait from now (decision 072).
+      .values({
+        ...input,
+        userId,
+        isDefault,
+        createdAt: new Date(now),
+        payeeChangedAt: new Date(now),
+      })
       .returning();
     return row!;
   });
 }
+
+/** The fields that say where the money goes. */
+const PAYEE_FIELDS = [
+  'type',
+  'accountName',
+  'identifier',
+  'accountNumber',
+  'bankName',
+  'routingNumber',
+] as const;
 
 type UpdateData = Omit<Required<UpdatePaymentMethodInput>, 'isDefault'> & { isDefault?: boolean };
 
@@ -84,11 +101,17 @@ export type UpdateRefusal = 'not-found' | 'only-default';
  * takes the flag from the old default; unsetting the flag of the default is refused, since the
  * customer must always have one (they choose another default instead).
  */
-export function updatePaymentMethod(db: Db, userId: string, id: string, input: UpdateData) {
+export function updatePaymentMethod(
+  db: Db,
+  userId: string,
+  id: string,
+  input: UpdateData,
+  now: number,
+) {
   return db.transaction(async (tx): Promise<Row | UpdateRefusal> => {
     await lockCustomer(tx, userId);
     const [current] = await tx
-      .select({ isDefault: paymentMethods.isDefault })
+      .select()
       .from(paymentMethods)
       .where(and(visibleTo(userId), eq(paymentMethods.id, id)));
     if (!current) return 'not-found';
@@ -100,9 +123,13 @@ export function updatePaymentMethod(db: Db, userId: string, id: string, input: U
         .set({ isDefault: false })
         .where(and(visibleTo(userId), eq(paymentMethods.isDefault, true)));
     }
+    // New payee details: payouts to the method wait again (decision 072).
+    const payeeChanged = PAYEE_FIELDS.some(
+      (field) => field in input && (input[field] ?? null) !== (current[field] ?? null),
+    );
     const [row] = await tx
       .update(paymentMethods)
-      .set({ ...input, isDefault })
+      .set({ ...input, isDefault, ...(payeeChanged && { payeeChangedAt: new Date(now) }) })
       .where(eq(paymentMethods.id, id))
       .returning();
     return row!;
@@ -111,7 +138,7 @@ export function updatePaymentMethod(db: Db, userId: string, id: string, input: U
 
 /**
  * Hides a method from its owner but keeps the row for the transactions that name it. When it
- * was the default, the oldest remaining method becomes the default. False when not theirs.
+ * was the default, the oldest remaining method becomes the default. Null when not theirs.
  */
 export function deletePaymentMethod(db: Db, userId: string, id: string) {
   return db.transaction(async (tx) => {
@@ -120,8 +147,8 @@ export function deletePaymentMethod(db: Db, userId: string, id: string) {
       .update(paymentMethods)
       .set({ deletedAt: new Date(), isDefault: false })
       .where(and(visibleTo(userId), eq(paymentMethods.id, id)))
-      .returning({ wasDefault: paymentMethods.id });
-    if (!deleted) return false;
+      .returning();
+    if (!deleted) return null;
     const [next] = await tx
       .select({ id: paymentMethods.id, isDefault: paymentMethods.isDefault })
       .from(paymentMethods)
@@ -134,6 +161,6 @@ export function deletePaymentMethod(db: Db, userId: string, id: string) {
         .set({ isDefault: true })
         .where(eq(paymentMethods.id, next.id));
     }
-    return true;
+    return deleted;
   });
 }

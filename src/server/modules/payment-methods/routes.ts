@@ -5,7 +5,19 @@ import {
   createPaymentMethodSchema,
   updatePaymentMethodSchema,
 } from '../../../shared/payment-methods';
-import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
+import {
+  accountOf,
+  requireActiveAccount,
+  requireCustomer,
+  requireRecentPassword,
+  requireSignedIn,
+} from '../../plugins/auth';
+
+/** A change to where the money goes (decision 072): an active account, and a fresh password. */
+const guardedWrite = {
+  onRequest: [requireCustomer, requireActiveAccount, requireRecentPassword],
+};
+
 import { addPaymentMethod, editPaymentMethod, removePaymentMethod } from './commands';
 import { listPaymentMethods, toPaymentMethod } from './queries';
 
@@ -38,7 +50,7 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
   r.post(
     '/api/payment-methods',
     {
-      onRequest: requireCustomer,
+      ...guardedWrite,
       schema: { body: createPaymentMethodSchema, response: { 201: paymentMethodSchema } },
     },
     async (request, reply) => {
@@ -51,7 +63,7 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
   r.patch(
     '/api/payment-methods/:id',
     {
-      onRequest: requireCustomer,
+      ...guardedWrite,
       schema: {
         params: z.object({ id: z.string() }),
         body: updatePaymentMethodSchema,
@@ -68,7 +80,7 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
   r.delete(
     '/api/payment-methods/:id',
     {
-      onRequest: requireCustomer,
+      ...guardedWrite,
       schema: {
         params: z.object({ id: z.string() }),
         response: { 200: z.object({ success: z.literal(true) }) },

@@ -6,6 +6,7 @@ import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { notify, transactionNotice } from '../../common/notify';
+import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
 import { AMOUNT, sumOf } from './queries';
 
@@ -40,6 +41,11 @@ export async function markPayoutsSent(
       .orderBy(asc(transactions.id))
       .for('update');
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const blocks = await payoutBlocks(
+      tx,
+      rows.map((r) => r.id),
+      holdRulesOf(context),
+    );
     const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
     const customers = new Set<string>();
     for (const item of items) {
@@ -54,6 +60,13 @@ export async function markPayoutsSent(
           reason: 'not_payable',
           message: `Not waiting for payment: ${statusLabel(card.status)}, ${paymentStatusLabel(card.paymentStatus)}`,
         });
+        continue;
+      }
+      const block = blocks.get(card.id);
+      if (block) {
+        const code =
+          block.extra?.code === 'account_suspended' ? 'account_suspended' : 'payout_hold';
+        result.skipped.push({ id: item.id, reason: code, message: block.message });
         continue;
       }
       if (toCents(card.amount) !== toCents(item.amount)) {

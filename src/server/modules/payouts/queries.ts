@@ -8,6 +8,13 @@ import {
   type PayoutGroup,
   type Payouts,
 } from '../../../shared/payouts';
+import {
+  HOLD_MESSAGES,
+  type HoldRules,
+  holdColumns,
+  holdOf,
+  SUSPENDED_PAYOUT,
+} from '../../common/payout-holds';
 import { payeeColumns } from '../../common/transaction-columns';
 import { groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
@@ -22,9 +29,11 @@ const PAYABLE: SQL = and(
 export const AMOUNT = sql<string>`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})::text`;
 
 /** The cards waiting to be paid, oldest first (paid in the order they came). */
-async function payableCards(db: Db): Promise<PayoutCard[]> {
+async function payableCards(db: Db, holds: HoldRules) {
   const rows = await db
     .select({
+      ...holdColumns(holds),
+      standing: users.standing,
       id: transactions.id,
       createdAt: transactions.createdAt,
       updatedAt: transactions.updatedAt,
@@ -43,11 +52,30 @@ async function payableCards(db: Db): Promise<PayoutCard[]> {
     .where(PAYABLE)
     .orderBy(asc(transactions.createdAt), asc(transactions.id))
     .limit(PAYOUT_LIST_LIMIT);
-  return rows.map((r) => ({
-    ...r,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
+  const cards: PayoutCard[] = [];
+  const held: Payouts['held'] = [];
+  for (const { methodHoldEnds, accountHoldEnds, standing, ...r } of rows) {
+    const hold = holdOf({ methodHoldEnds, accountHoldEnds }, holds.now);
+    if (standing === 'suspended' || hold) {
+      held.push({
+        id: r.id,
+        cardType: r.cardType,
+        amount: r.amount,
+        userEmail: r.userEmail,
+        reason: standing === 'suspended' ? 'account_suspended' : hold!.reason,
+        message: standing === 'suspended' ? SUSPENDED_PAYOUT : `${HOLD_MESSAGES[hold!.reason]}.`,
+        payoutHoldUntil: standing === 'suspended' ? null : hold!.until,
+      });
+      continue;
+    }
+    cards.push({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+      payoutHoldUntil: null,
+    });
+  }
+  return { cards, held };
 }
 
 export const sumOf = (cards: { amount: string }[]) =>
@@ -62,8 +90,11 @@ const typeOrder = (type: string | null) => {
  * The oldest cards waiting for payment (up to PAYOUT_LIST_LIMIT), grouped by payment method type
  * in the order of the type list, each group with its count and total; `more` counts the rest.
  */
-export async function listPayouts(db: Db): Promise<Payouts> {
-  const [cards, waiting] = await Promise.all([payableCards(db), db.$count(transactions, PAYABLE)]);
+export async function listPayouts(db: Db, holds: HoldRules): Promise<Payouts> {
+  const [{ cards, held }, waiting] = await Promise.all([
+    payableCards(db, holds),
+    db.$count(transactions, PAYABLE),
+  ]);
   const byType = groupBy(cards, (card) => card.paymentMethodType);
   const groups: PayoutGroup[] = [...byType.entries()]
     .sort(([a], [b]) => typeOrder(a) - typeOrder(b) || String(a).localeCompare(String(b)))
@@ -78,6 +109,7 @@ export async function listPayouts(db: Db): Promise<Payouts> {
     groups,
     count: cards.length,
     total: sumOf(cards),
-    more: Math.max(0, waiting - cards.length),
+    more: Math.max(0, waiting - cards.length - held.length),
+    held,
   };
 }

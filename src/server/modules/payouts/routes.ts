@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
 import { displayName } from '../../../shared/user-display';
+import { holdRulesOf } from '../../common/payout-holds';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { markPayoutsSent, recordPayoutExport } from './commands';
 import { toCsv } from './csv';
@@ -37,11 +38,11 @@ export default async function payoutRoutes(app: FastifyInstance) {
       config: { live: { topic: 'queue', scope: 'staff' } },
       schema: { response: { 200: payoutsSchema } },
     },
-    async () => listPayouts(app.db),
+    async () => listPayouts(app.db, holdRulesOf(app)),
   );
 
   r.get('/api/admin/payouts.csv', async (request, reply) => {
-    const { groups } = await listPayouts(app.db);
+    const { groups } = await listPayouts(app.db, holdRulesOf(app));
     const cards = groups.flatMap((g) => g.cards);
     const rows = cards.map((c) => [
       c.id,

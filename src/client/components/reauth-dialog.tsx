@@ -1,0 +1,73 @@
+import { LockIcon } from 'lucide-react';
+import * as React from 'react';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/text-field';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { finishReauth, onReauthRequest } from '@/lib/reauth';
+
+/** Asks for the password again before a payment-method change (decision 072). */
+export function ReauthDialog() {
+  const [open, setOpen] = React.useState(false);
+  const [password, setPassword] = React.useState('');
+  const [error, setError] = React.useState<string>();
+  const [pending, setPending] = React.useState(false);
+  React.useEffect(
+    () =>
+      onReauthRequest((next) => {
+        setOpen(next);
+        if (next) {
+          setPassword('');
+          setError(undefined);
+        }
+      }),
+    [],
+  );
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    try {
+      await apiRequest('POST', '/api/reauth', { password });
+      finishReauth(true);
+    } catch (problem) {
+      setError(serverMessage(problem) ?? 'Could not check your password. Please try again.');
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && finishReauth(false)}>
+      <DialogContent data-testid="reauth-dialog">
+        <DialogHeader>
+          <DialogTitle className="flex items-center gap-2">
+            <LockIcon className="size-5" aria-hidden /> Confirm it's you
+          </DialogTitle>
+          <DialogDescription>
+            For your safety, enter your password again to change where your payouts go.
+          </DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-4" onSubmit={submit}>
+          <TextField
+            id="reauth-password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={error}
+            autoFocus
+          />
+          <Button type="submit" disabled={pending || password === ''}>
+            {pending ? 'Checking...' : 'Confirm'}
+          </Button>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

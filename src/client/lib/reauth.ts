@@ -1,0 +1,49 @@
+/**
+ * Step-up (decision 072): a payment-method change the server refuses with 401
+ * `reauth_required` asks for the password again (the dialog in components/reauth-dialog.tsx),
+ * then is sent once more.
+ */
+type Waiter = (confirmed: boolean) => void;
+let waiting: Waiter[] = [];
+const listeners = new Set<(open: boolean) => void>();
+
+export function isReauthRequired(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message.startsWith('401: ') &&
+    /reauth_required/.test(error.message)
+  );
+}
+
+/** Opens the password dialog; resolves true once the server took the password. */
+export function requestReauth(): Promise<boolean> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    for (const listener of listeners) listener(true);
+  });
+}
+
+/** The dialog's answer: every write waiting on it goes on (or gives up). */
+export function finishReauth(confirmed: boolean) {
+  const done = waiting;
+  waiting = [];
+  for (const resolve of done) resolve(confirmed);
+  for (const listener of listeners) listener(false);
+}
+
+export function onReauthRequest(listener: (open: boolean) => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** Runs a write; when it needs a fresh password, asks for it and runs it once more. */
+export async function withStepUp<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isReauthRequired(error) || !(await requestReauth())) throw error;
+    return write();
+  }
+}

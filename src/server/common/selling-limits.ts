@@ -1,0 +1,56 @@
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import type { LevelLimits } from '../../shared/verification';
+import type { Db } from '../db/client';
+import { transactions, users, verificationLimits } from '../db/schema';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The limits of every level, lowest level first (decision 072). */
+export async function levelLimits(db: Db): Promise<LevelLimits[]> {
+  const rows = await db.select().from(verificationLimits).orderBy(asc(verificationLimits.level));
+  return rows.map((r) => ({
+    level: r.level,
+    perCard: r.perCard,
+    perDay: r.perDay,
+    per30Days: r.per30Days,
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+/**
+ * Card value the customer submitted in the rolling 24 hours and 30 days before `now` (the app's
+ * clock): every card not rejected counts.
+ */
+export async function submittedValue(db: Db, userId: string, now: number) {
+  const dayStart = new Date(now - DAY_MS);
+  const monthStart = new Date(now - 30 * DAY_MS);
+  const [row] = await db
+    .select({
+      // Capped at the largest amount a money column holds, so the sum stays a money string.
+      day: sql<string>`least(coalesce(sum(${transactions.cardValue}) filter (where ${transactions.createdAt} > ${dayStart}), 0), 99999999.99)::numeric(10,2)::text`,
+      month: sql<string>`least(coalesce(sum(${transactions.cardValue}), 0), 99999999.99)::numeric(10,2)::text`,
+    })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        ne(transactions.status, 'rejected'),
+        gt(transactions.createdAt, monthStart),
+      ),
+    );
+  return { usedDay: row?.day ?? '0.00', used30Days: row?.month ?? '0.00' };
+}
+
+/**
+ * Locks the customer's row until the caller's transaction ends: two submissions of one account
+ * then count and insert one after the other, so both cannot take the last of an allowance. Answers
+ * the account's level and standing as they are under the lock.
+ */
+export async function lockAccount(db: Db, userId: string) {
+  const [row] = await db
+    .select({ verificationLevel: users.verificationLevel, standing: users.standing })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row;
+}

@@ -1,0 +1,143 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditEntrySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
+import { isUuid } from '../../../shared/ids';
+import {
+  adminVerificationListQuerySchema,
+  adminVerificationSchema,
+  createVerificationSchema,
+  levelLimitsSchema,
+  updateLimitsSchema,
+  verificationDecisionSchema,
+  verificationStateSchema,
+  verificationSubmissionSchema,
+} from '../../../shared/verification';
+import { notFound } from '../../common/http-error';
+import { levelLimits } from '../../common/selling-limits';
+import { accountOf, requireCustomer, requireStaff } from '../../plugins/auth';
+import { decideVerification, submitVerification, updateLevelLimits } from './commands';
+import {
+  findAdminVerification,
+  limitsHistory,
+  listAdminVerifications,
+  verificationAudit,
+  verificationState,
+} from './queries';
+
+const idParams = z.object({ id: z.string() });
+const HISTORY_SHOWN = 200;
+
+export default async function verificationRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/verification',
+    { onRequest: requireCustomer, schema: { response: { 200: verificationStateSchema } } },
+    async (request) => {
+      const state = await verificationState(app.db, accountOf(request).id, app.now());
+      if (!state) throw notFound('Account not found');
+      return state;
+    },
+  );
+
+  r.post(
+    '/api/verification',
+    {
+      onRequest: requireCustomer,
+      schema: { body: createVerificationSchema, response: { 201: verificationSubmissionSchema } },
+    },
+    async (request, reply) => {
+      const userId = accountOf(request).id;
+      const created = await app.run((context) => submitVerification(context, userId, request.body));
+      return reply.code(201).send(created);
+    },
+  );
+
+  r.get(
+    '/api/admin/verifications',
+    {
+      onRequest: requireStaff,
+      schema: {
+        querystring: adminVerificationListQuerySchema,
+        response: { 200: z.array(adminVerificationSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { items, nextCursor } = await listAdminVerifications(app.db, request.query);
+      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
+      return items;
+    },
+  );
+
+  r.get(
+    '/api/admin/verifications/:id',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: idParams,
+        response: { 200: adminVerificationSchema.extend({ audit: z.array(auditEntrySchema) }) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const found = isUuid(id) ? await findAdminVerification(app.db, id) : null;
+      if (!found) throw notFound('Verification not found');
+      return { ...found, audit: await verificationAudit(app.db, id) };
+    },
+  );
+
+  r.post(
+    '/api/admin/verifications/:id/decision',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: idParams,
+        body: verificationDecisionSchema,
+        response: { 200: adminVerificationSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Verification not found');
+      await app.run((context) => decideVerification(context, accountOf(request), id, request.body));
+      return (await findAdminVerification(app.db, id))!;
+    },
+  );
+
+  r.get(
+    '/api/admin/limits',
+    { onRequest: requireStaff, schema: { response: { 200: z.array(levelLimitsSchema) } } },
+    async () => levelLimits(app.db),
+  );
+
+  r.get(
+    '/api/admin/limits/history',
+    { onRequest: requireStaff, schema: { response: { 200: z.array(auditEntrySchema) } } },
+    async () => limitsHistory(app.db, HISTORY_SHOWN),
+  );
+
+  r.put(
+    '/api/admin/limits/:level',
+    {
+      onRequest: requireStaff,
+      schema: {
+        params: z.object({
+          level: z.coerce
+            .number({ error: 'level must be 0, 1 or 2' })
+            .int('level must be 0, 1 or 2')
+            .min(0, 'level must be 0, 1 or 2')
+            .max(2, 'level must be 0, 1 or 2'),
+        }),
+        body: updateLimitsSchema,
+        response: { 200: levelLimitsSchema },
+      },
+    },
+    async (request) => {
+      const { level } = request.params;
+      return app.run((context) =>
+        updateLevelLimits(context, accountOf(request), level, request.body),
+      );
+    },
+  );
+}

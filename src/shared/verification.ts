@@ -1,0 +1,355 @@
+import { z } from 'zod';
+import { formatMoney, fromCents, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+
+/**
+ * Verified sellers (decision 072): every customer has a level, 0 (everyone), 1 (identity checked)
+ * or 2 (address checked), and the level sets how much card value they may submit.
+ */
+export const VERIFICATION_LEVELS = [0, 1, 2] as const;
+export type VerificationLevel = (typeof VERIFICATION_LEVELS)[number];
+export const MAX_VERIFICATION_LEVEL = 2;
+
+export const VERIFICATION_STATUSES = ['none', 'pending', 'approved', 'rejected'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const DOCUMENT_TYPES = ['passport', 'driving_licence', 'national_id'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
+  passport: 'Passport',
+  driving_licence: 'Driving licence',
+  national_id: 'National ID card',
+};
+/** Document types with a back to photograph as well as a front. */
+export const HAS_BACK: Record<DocumentType, boolean> = {
+  passport: false,
+  driving_licence: true,
+  national_id: true,
+};
+
+export const VERIFICATION_REJECTION_REASONS = [
+  'document_unreadable',
+  'document_expired',
+  'name_mismatch',
+  'selfie_mismatch',
+  'under_18',
+  'other',
+] as const;
+export type VerificationRejectionReason = (typeof VERIFICATION_REJECTION_REASONS)[number];
+export const VERIFICATION_REJECTION_LABELS: Record<VerificationRejectionReason, string> = {
+  document_unreadable: 'Document unreadable',
+  document_expired: 'Document expired',
+  name_mismatch: 'Name does not match',
+  selfie_mismatch: 'Selfie does not match',
+  under_18: 'Under 18',
+  other: 'Other',
+};
+export const verificationRejectionLabel = (reason: string) =>
+  VERIFICATION_REJECTION_LABELS[reason as VerificationRejectionReason] ?? reason;
+
+export const MINIMUM_AGE = 18;
+export const UNDER_18 = `You must be at least ${MINIMUM_AGE} years old to sell on Cardbridge`;
+export const DOCUMENT_PREFIX = '/objects/verification/';
+/** The objectPath /api/upload-verification-document answers: a random name in its own prefix. */
+const DOCUMENT_PATH = /^\/objects\/verification\/[0-9a-f-]{36}\.[a-z0-9]{2,5}$/;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1900 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Whole years from a YYYY-MM-DD birth date to `now` (UTC days). */
+export function ageOn(dateOfBirth: string, now: Date): number {
+  const [year, month, day] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  let age = now.getUTCFullYear() - year;
+  const beforeBirthday =
+    now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day);
+  if (beforeBirthday) age--;
+  return age;
+}
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const country = z
+  .string({ error: 'Country is required' })
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code, such as US or GB');
+
+const documentPath = (label: string) =>
+  z
+    .string({ error: `${label} must be an uploaded file` })
+    .max(200, `${label} must be an uploaded file`)
+    .refine(
+      (path) => DOCUMENT_PATH.test(path),
+      `${label} must be a file sent to /api/upload-verification-document`,
+    );
+
+export const identitySubmissionSchema = z.object({
+  level: z.literal(1),
+  legalFirstName: text('Legal first name', 100),
+  legalLastName: text('Legal last name', 100),
+  dateOfBirth: z
+    .string({ error: 'Date of birth is required (YYYY-MM-DD)' })
+    .refine(isCalendarDate, 'Date of birth must be a date written YYYY-MM-DD'),
+  country,
+  documentType: z.enum(DOCUMENT_TYPES, {
+    error: `Document type must be one of: ${DOCUMENT_TYPES.join(', ')}`,
+  }),
+  documentImages: z
+    .array(documentPath('Each document image'), { error: 'Add a photo of the document' })
+    .min(1, 'Add a photo of the document')
+    .max(2, 'At most 2 document photos: the front and the back'),
+  selfieImage: documentPath('The selfie'),
+});
+
+export const addressSubmissionSchema = z.object({
+  level: z.literal(2),
+  addressLine1: text('Address', 200),
+  addressLine2: z
+    .string()
+    .trim()
+    .max(200, 'Address line 2 must be at most 200 characters')
+    .optional()
+    .nullable(),
+  city: text('City', 100),
+  postalCode: text('Postal code', 20),
+  country,
+  proofImages: z
+    .array(documentPath('Each proof of address'), { error: 'Add a proof of address' })
+    .min(1, 'Add a proof of address')
+    .max(3, 'At most 3 files for the proof of address'),
+});
+
+/** POST /api/verification: level 1 (identity) or level 2 (address). */
+export const createVerificationSchema = z.discriminatedUnion(
+  'level',
+  [identitySubmissionSchema, addressSubmissionSchema],
+  { error: 'level must be 1 (identity) or 2 (address)' },
+);
+export type CreateVerificationInput = z.infer<typeof createVerificationSchema>;
+
+/** A submission as its customer sees it: never its images (decision 072). */
+export const verificationSubmissionSchema = z.object({
+  id: z.string(),
+  level: z.number(),
+  status: z.enum(SUBMISSION_STATUSES),
+  documentType: z.string().nullable(),
+  country: z.string(),
+  reason: z.string().nullable(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type VerificationSubmission = z.infer<typeof verificationSubmissionSchema>;
+
+export const limitValuesSchema = z.object({
+  perCard: z.string(),
+  perDay: z.string(),
+  per30Days: z.string(),
+});
+export type LimitValues = z.infer<typeof limitValuesSchema>;
+
+/** GET /api/verification. */
+export const verificationStateSchema = z.object({
+  level: z.number(),
+  status: z.enum(VERIFICATION_STATUSES),
+  limits: limitValuesSchema.extend({ usedDay: z.string(), used30Days: z.string() }),
+  /** The limits each level gives, for the page that explains what verifying raises. */
+  levels: z.array(limitValuesSchema.extend({ level: z.number() })),
+  submissions: z.array(verificationSubmissionSchema),
+});
+export type VerificationState = z.infer<typeof verificationStateSchema>;
+
+/** A submission as staff see it: every detail, the image paths and the account. */
+export const adminVerificationSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  userEmail: z.string(),
+  userFirstName: z.string().nullable(),
+  userLastName: z.string().nullable(),
+  userCreatedAt: z.string(),
+  userVerificationLevel: z.number(),
+  level: z.number(),
+  status: z.enum(SUBMISSION_STATUSES),
+  legalFirstName: z.string().nullable(),
+  legalLastName: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  country: z.string(),
+  documentType: z.string().nullable(),
+  addressLine1: z.string().nullable(),
+  addressLine2: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  documentImages: z.array(z.string()),
+  selfieImage: z.string().nullable(),
+  proofImages: z.array(z.string()),
+  reason: z.string().nullable(),
+  note: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  /** When the images were deleted (retention); the decision stays. */
+  documentsDeletedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminVerification = z.infer<typeof adminVerificationSchema>;
+
+export const adminVerificationListQuerySchema = z.object({
+  status: z
+    .enum(['all', ...SUBMISSION_STATUSES], {
+      error: `status must be one of: all, ${SUBMISSION_STATUSES.join(', ')}`,
+    })
+    .optional()
+    .default('pending'),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export const VERIFICATION_NOTE_MAX_LENGTH = 500;
+
+/** POST /api/admin/verifications/{id}/decision. */
+export const verificationDecisionSchema = z
+  .object({
+    decision: z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' }),
+    reason: z
+      .enum(VERIFICATION_REJECTION_REASONS, {
+        error: `reason must be one of: ${VERIFICATION_REJECTION_REASONS.join(', ')}`,
+      })
+      .optional()
+      .nullable(),
+    note: z
+      .string({ error: 'note must be text' })
+      .trim()
+      .max(
+        VERIFICATION_NOTE_MAX_LENGTH,
+        `note must be at most ${VERIFICATION_NOTE_MAX_LENGTH} characters`,
+      )
+      .optional()
+      .nullable(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'A rejection needs a reason' });
+    }
+    if (value.decision === 'approve' && value.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'An approval takes no reason' });
+    }
+    if (value.reason === 'other' && !value.note) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['note'],
+        message: 'Say what is wrong in the note when the reason is Other',
+      });
+    }
+  });
+
+const LIMIT_MESSAGE = 'must be an amount from 0.01 to 99,999,999.99 with at most 2 decimals';
+const limitAmount = (label: string) =>
+  z
+    .union([z.string(), z.number()], { error: `${label} ${LIMIT_MESSAGE}` })
+    .transform((v) => String(v).trim())
+    .refine(
+      (v) => MONEY_PATTERN.test(v) && toCents(v) > 0 && toCents(v) <= MAX_MONEY_CENTS,
+      `${label} ${LIMIT_MESSAGE}`,
+    );
+
+/** PUT /api/admin/limits/{level}: per card ≤ per day ≤ per 30 days. */
+export const updateLimitsSchema = z
+  .object({
+    perCard: limitAmount('Per card'),
+    perDay: limitAmount('Per 24 hours'),
+    per30Days: limitAmount('Per 30 days'),
+  })
+  .superRefine((v, ctx) => {
+    if (!MONEY_PATTERN.test(v.perCard) || !MONEY_PATTERN.test(v.perDay)) return;
+    if (!MONEY_PATTERN.test(v.per30Days)) return;
+    if (toCents(v.perCard) > toCents(v.perDay)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perCard'],
+        message: 'Per card cannot be more than per 24 hours',
+      });
+    }
+    if (toCents(v.perDay) > toCents(v.per30Days)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perDay'],
+        message: 'Per 24 hours cannot be more than per 30 days',
+      });
+    }
+  });
+
+export const levelLimitsSchema = limitValuesSchema.extend({
+  level: z.number(),
+  updatedAt: z.string(),
+});
+export type LevelLimits = z.infer<typeof levelLimitsSchema>;
+
+export const LIMIT_NAMES = ['perCard', 'perDay', 'per30Days'] as const;
+export type LimitName = (typeof LIMIT_NAMES)[number];
+const LIMIT_PHRASES: Record<LimitName, string> = {
+  perCard: 'per card',
+  perDay: 'per 24 hours',
+  per30Days: 'per 30 days',
+};
+
+export const VERIFY_NEXT: Record<number, string> = {
+  1: 'Verify your identity',
+  2: 'Verify your address',
+};
+
+/**
+ * The card's value against the limits, given what was already submitted in the windows. Answers
+ * null when it fits, or the first limit it passes with the sentence the customer reads and the
+ * lowest level whose limits would let it through (null when none would).
+ */
+export function limitRefusal(
+  value: string,
+  used: { usedDay: string; used30Days: string },
+  level: number,
+  byLevel: (LimitValues & { level: number })[],
+): { limit: LimitName; requiredLevel: number | null; message: string } | null {
+  const cents = toCents(value);
+  const over = (limits: LimitValues): LimitName | null => {
+    if (cents > toCents(limits.perCard)) return 'perCard';
+    if (toCents(used.usedDay) + cents > toCents(limits.perDay)) return 'perDay';
+    if (toCents(used.used30Days) + cents > toCents(limits.per30Days)) return 'per30Days';
+    return null;
+  };
+  const mine = byLevel.find((l) => l.level === level);
+  if (!mine) return null;
+  const limit = over(mine);
+  if (!limit) return null;
+  const higher = byLevel
+    .filter((l) => l.level > level)
+    .sort((a, b) => a.level - b.level)
+    .find((l) => over(l) === null);
+  const requiredLevel = higher?.level ?? null;
+  const left = (total: string, usedSoFar: string) =>
+    formatMoney(fromCents(Math.max(0, toCents(total) - toCents(usedSoFar))));
+  const what =
+    limit === 'perCard'
+      ? `This card is over your limit of ${formatMoney(mine.perCard)} per card.`
+      : limit === 'perDay'
+        ? `This card would take you over your limit of ${formatMoney(mine.perDay)} per 24 hours (${left(mine.perDay, used.usedDay)} left).`
+        : `This card would take you over your limit of ${formatMoney(mine.per30Days)} per 30 days (${left(mine.per30Days, used.used30Days)} left).`;
+  const how =
+    requiredLevel !== null
+      ? ` ${VERIFY_NEXT[requiredLevel] ?? 'Verify your account'} to raise your limit ${LIMIT_PHRASES[limit]} to ${formatMoney(higher![limit])}.`
+      : ' Please contact support to sell more.';
+  return { limit, requiredLevel, message: `${what}${how}` };
+}
+
+/** 403 answer over a limit (API contract). */
+export const LIMIT_REFUSAL_CODE = 'verification_required';
