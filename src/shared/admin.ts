@@ -28,6 +28,13 @@ export const adminTransactionSchema = transactionSchema.extend({
   validationStatus: z.string(),
   /** The automated checks that flagged the card (validation types), for the queue's flag. */
   validationFlags: z.array(z.string()),
+  /**
+   * The answer to the scam question at submission: 'no', or null when the client sent none (an
+   * older app; the queue marks it).
+   */
+  scamCheck: z.string().nullable(),
+  /** When staff first decided anything about the card; null while it waits (review times). */
+  firstDecisionAt: z.string().nullable(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 
@@ -128,6 +135,12 @@ export const adminUserSchema = z.object({
   lastName: z.string().nullable(),
   isAdmin: z.boolean(),
   emailVerified: z.boolean(),
+  /**
+   * Submissions the scam question stopped (decision 073): the customer said a stranger asked them
+   * to pay with the card. Staff may reach out.
+   */
+  scamCheckRefusals: z.number(),
+  lastScamCheckRefusalAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;

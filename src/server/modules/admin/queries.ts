@@ -34,6 +34,7 @@ export const toAdminTransaction = (row: Omit<AdminRow, 'cursorCreatedAt'>): Admi
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+  firstDecisionAt: row.firstDecisionAt ? row.firstDecisionAt.toISOString() : null,
 });
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -170,6 +171,11 @@ export async function listAdminUsers(db: Db, options: { cursor?: string; limit: 
       lastName: users.lastName,
       isAdmin: users.isAdmin,
       emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+      // Qualified by hand: with one table in FROM, Drizzle writes its columns unqualified.
+      scamCheckRefusals: sql<number>`(select count(*)::int from scam_check_refusals s
+        where s.user_id = "users"."id")`,
+      lastScamCheckRefusalAt: sql<string | null>`(select to_json(max(s.created_at)) #>> '{}'
+        from scam_check_refusals s where s.user_id = "users"."id")`,
       createdAt: users.createdAt,
       cursorCreatedAt: cursorColumn(users.createdAt),
     })
@@ -178,5 +184,14 @@ export async function listAdminUsers(db: Db, options: { cursor?: string; limit: 
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(options.limit + 1);
   const { items, nextCursor } = toPage(rows, options.limit);
-  return { items: items.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() })), nextCursor };
+  return {
+    items: items.map((u) => ({
+      ...u,
+      lastScamCheckRefusalAt: u.lastScamCheckRefusalAt
+        ? new Date(u.lastScamCheckRefusalAt).toISOString()
+        : null,
+      createdAt: u.createdAt.toISOString(),
+    })),
+    nextCursor,
+  };
 }

@@ -10,11 +10,16 @@ import {
   NEXT_CURSOR_HEADER,
   updateTransactionSchema,
 } from '../../../shared/admin';
+import {
+  appealDecisionSchema,
+  makeOfferSchema,
+  offerCreatedSchema,
+} from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { checksOf } from '../checks/checks';
-import { updateTransactionAsStaff } from './commands';
+import { decideAppeal, makeOffer, updateTransactionAsStaff } from './commands';
 import {
   adminStats,
   findAdminTransaction,
@@ -86,6 +91,42 @@ export default async function adminRoutes(app: FastifyInstance) {
       await app.run((context) =>
         updateTransactionAsStaff(context, accountOf(request), id, changes, expectedUpdatedAt),
       );
+      return (await findAdminTransaction(app.db, id))!;
+    },
+  );
+
+  r.post(
+    '/api/admin/transactions/:id/offer',
+    {
+      schema: {
+        params: idParams,
+        body: makeOfferSchema,
+        response: { 201: offerCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      const offer = await app.run((context) =>
+        makeOffer(context, accountOf(request), id, request.body),
+      );
+      return reply.code(201).send({ offer });
+    },
+  );
+
+  r.post(
+    '/api/admin/transactions/:id/appeal/decision',
+    {
+      schema: {
+        params: idParams,
+        body: appealDecisionSchema,
+        response: { 200: adminTransactionSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      await app.run((context) => decideAppeal(context, accountOf(request), id, request.body));
       return (await findAdminTransaction(app.db, id))!;
     },
   );
