@@ -887,6 +887,7 @@ export const CATALOGUE: RouteSpec[] = [
     query: {
       ...paged('ticketCursors'),
       status: ({ rng }) => rng.pick(['all', ...TICKET_STATUSES]),
+      awaiting: ({ rng }) => rng.pick(['staff', 'all']),
     },
     learn: learnCursor('ticketCursors'),
   },
