@@ -655,6 +655,9 @@ export const CATALOGUE: RouteSpec[] = [
       }),
   },
 
+  { method: 'GET', path: '/api/review-times', access: 'public' },
+  { method: 'GET', path: '/api/admin/review-summary', access: 'staff' },
+
   // staff
   { method: 'GET', path: '/api/admin/stats', access: 'staff' },
   {
