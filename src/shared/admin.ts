@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPEAL_STATUSES } from './fair-dealing';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { payoutReferenceSchema } from './payouts';
 import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
@@ -71,6 +72,12 @@ export const adminListQuerySchema = z.object({
   validation: z
     .enum(['all', ...VALIDATION_STATUSES], {
       error: `validation must be one of: all, ${VALIDATION_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  /** `pending`: the cards whose appeal waits for a decision (decision 073). */
+  appeal: z
+    .enum(['all', ...APPEAL_STATUSES], {
+      error: `appeal must be one of: all, ${APPEAL_STATUSES.join(', ')}`,
     })
     .optional(),
   cursor: z.string().max(200).optional(),

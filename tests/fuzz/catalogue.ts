@@ -670,6 +670,7 @@ export const CATALOGUE: RouteSpec[] = [
         rng.pick(['amazon', 'example.com', world.customer.email.slice(0, 8), rng.hex(6), 'a']),
       status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
       validation: ({ rng }) => rng.pick(['all', 'flagged', 'passed', 'pending']),
+      appeal: ({ rng }) => rng.pick(['all', 'pending', 'upheld', 'overturned']),
     },
     learn: ({ json, headers }, world) => {
       const next = headers['x-next-cursor'];

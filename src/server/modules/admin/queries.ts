@@ -52,6 +52,7 @@ export interface AdminListOptions {
   search?: string;
   status?: string;
   validation?: string;
+  appeal?: string;
   cursor?: string;
   limit: number;
 }
@@ -76,6 +77,8 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
     filters.push(eq(transactions.status, options.status));
   if (options.validation && options.validation !== 'all')
     filters.push(eq(transactions.validationStatus, options.validation));
+  if (options.appeal && options.appeal !== 'all')
+    filters.push(eq(transactions.appealStatus, options.appeal));
   if (options.cursor)
     filters.push(afterCursor(options.cursor, transactions.createdAt, transactions.id));
   const take = options.limit + 1;
