@@ -655,6 +655,26 @@ export const CATALOGUE: RouteSpec[] = [
       }),
   },
 
+  {
+    method: 'GET',
+    path: '/api/transactions/:id/timeline',
+    access: 'signed-in',
+    param: anyTransaction,
+    check: ({ param, who, json }, world) => {
+      if (who === 'customer' && foreign(world, 'otherTransactions', param)) {
+        return "a customer got another customer's timeline";
+      }
+      return Array.isArray(json) && json.some((step) => 'by' in asRecord(step))
+        ? "the customer's timeline named who did a step"
+        : null;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/transactions/:id/timeline',
+    access: 'staff',
+    param: anyTransaction,
+  },
   { method: 'GET', path: '/api/review-times', access: 'public' },
   { method: 'GET', path: '/api/admin/review-summary', access: 'staff' },
 

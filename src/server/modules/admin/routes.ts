@@ -14,8 +14,10 @@ import {
   appealDecisionSchema,
   makeOfferSchema,
   offerCreatedSchema,
+  timelineEntrySchema,
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
+import { cardTimeline } from '../../common/timeline';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { notFound } from '../../plugins/errors';
 import { checksOf } from '../checks/checks';
@@ -72,6 +74,17 @@ export default async function adminRoutes(app: FastifyInstance) {
         audit: await transactionAudit(app.db, id),
         checks: await checksOf(app.db, id),
       };
+    },
+  );
+
+  r.get(
+    '/api/admin/transactions/:id/timeline',
+    { schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } } },
+    async (request) => {
+      const { id } = request.params;
+      const steps = isUuid(id) ? await cardTimeline(app.db, id, { withBy: true }) : null;
+      if (!steps) throw notFound('Transaction not found');
+      return steps;
     },
   );
 

@@ -2,13 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTransactionSchema } from '../../../shared/card-rules';
-import { createAppealSchema, SCAM_REFUSED } from '../../../shared/fair-dealing';
+import {
+  createAppealSchema,
+  SCAM_REFUSED,
+  timelineEntrySchema,
+} from '../../../shared/fair-dealing';
 import { createFeedbackSchema, feedbackSchema } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
 import { isPaid } from '../../../shared/statuses';
 import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
+import { cardTimeline } from '../../common/timeline';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { HttpError, notFound } from '../../plugins/errors';
 import { answerOffer, appealCard, rateCard, recordScamCheckRefusal, submitCard } from './commands';
@@ -154,6 +159,26 @@ export default async function cardRoutes(app: FastifyInstance) {
       const { id } = request.params;
       await app.run((context) => appealCard(context, account, id, request.body));
       return reply.code(201).send(toTransaction((await findTransaction(app.db, id, account.id))!));
+    },
+  );
+
+  r.get(
+    '/api/transactions/:id/timeline',
+    {
+      onRequest: requireSignedIn,
+      schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const { id } = request.params;
+      const steps = isUuid(id)
+        ? await cardTimeline(app.db, id, {
+            ownerId: account.isAdmin ? undefined : account.id,
+            withBy: false,
+          })
+        : null;
+      if (!steps) throw notFound('Transaction not found');
+      return steps;
     },
   );
 }
