@@ -4,6 +4,7 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
+import type { ReviewSummary } from '@shared/fair-dealing';
 import type { Payouts } from '@shared/payouts';
 import type { AdminBrandRate, RateChange } from '@shared/rates';
 import type {
@@ -28,11 +29,20 @@ export const adminStatsQuery = () =>
     refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
 
+/** Pending cards past the review target (decision 073): it moves with the clock, so polled. */
+export const reviewSummaryQuery = () =>
+  queryOptions<ReviewSummary>({
+    queryKey: ['/api/admin/review-summary'],
+    refetchInterval: 60_000,
+  });
+
 export interface UploadsFilter {
   search: string;
   status: string;
   /** 'flagged': only the cards an automated check flagged. */
   validation: string;
+  /** 'pending': only the cards whose appeal waits for a decision. */
+  appeal: string;
   cursor: string | null;
 }
 
@@ -43,15 +53,22 @@ const withParams = (path: string, params: Record<string, string | null>) => {
   return query.size ? `${path}?${query}` : path;
 };
 
-export const adminTransactionsQuery = ({ search, status, validation, cursor }: UploadsFilter) =>
+export const adminTransactionsQuery = ({
+  search,
+  status,
+  validation,
+  appeal,
+  cursor,
+}: UploadsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/transactions', { search, status, validation, cursor }],
+    queryKey: ['/api/admin/transactions', { search, status, validation, appeal, cursor }],
     queryFn: () =>
       getPage<AdminTransaction>(
         withParams('/api/admin/transactions', {
           search: search.trim() || null,
           status: status === 'all' ? null : status,
           validation: validation === 'all' ? null : validation,
+          appeal: appeal === 'all' ? null : appeal,
           cursor,
         }),
       ),
@@ -78,6 +95,7 @@ export function refreshAfterReview() {
     queryClient.invalidateQueries({ queryKey: ['/api/admin/transactions'] }),
     queryClient.invalidateQueries({ queryKey: ['/api/admin/payouts'] }),
     queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
+    queryClient.invalidateQueries({ queryKey: reviewSummaryQuery().queryKey }),
   ]);
 }
 

@@ -5,8 +5,9 @@ import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon, EyeIcon } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { DateTimeStack } from '@/components/date-time';
+import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
 import { RejectionReason } from '@/components/rejection-reason';
@@ -32,7 +33,12 @@ export function HistoryPage() {
   const { data, isLoading } = useQuery(transactionsQuery());
   const [search, setSearch] = React.useState('');
   const [status, setStatus] = React.useState<StatusFilterValue>('all');
-  const [openId, setOpenId] = React.useState<string | null>(null);
+  // A notification's link names the card: /history?card=<id> opens its detail.
+  const linked = new URLSearchParams(useSearch()).get('card');
+  const [openId, setOpenId] = React.useState<string | null>(linked);
+  React.useEffect(() => {
+    if (linked) setOpenId(linked);
+  }, [linked]);
 
   const rows = React.useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -156,6 +162,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
         <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </div>
       <MoneyStatusLine transaction={t} className="mt-2" />
+      {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />
       <div className="mt-2 -mb-1">
         <RowActions transaction={t} onView={onView} />
@@ -175,6 +182,9 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell>
         <StatusBadge status={t.status} />
         <MoneyStatusLine transaction={t} className="mt-1 max-w-64 whitespace-normal text-xs" />
+        {t.offer?.status === 'pending' && (
+          <RevisedOffer transaction={t} className="mt-2 max-w-80 whitespace-normal" />
+        )}
         {t.status === 'rejected' && t.rejectionReason && (
           <p
             className="mt-1 line-clamp-2 max-w-56 whitespace-normal text-xs text-muted-foreground"

@@ -8,6 +8,9 @@ import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { CardTimeline } from '@/components/fair/card-timeline';
+import { ReviewTimeLine } from '@/components/fair/review-time';
+import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { RejectionReason } from '@/components/rejection-reason';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
@@ -20,6 +23,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/dates';
+import { CardAppeal } from './appeal-dialog';
 import { CardFeedback } from './card-feedback';
 
 /** The receipt shows times in the viewer's time zone, as the app does. */
@@ -52,7 +56,10 @@ export function TransactionDetailsDialog({
                 <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
               </div>
             </div>
+            <RevisedOffer transaction={t} />
+            {t.status === 'pending' && <ReviewTimeLine cardType={t.cardType} />}
             <RejectionReason transaction={t} />
+            <CardAppeal transaction={t} />
             <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
               <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
               <Detail label="Rate at submission">
@@ -107,6 +114,7 @@ export function TransactionDetailsDialog({
               </Button>
             )}
             <CardFeedback transaction={t} />
+            <CardTimeline id={t.id} updatedAt={t.updatedAt} />
           </>
         )}
       </DialogContent>
