@@ -150,6 +150,29 @@ describe('revised offers', () => {
     expect((await offer('nope')).statusCode).toBe(404);
   });
 
+  it('holds the payment while the offer waits: not awaiting payment, not in payouts, not markable sent', async () => {
+    const { customer, card } = await customerWithCard();
+    await review(card.id, { status: 'processing' });
+    const stats = async () =>
+      (await as(t.app, customer, { method: 'GET', url: '/api/stats' })).json().awaitingPayment;
+    const listed = async () =>
+      JSON.stringify((await as(t.app, staff, { method: 'GET', url: '/api/admin/payouts' })).json());
+    expect(await stats()).toBe('91.00');
+    expect(await listed()).toContain(card.id);
+    await offer(card.id);
+    expect(await stats()).toBe('0.00');
+    expect(await listed()).not.toContain(card.id);
+    const marked = await as(t.app, staff, {
+      method: 'POST',
+      url: '/api/admin/payouts/mark-sent',
+      payload: { items: [{ id: card.id, amount: '91.00' }] },
+    });
+    expect(marked.json().skipped).toMatchObject([{ id: card.id, reason: 'not_payable' }]);
+    await answer(customer, card.id, 'accept');
+    expect(await stats()).toBe('36.40');
+    expect(await listed()).toContain(card.id);
+  });
+
   it('accepting sets the payment amount to the offer, after which staff may pay it', async () => {
     const { customer, card } = await customerWithCard();
     await offer(card.id);

@@ -158,7 +158,7 @@ function SummaryCards() {
                 {review.overTarget.toLocaleString()}
               </span>
               <span className="block truncate text-xs font-normal text-muted-foreground">
-                pending over {durationText(review.targetMinutes)}
+                over {durationText(review.targetMinutes)}
               </span>
             </>
           )

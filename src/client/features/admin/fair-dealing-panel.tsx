@@ -25,13 +25,15 @@ import { refreshAfterReview } from './queries';
  * Staff's side of fair dealing in the review dialog (decision 073): the card's revised offer (or
  * the form to make one), and its appeal with the decision.
  */
-export function FairDealingPanel({ transaction: t }: { transaction: AdminTransactionDetail }) {
-  return (
-    <>
-      <AppealSection transaction={t} />
-      <OfferSection transaction={t} />
-    </>
-  );
+export function FairDealingPanel({
+  transaction: t,
+  part,
+}: {
+  transaction: AdminTransactionDetail;
+  /** The appeal goes before the review form (it is why the card is open), the offer after. */
+  part: 'appeal' | 'offer';
+}) {
+  return part === 'appeal' ? <AppealSection transaction={t} /> : <OfferSection transaction={t} />;
 }
 
 const OFFER_STATUS_TEXT = {

@@ -76,8 +76,15 @@ export const adminTransactionsQuery = ({
     refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
 
+/**
+ * One card in the review dialog. Live events never replace it under its editor, so each opening
+ * reads it again: a customer's answer to an offer, or an appeal, shows when staff open the card.
+ */
 export const adminTransactionQuery = (id: string) =>
-  queryOptions<AdminTransactionDetail>({ queryKey: ['/api/admin/transactions', id] });
+  queryOptions<AdminTransactionDetail>({
+    queryKey: ['/api/admin/transactions', id],
+    refetchOnMount: 'always',
+  });
 
 export const adminUsersQuery = (cursor: string | null) =>
   queryOptions({

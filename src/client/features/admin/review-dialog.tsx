@@ -100,12 +100,21 @@ function ReviewBody({
         </h3>
         <ChecksPanel checks={query.data.checks} onOpen={onOpen} />
       </section>
-      <FairDealingPanel key={`fair-${query.data.updatedAt}`} transaction={query.data} />
+      <FairDealingPanel
+        key={`appeal-${query.data.updatedAt}`}
+        part="appeal"
+        transaction={query.data}
+      />
       <ReviewForm
         key={query.data.updatedAt}
         transaction={query.data}
         onClose={onClose}
         onReload={() => query.refetch()}
+      />
+      <FairDealingPanel
+        key={`offer-${query.data.updatedAt}`}
+        part="offer"
+        transaction={query.data}
       />
       <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>

@@ -122,6 +122,7 @@ export function UploadsTab() {
                 <p className="mt-2 flex items-center gap-1.5 text-sm">
                   <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
                   <ValidationFlag flags={t.validationFlags} />
+                  <FairDealingBadges transaction={t} />
                 </p>
                 <p className="text-xs text-muted-foreground">
                   {formatDate(t.createdAt)} {formatTime(t.createdAt)} ·{' '}
@@ -168,11 +169,7 @@ export function UploadsTab() {
                     <span className="inline-flex items-center gap-1.5">
                       {t.cardType}
                       <ValidationFlag flags={t.validationFlags} />
-                      {t.appeal?.status === 'pending' && (
-                        <Badge variant="outline" data-testid="appeal-badge">
-                          Appeal
-                        </Badge>
-                      )}
+                      <FairDealingBadges transaction={t} />
                     </span>
                   </TableCell>
                   <TableCell className="text-right tabular-nums">
@@ -253,5 +250,30 @@ function CardAge({
       {shortAge(minutes)}
       {over && <span className="sr-only"> (over target)</span>}
     </span>
+  );
+}
+
+const OFFER_BADGES = {
+  pending: 'Offer pending',
+  accepted: 'Offer accepted',
+  declined: 'Offer declined',
+  expired: 'Offer expired',
+} as const;
+
+/** A waiting appeal, and the revised offer's state, at a glance in the queue (decision 073). */
+function FairDealingBadges({ transaction: t }: { transaction: AdminTransaction }) {
+  return (
+    <>
+      {t.appeal?.status === 'pending' && (
+        <Badge variant="outline" data-testid="appeal-badge">
+          Appeal
+        </Badge>
+      )}
+      {t.offer && (
+        <Badge variant="outline" data-testid="offer-badge">
+          {OFFER_BADGES[t.offer.status]}
+        </Badge>
+      )}
+    </>
   );
 }

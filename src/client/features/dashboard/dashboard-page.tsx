@@ -220,6 +220,14 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
 /** The payout amount of a recent item: the one to come or paid, or "No payout" when rejected. */
 function PayoutAmount({ transaction: t }: { transaction: Transaction }) {
   const { key } = moneyStatus(t.status, t.paymentStatus);
+  if (t.offer?.status === 'pending') {
+    return (
+      <span data-testid="recent-payout">
+        <span className="text-muted-foreground">Revised offer </span>
+        <span className="font-semibold tabular-nums">{formatMoney(t.offer.amount)}</span>
+      </span>
+    );
+  }
   if (key === 'rejected') {
     return (
       <span data-testid="recent-payout">

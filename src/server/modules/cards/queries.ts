@@ -139,6 +139,8 @@ const PAID = inArray(transactions.paymentStatus, [...PAID_PAYMENT_STATUSES]);
 const AWAITING = and(
   inArray(transactions.status, [...PAYABLE_STATUSES]),
   eq(transactions.paymentStatus, 'pending'),
+  // Not while a revised offer waits for the customer's answer (decision 073).
+  sql`${transactions.offerStatus} is distinct from 'pending'`,
 );
 
 /**
