@@ -131,6 +131,7 @@ describe('fair dealing (decision 073)', () => {
     await appealDialog
       .getByLabel('Your message')
       .fill('The code works: I checked the balance in the store this morning.');
+    await appealDialog.getByLabel(/New photos/).setInputFiles(CARD_IMAGE);
     await expectNoAxeFindings(page, 'appeal dialog (dark, phone)');
     await expectNoSidewaysScroll(page);
     await screenshot(page, 'fair-appeal-dialog-dark-phone', false);
@@ -143,6 +144,7 @@ describe('fair dealing (decision 073)', () => {
     const dialog = await openReview(admin, email);
     const appeal = dialog.getByTestId('appeal-section');
     await expect(appeal).toContainText('I checked the balance in the store');
+    await expect(appeal.getByTestId('card-image')).toHaveCount(1);
     await expectNoAxeFindings(admin, 'review dialog with an appeal');
     await screenshot(admin, 'fair-review-appeal-light-desktop');
     await appeal.getByTestId('overturn-appeal').click();

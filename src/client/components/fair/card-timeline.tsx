@@ -32,7 +32,11 @@ export function CardTimeline({
       ) : (
         <ol className="grid gap-2 border-l pl-4">
           {(data ?? []).map((entry, i) => (
-            <li key={i} className="relative text-sm" data-testid="timeline-step">
+            <li
+              key={i}
+              className="relative text-sm [overflow-wrap:anywhere]"
+              data-testid="timeline-step"
+            >
               <span
                 aria-hidden
                 className="absolute top-1.5 -left-[1.3rem] size-2 rounded-full bg-primary"

@@ -137,15 +137,18 @@ export const adminConversationQuery = (userId: string | null) =>
 export interface TicketsFilter {
   status: string;
   cursor: string | null;
+  /** 'staff': only the tickets waiting for a staff reply (decision 073). */
+  awaiting?: string;
 }
 
-export const adminTicketsQuery = ({ status, cursor }: TicketsFilter) =>
+export const adminTicketsQuery = ({ status, awaiting = 'all', cursor }: TicketsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/support-tickets', { status, cursor }],
+    queryKey: ['/api/admin/support-tickets', { status, awaiting, cursor }],
     queryFn: () =>
       getPage<AdminTicket>(
         withParams('/api/admin/support-tickets', {
           status: status === 'all' ? null : status,
+          awaiting: awaiting === 'all' ? null : awaiting,
           cursor,
         }),
       ),

@@ -1,4 +1,9 @@
-import { APPEAL_MESSAGE_MAX_LENGTH, APPEAL_WINDOW_DAYS, canAppeal } from '@shared/fair-dealing';
+import {
+  APPEAL_MAX_IMAGES,
+  APPEAL_MESSAGE_MAX_LENGTH,
+  APPEAL_WINDOW_DAYS,
+  canAppeal,
+} from '@shared/fair-dealing';
 import type { Transaction } from '@shared/transactions';
 import { useMutation } from '@tanstack/react-query';
 import { ScaleIcon } from 'lucide-react';
@@ -17,6 +22,7 @@ import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { refreshAfterSubmission } from '@/lib/queries';
 import { toast } from '@/lib/toast';
+import { ACCEPTED_UPLOAD_TYPES, localFileProblem, uploadFile } from '@/lib/upload';
 
 /**
  * A rejected card's appeal (decision 073): the button while one may still be made (once, within
@@ -64,10 +70,25 @@ function AppealDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const [message, setMessage] = React.useState('');
+  const [photos, setPhotos] = React.useState<File[]>([]);
   const [error, setError] = React.useState<string>();
+  const [photoError, setPhotoError] = React.useState<string>();
   const send = useMutation({
-    mutationFn: async () =>
-      (await apiRequest('POST', `/api/transactions/${t.id}/appeal`, { message })).json(),
+    mutationFn: async () => {
+      // New photos go up as card images first, then the appeal names them.
+      const imageUrls: string[] = [];
+      for (const photo of photos) {
+        const { objectPath } = await uploadFile<{ objectPath: string }>(
+          '/api/upload-card-image',
+          photo,
+          () => {},
+        );
+        imageUrls.push(objectPath);
+      }
+      return (
+        await apiRequest('POST', `/api/transactions/${t.id}/appeal`, { message, imageUrls })
+      ).json();
+    },
     onSuccess: async () => {
       await refreshAfterSubmission();
       onOpenChange(false);
@@ -114,6 +135,36 @@ function AppealDialog({
           {error && (
             <p id="appeal-error" role="alert" className="text-sm font-medium text-destructive">
               {error}
+            </p>
+          )}
+          <Label htmlFor="appeal-photos" className="mt-2">
+            New photos (optional, up to {APPEAL_MAX_IMAGES})
+          </Label>
+          <input
+            id="appeal-photos"
+            type="file"
+            multiple
+            accept={ACCEPTED_UPLOAD_TYPES}
+            disabled={send.isPending}
+            aria-describedby={photoError ? 'appeal-photos-error' : undefined}
+            className="text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-card file:px-3 file:py-1.5 file:text-sm file:font-medium"
+            onChange={(e) => {
+              const picked = Array.from(e.target.files ?? []);
+              const problem =
+                picked.length > APPEAL_MAX_IMAGES
+                  ? `Add at most ${APPEAL_MAX_IMAGES} photos`
+                  : picked.map(localFileProblem).find((p) => p !== null);
+              setPhotoError(problem ?? undefined);
+              setPhotos(problem ? [] : picked);
+            }}
+          />
+          {photoError && (
+            <p
+              id="appeal-photos-error"
+              role="alert"
+              className="text-sm font-medium text-destructive"
+            >
+              {photoError}
             </p>
           )}
         </form>
