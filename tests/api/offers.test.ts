@@ -207,6 +207,12 @@ describe('revised offers', () => {
       offer: { status: 'declined' },
     });
     expect(await actionsOf(card.id)).toEqual(['offer', 'offer_declined']);
+    // A later note by staff keeps the rejection's note.
+    const noted = await review(card.id, { adminNotes: 'Customer declined by phone too' });
+    expect(noted.json()).toMatchObject({
+      rejectionReason: 'balance_differs',
+      rejectionNote: 'offer declined',
+    });
   });
 
   it('lets exactly one of accept and decline sent at once win', async () => {

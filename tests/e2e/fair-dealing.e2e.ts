@@ -85,6 +85,11 @@ describe('fair dealing (decision 073)', () => {
     );
     await expect(page.getByTestId('notification-count')).toHaveText('1');
     await screenshot(page, 'fair-dashboard-offer-light-desktop');
+    await page.setViewportSize(PHONE);
+    await expectNoSidewaysScroll(page);
+    await offer.scrollIntoViewIfNeeded();
+    await screenshot(page, 'fair-dashboard-offer-light-phone', false);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByTestId('notification-bell').click();
     const item = page.getByTestId('notification').first();
@@ -141,6 +146,10 @@ describe('fair dealing (decision 073)', () => {
 
     const admin = await staffPage(browser);
     await admin.getByLabel('Filter by appeals').selectOption('pending');
+    await expect(admin.getByTestId('upload-row').first().getByTestId('appeal-badge')).toHaveText(
+      'Appeal',
+    );
+    await screenshot(admin, 'fair-queue-appeals-light-desktop', false);
     const dialog = await openReview(admin, email);
     const appeal = dialog.getByTestId('appeal-section');
     await expect(appeal).toContainText('I checked the balance in the store');
@@ -158,6 +167,8 @@ describe('fair dealing (decision 073)', () => {
       .getByText(/back in review/)
       .waitFor({ timeout: 5000 });
     await expect(details.getByTestId('status-badge').first()).toHaveText('Processing');
+    await details.getByTestId('card-timeline').scrollIntoViewIfNeeded();
+    await screenshot(page, 'fair-card-timeline-dark-phone', false);
     await admin.context().close();
     await page.context().close();
   });

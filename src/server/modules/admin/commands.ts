@@ -55,8 +55,16 @@ export function rejectionAfter(
   if (reason && reason !== 'other' && sentNote) {
     throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
   }
+  // A note goes with Other; a card rejected for its answer to a revised offer keeps the note
+  // saying so ("offer declined", decision 073) while its reason is unchanged.
   const note =
-    reason !== 'other' ? null : sentNote === undefined ? current.rejectionNote : sentNote;
+    reason !== 'other'
+      ? sentNote === undefined && reason === current.rejectionReason && reason === 'balance_differs'
+        ? current.rejectionNote
+        : null
+      : sentNote === undefined
+        ? current.rejectionNote
+        : sentNote;
   const problems = rejectionProblems({ status, reason, note });
   if (problems.rejectionReason) {
     // A card rejected before reasons existed may keep its other fields edited without one.
