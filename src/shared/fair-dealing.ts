@@ -157,10 +157,12 @@ export const reviewTimesSchema = z.object({
 });
 export type ReviewTimes = z.infer<typeof reviewTimesSchema>;
 
-/** GET /api/admin/review-summary: the pending cards that waited past the target. */
+/** GET /api/admin/review-summary: the pending cards that waited past the target, and appeals. */
 export const reviewSummarySchema = z.object({
   overTarget: z.number(),
   targetMinutes: z.number(),
+  /** Appeals waiting for a decision: staff see the count on the queue's Appeals filter. */
+  appealsPending: z.number(),
 });
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
 

@@ -69,6 +69,8 @@ describe('appeals (decision 073)', () => {
       expect(r.statusCode).toBe(409);
       expect(r.json().code).toBe('appeal_exists');
     }
+    const summary = await as(t.app, staff, { method: 'GET', url: '/api/admin/review-summary' });
+    expect(summary.json().appealsPending).toBeGreaterThanOrEqual(1);
     const pending = await queue('?appeal=pending&limit=100');
     expect(pending.map((r) => r.id)).toContain(card.id);
     expect(pending.every((r) => r.appeal?.status === 'pending')).toBe(true);

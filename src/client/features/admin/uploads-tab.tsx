@@ -46,7 +46,8 @@ export function UploadsTab() {
   const query = useQuery(
     adminTransactionsQuery({ search, status, validation, appeal, cursor: pages.cursor }),
   );
-  const target = useQuery(reviewSummaryQuery()).data?.targetMinutes;
+  const summary = useQuery(reviewSummaryQuery()).data;
+  const target = summary?.targetMinutes;
   const now = useMinuteClock();
   const [reviewing, setReviewing] = React.useState<string | null>(null);
   const rows = query.data?.items ?? [];
@@ -80,7 +81,9 @@ export function UploadsTab() {
               onChange={(e) => setAppeal(e.target.value as 'all' | 'pending')}
             >
               <option value="all">All cards</option>
-              <option value="pending">Appeals</option>
+              <option value="pending">
+                {summary?.appealsPending ? `Appeals (${summary.appealsPending})` : 'Appeals'}
+              </option>
             </NativeSelect>
           </div>
           <Button

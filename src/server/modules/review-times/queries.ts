@@ -47,18 +47,24 @@ export async function reviewTimes(db: Db, now: Date, targetMinutes: number): Pro
   };
 }
 
-/** Staff's summary card: the cards still waiting for a first decision past the target. */
+/**
+ * Staff's summary: the cards still waiting for a first decision past the target, and the appeals
+ * waiting for a decision.
+ */
 export async function reviewSummary(
   db: Db,
   now: Date,
   targetMinutes: number,
 ): Promise<ReviewSummary> {
-  const overTarget = await db.$count(
-    transactions,
-    and(
-      eq(transactions.status, 'pending'),
-      lt(transactions.createdAt, new Date(now.getTime() - targetMinutes * 60 * 1000)),
+  const [overTarget, appealsPending] = await Promise.all([
+    db.$count(
+      transactions,
+      and(
+        eq(transactions.status, 'pending'),
+        lt(transactions.createdAt, new Date(now.getTime() - targetMinutes * 60 * 1000)),
+      ),
     ),
-  );
-  return { overTarget, targetMinutes };
+    db.$count(transactions, eq(transactions.appealStatus, 'pending')),
+  ]);
+  return { overTarget, targetMinutes, appealsPending };
 }
