@@ -20,6 +20,7 @@ import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import payoutRoutes from './modules/payouts/routes';
 import rateRoutes from './modules/rates/routes';
+import reviewTimeRoutes from './modules/review-times/routes';
 import sessionRoutes from './modules/sessions/routes';
 import supportRoutes from './modules/support/routes';
 import verificationRoutes from './modules/verification/routes';
@@ -139,6 +140,7 @@ export async function buildApp(
   await app.register(fileRoutes);
   await app.register(paymentMethodRoutes);
   await app.register(rateRoutes);
+  await app.register(reviewTimeRoutes);
   await app.register(cardRoutes);
   await app.register(adminRoutes);
   await app.register(payoutRoutes);

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_OFFER_EXPIRY_HOURS, DEFAULT_REVIEW_TARGET_MINUTES } from '../shared/fair-dealing';
 
 /** Every variable the server reads (.env.example lists them all; a test checks). */
 export const envSchema = z.object({
@@ -79,6 +80,15 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Cardbridge <no-reply@cardbridge.app>'),
   /** Staff changes within this many seconds reach a customer as one email. */
   NOTIFICATION_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** A revised offer the customer has not answered in this long expires (decision 073). */
+  OFFER_EXPIRY_HOURS: z.coerce.number().int().min(1).max(720).default(DEFAULT_OFFER_EXPIRY_HOURS),
+  /** Staff's target from submission to a first decision; older pending cards are flagged. */
+  REVIEW_TARGET_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10080)
+    .default(DEFAULT_REVIEW_TARGET_MINUTES),
   /** A connection that sends nothing for this long is closed (a stalled upload). */
   REQUEST_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** A request must have arrived whole within this long (a 10 MB upload at a crawl). */
@@ -123,6 +133,8 @@ export interface AppConfig {
   /** The site's public address, no trailing slash: links in emails start with it. */
   appUrl: string;
   mail: MailConfig;
+  /** Revised offers and review times (decision 073). */
+  fairDealing: FairDealingConfig;
   /** Where the built client lives; absent in API tests. */
   clientDir?: string;
   /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
@@ -156,6 +168,13 @@ export interface MailConfig {
   from: string;
   /** How long a customer's notifications gather before they go out as one email. */
   notificationDelayMs: number;
+}
+
+export interface FairDealingConfig {
+  /** How long a revised offer waits for the customer's answer. */
+  offerExpiryHours: number;
+  /** Staff's target time from submission to a first decision. */
+  reviewTargetMinutes: number;
 }
 
 /** How much one account or address may do per window (windows: see docs/decisions/021). */
@@ -228,6 +247,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM,
       notificationDelayMs: e.NOTIFICATION_EMAIL_DELAY_SECONDS * 1000,
+    },
+    fairDealing: {
+      offerExpiryHours: e.OFFER_EXPIRY_HOURS,
+      reviewTargetMinutes: e.REVIEW_TARGET_MINUTES,
     },
     s3: s3ConfigOf(e),
     verification: {

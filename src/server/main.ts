@@ -9,6 +9,7 @@ import { DatabaseLockedError, openDatabase } from './db/client';
 import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
+import { expireOffers } from './modules/admin/commands';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { deleteExpiredVerificationDocuments } from './modules/verification/commands';
 import { loggableError } from './plugins/errors';
@@ -89,6 +90,18 @@ async function main() {
     housekeepingFailed,
   );
 
+  // Revised offers not answered in time (decision 073): checked every minute, by one instance.
+  const stopOfferExpiry = everyPeriod(
+    database,
+    'offer-expiry',
+    60 * 1000,
+    async () => {
+      const expired = await app.run(expireOffers);
+      if (expired > 0) app.log.info({ expired }, 'revised offers expired');
+    },
+    (err) => app.log.warn({ err: loggableError(err) }, 'offer expiry failed'),
+  );
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -96,6 +109,7 @@ async function main() {
     app.log.info(`${signal} received, shutting down`);
     app.draining = true;
     stopHousekeeping();
+    stopOfferExpiry();
     await app.close();
     await bridge?.stop();
     await database.close();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPEAL_STATUSES } from './fair-dealing';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { payoutReferenceSchema } from './payouts';
 import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
@@ -33,6 +34,13 @@ export const adminTransactionSchema = transactionSchema.extend({
    * 072); null when it may be paid now.
    */
   payoutHoldUntil: z.string().nullable(),
+  /**
+   * The answer to the scam question at submission: 'no', or null when the client sent none (an
+   * older app; the queue marks it).
+   */
+  scamCheck: z.string().nullable(),
+  /** When staff first decided anything about the card; null while it waits (review times). */
+  firstDecisionAt: z.string().nullable(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 
@@ -69,6 +77,12 @@ export const adminListQuerySchema = z.object({
   validation: z
     .enum(['all', ...VALIDATION_STATUSES], {
       error: `validation must be one of: all, ${VALIDATION_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  /** `pending`: the cards whose appeal waits for a decision (decision 073). */
+  appeal: z
+    .enum(['all', ...APPEAL_STATUSES], {
+      error: `appeal must be one of: all, ${APPEAL_STATUSES.join(', ')}`,
     })
     .optional(),
   cursor: z.string().max(200).optional(),
@@ -133,6 +147,12 @@ export const adminUserSchema = z.object({
   lastName: z.string().nullable(),
   isAdmin: z.boolean(),
   emailVerified: z.boolean(),
+  /**
+   * Submissions the scam question stopped (decision 073): the customer said a stranger asked them
+   * to pay with the card. Staff may reach out.
+   */
+  scamCheckRefusals: z.number(),
+  lastScamCheckRefusalAt: z.string().nullable(),
   createdAt: z.string(),
   /** active, suspended or closed (decision 072). */
   standing: z.enum(['active', 'suspended', 'closed']),

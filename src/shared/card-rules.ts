@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCAM_CHECK_ANSWERS } from './fair-dealing';
 import { expectedPayout, formatMoney, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { OTHER_BRAND } from './rates';
 
@@ -83,6 +84,11 @@ export const createTransactionSchema = z
         'quotedRate must be a rate such as 0.91',
       )
       .optional(),
+    /**
+     * The scam question's answer (decision 073): 'yes' is refused with 422; absent is accepted,
+     * so older clients keep working, and staff see that it was not asked.
+     */
+    scamCheck: z.enum(SCAM_CHECK_ANSWERS, { error: "scamCheck must be 'no' or 'yes'" }).optional(),
   })
   .superRefine((input, ctx) => {
     if (input.cardType === OTHER_BRAND) {

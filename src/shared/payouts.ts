@@ -6,8 +6,15 @@ import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
  * still pending (decision 052).
  */
 export const PAYABLE_STATUSES = ['processing', 'completed'] as const;
-export const isPayable = (card: { status: string; paymentStatus: string }) =>
-  (PAYABLE_STATUSES as readonly string[]).includes(card.status) && card.paymentStatus === 'pending';
+export const isPayable = (card: {
+  status: string;
+  paymentStatus: string;
+  /** A revised offer waiting for the customer's answer holds the payment (decision 073). */
+  offerStatus?: string | null;
+}) =>
+  (PAYABLE_STATUSES as readonly string[]).includes(card.status) &&
+  card.paymentStatus === 'pending' &&
+  card.offerStatus !== 'pending';
 
 /** The oldest cards waiting that one view (and one export) lists; the rest come after. */
 export const PAYOUT_LIST_LIMIT = 500;

@@ -107,6 +107,8 @@ export const adminTicketSchema = ticketSchema.extend({
   userId: z.string().nullable(),
   userFirstName: z.string().nullable(),
   userLastName: z.string().nullable(),
+  /** When the customer's unanswered message was written: the queue shows the longest-waiting first. */
+  waitingSince: z.string(),
 });
 export type AdminTicket = z.infer<typeof adminTicketSchema>;
 
@@ -185,6 +187,8 @@ export const adminTicketsQuerySchema = adminListQuerySchema
         error: `Status must be one of: all, ${TICKET_STATUSES.join(', ')}`,
       })
       .optional(),
+    /** `staff`: only the tickets waiting for a staff reply (decision 073). */
+    awaiting: z.enum(['staff', 'all'], { error: 'awaiting must be one of: staff, all' }).optional(),
   });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appealSchema, offerSchema } from './fair-dealing';
 import { feedbackSchema } from './feedback';
 
 /** A customer's transaction as the API answers it (spec section 7 plus PRODUCT.md). */
@@ -32,6 +33,12 @@ export const transactionSchema = z.object({
   payoutReference: z.string().nullable(),
   /** The customer's rating of the card, once it is completed; null until they give one. */
   feedback: feedbackSchema.nullable(),
+  /** When the card was rejected (an appeal is open for 14 days from it); null otherwise. */
+  rejectedAt: z.string().nullable(),
+  /** The revised offer staff made when the balance differed (decision 073), or null. */
+  offer: offerSchema.nullable(),
+  /** The customer's appeal of the rejection and its decision, or null. */
+  appeal: appealSchema.nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

@@ -202,7 +202,14 @@ describe('PATCH /api/admin/transactions/{id}', () => {
       .where(eq(transactions.id, card.id));
     expect(row!.status).toBe('pending');
 
-    for (const amount of ['0', '99999999.99', 12.5]) {
+    // Well-formed amounts below the quote are refused as a broken promise, not as bad input
+    // (decision 073); the quote and more are taken.
+    for (const amount of ['0', 12.5]) {
+      const below = await patch(staff, card.id, { paymentAmount: amount });
+      expect(below.statusCode).toBe(409);
+      expect(below.json().code).toBe('below_quote');
+    }
+    for (const amount of ['99999999.99', 91, '91.5']) {
       expect((await patch(staff, card.id, { paymentAmount: amount })).statusCode).toBe(200);
     }
     expect(

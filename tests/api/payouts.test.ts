@@ -105,7 +105,7 @@ describe('GET /api/admin/payouts', () => {
       const b = await make({
         status: 'completed',
         cardValue: '50',
-        payment: { paymentAmount: '40.10' },
+        payment: { paymentAmount: '46.10' },
       });
       const c = await make({ status: 'processing', cardValue: '200', method: bank });
       await make({}); // pending: not reviewed yet
@@ -116,7 +116,7 @@ describe('GET /api/admin/payouts', () => {
       const response = await get(payer, '/api/admin/payouts', fresh.app);
       expect(response.statusCode).toBe(200);
       const payouts = response.json();
-      expect(payouts).toMatchObject({ count: 3, total: '313.10', more: 0 });
+      expect(payouts).toMatchObject({ count: 3, total: '319.10', more: 0 });
       expect(
         payouts.groups.map((g: { type: string; label: string; count: number; total: string }) => [
           g.type,
@@ -125,7 +125,7 @@ describe('GET /api/admin/payouts', () => {
           g.total,
         ]),
       ).toEqual([
-        ['paypal', 'PayPal', 2, '131.10'],
+        ['paypal', 'PayPal', 2, '137.10'],
         ['bank_transfer', 'Bank Transfer', 1, '182.00'],
       ]);
       // Oldest first; the amount is what staff set, else the payout quoted at submission.
@@ -133,7 +133,7 @@ describe('GET /api/admin/payouts', () => {
         payouts.groups[0].cards.map((x: { id: string; amount: string }) => [x.id, x.amount]),
       ).toEqual([
         [a.id, '91.00'],
-        [b.id, '40.10'],
+        [b.id, '46.10'],
       ]);
       expect(payouts.groups[1].cards[0]).toMatchObject({
         id: c.id,
@@ -221,18 +221,18 @@ describe('GET /api/admin/payouts.csv', () => {
 describe('POST /api/admin/payouts/mark-sent', () => {
   it('marks the cards still owed as sent and completed, audits each and tells each customer', async () => {
     const first = await card({ status: 'processing' });
-    const second = await card({ status: 'completed', payment: { paymentAmount: '88.50' } });
+    const second = await card({ status: 'completed', payment: { paymentAmount: '93.50' } });
     const response = await markSent(staff, [
       { id: first.id, amount: '91' },
-      { id: second.id, amount: '88.50' },
+      { id: second.id, amount: '93.50' },
     ]);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       sent: [
         { id: first.id, amount: '91.00' },
-        { id: second.id, amount: '88.50' },
+        { id: second.id, amount: '93.50' },
       ],
-      total: '179.50',
+      total: '184.50',
       skipped: [],
     });
     expect(await rowOf(first.id)).toMatchObject({
@@ -243,7 +243,7 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     expect(await rowOf(second.id)).toMatchObject({
       status: 'completed',
       paymentStatus: 'sent',
-      paymentAmount: '88.50',
+      paymentAmount: '93.50',
     });
 
     const detail = (await get(staff, `/api/admin/transactions/${first.id}`)).json();
@@ -266,7 +266,7 @@ describe('POST /api/admin/payouts/mark-sent', () => {
       body: 'Status: Completed. Payment: Payment Sent. Payment amount: $91.00.',
     });
     const [secondNotice] = (await get(second.who, '/api/notifications')).json().items;
-    expect(secondNotice.body).toBe('Payment: Payment Sent. Payment amount: $88.50.');
+    expect(secondNotice.body).toBe('Payment: Payment Sent. Payment amount: $93.50.');
     const [mine] = (await get(first.who, '/api/transactions')).json();
     expect(mine).toMatchObject({ status: 'completed', paymentStatus: 'sent' });
     expect((await get(first.who, '/api/stats')).json().totalEarned).toBe('91.00');
@@ -334,7 +334,7 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     const ok = await card({ status: 'processing' });
     expect((await markSent(staff, [{ id: paid.id, amount: '91.00' }])).statusCode).toBe(200);
     // Another reviewer set an amount after the list was loaded.
-    await review(changed.id, { paymentAmount: '75.00' });
+    await review(changed.id, { paymentAmount: '95.00' });
     const missing = randomUUID();
 
     const response = await markSent(staff, [
@@ -371,7 +371,7 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     expect(await rowOf(changed.id)).toMatchObject({
       status: 'processing',
       paymentStatus: 'pending',
-      paymentAmount: '75.00',
+      paymentAmount: '95.00',
     });
     // The review and the first payout; the second naming wrote nothing.
     const audit = (await get(staff, `/api/admin/transactions/${paid.id}`)).json().audit;

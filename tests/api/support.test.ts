@@ -70,7 +70,8 @@ describe('staff and tickets', () => {
     const list = (
       await as(t.app, staff, { method: 'GET', url: '/api/admin/support-tickets' })
     ).json();
-    expect(list[0]).toMatchObject({
+    // Awaiting staff, the longest-waiting first (decision 073): anywhere among the file's others.
+    expect(list.find((r: { id: string }) => r.id === ticket.id)).toMatchObject({
       id: ticket.id,
       userId: customer.user.id,
       userFirstName: 'Tia',
@@ -107,7 +108,7 @@ describe('staff ticket list', () => {
   const listTickets = (query = '') =>
     as(t.app, staff, { method: 'GET', url: `/api/admin/support-tickets${query}` });
 
-  it('pages newest first and filters by status', async () => {
+  it('pages the tickets awaiting staff oldest first (decision 073) and filters by status', async () => {
     const who = await signUp(t.app);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
@@ -127,7 +128,8 @@ describe('staff ticket list', () => {
       seen.push(...page.json().map((r: { id: string }) => r.id));
       cursor = page.headers['x-next-cursor'] as string | undefined;
     } while (cursor);
-    expect(seen.slice(0, 5)).toEqual([...ids].reverse());
+    // All five wait for a reply: the longest-waiting first, among the file's other tickets.
+    expect(seen.filter((id) => ids.includes(id))).toEqual(ids);
     expect(new Set(seen).size).toBe(seen.length);
 
     const inProgress = (await listTickets('?status=in_progress&limit=100')).json();

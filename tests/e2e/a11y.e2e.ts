@@ -408,6 +408,9 @@ describe('accessibility', () => {
     await page.keyboard.press('Space');
     await (await choosers.next()).setFiles(CARD_IMAGE);
     await expect(page.getByTestId('picked-file')).toHaveCount(1);
+    // The scam question (decision 073): arrows would move within it, Space picks the first.
+    await tabTo('No');
+    await page.keyboard.press('Space');
     await tabTo('Submit Gift Card');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('upload-success')).toBeVisible();

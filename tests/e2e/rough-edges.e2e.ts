@@ -109,6 +109,7 @@ describe('rough edges a new user met', () => {
     await page.getByLabel('Card Value (USD)').fill('100');
     await page.getByRole('radio', { name: 'Brand New' }).click();
     await page.getByRole('radio', { name: 'Physical' }).click();
+    await page.getByRole('radio', { name: 'No', exact: true }).click();
     await page.getByTestId('card-images-input').setInputFiles(CARD_IMAGE);
     await page.getByTestId('submit-card').click();
     const toast = page.getByTestId('toast');

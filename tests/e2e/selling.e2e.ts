@@ -22,6 +22,8 @@ async function fillAmazonCard(page: Page, value = '100') {
   await page.getByLabel('Card Value (USD)').fill(value);
   await page.getByRole('radio', { name: 'Brand New' }).click();
   await page.getByRole('radio', { name: 'E-Gift' }).click();
+  // The scam question (decision 073).
+  await page.getByRole('radio', { name: 'No', exact: true }).click();
 }
 
 describe('selling a card', () => {

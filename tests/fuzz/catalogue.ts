@@ -185,6 +185,7 @@ function transactionBody({ rng, world }: GenContext): JsonObject {
     paymentMethodId: pickOr(rng, world.pools.customerMethods, () => rng.uuid()),
     imageUrls: images.length > 0 ? rng.sample(images, rng.int(1, Math.min(3, images.length))) : [],
     ...(rng.chance(0.5) ? { notes: 'PIN is on the back' } : {}),
+    ...(rng.chance(0.5) ? { scamCheck: rng.pick<JsonLike>(['no', 'no', 'no', 'yes']) } : {}),
   });
 }
 
@@ -627,6 +628,94 @@ export const CATALOGUE: RouteSpec[] = [
     },
   },
 
+  // fair dealing (decision 073): offers and appeals
+  ...(['accept', 'decline'] as const).map(
+    (answer): RouteSpec => ({
+      method: 'POST',
+      path: `/api/transactions/:id/offer/${answer}`,
+      access: 'customer',
+      param: anyTransaction,
+      check: ({ param }, world) =>
+        foreign(world, 'otherTransactions', param)
+          ? `a customer answered (${answer}) another customer's offer`
+          : null,
+    }),
+  ),
+  {
+    method: 'POST',
+    path: '/api/transactions/:id/appeal',
+    access: 'customer',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng, world }) =>
+      obj({
+        message: rng.pick([
+          'The balance was right, see the receipt.',
+          'Please look again.\nThanks',
+        ]),
+        ...(rng.chance(0.3) && world.pools.customerCardImages.length > 0
+          ? { imageUrls: [rng.pick(world.pools.customerCardImages)] }
+          : {}),
+      }),
+    check: ({ param }, world) =>
+      foreign(world, 'otherTransactions', param)
+        ? "a customer appealed another customer's card"
+        : null,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/transactions/:id/offer',
+    access: 'staff',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng }) =>
+      obj({
+        verifiedValue: rng.pick<JsonLike>(['40.00', '10', 25.5, '99999999.99']),
+        note: rng.pick(['The balance is lower than entered', 'Balance checked by phone']),
+      }),
+    check: ({ json }) => {
+      const offer = asRecord(asRecord(json).offer);
+      return offer.status === 'pending' && typeof offer.amount === 'string'
+        ? null
+        : 'a new offer was not pending with an amount';
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/transactions/:id/appeal/decision',
+    access: 'staff',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng }) =>
+      obj({
+        decision: rng.pick(['upheld', 'overturned']),
+        note: rng.pick<JsonLike>(['The code was redeemed before', '', null]),
+      }),
+  },
+
+  {
+    method: 'GET',
+    path: '/api/transactions/:id/timeline',
+    access: 'signed-in',
+    param: anyTransaction,
+    check: ({ param, who, json }, world) => {
+      if (who === 'customer' && foreign(world, 'otherTransactions', param)) {
+        return "a customer got another customer's timeline";
+      }
+      return Array.isArray(json) && json.some((step) => 'by' in asRecord(step))
+        ? "the customer's timeline named who did a step"
+        : null;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/transactions/:id/timeline',
+    access: 'staff',
+    param: anyTransaction,
+  },
+  { method: 'GET', path: '/api/review-times', access: 'public' },
+  { method: 'GET', path: '/api/admin/review-summary', access: 'staff' },
+
   // staff
   { method: 'GET', path: '/api/admin/stats', access: 'staff' },
   {
@@ -639,6 +728,7 @@ export const CATALOGUE: RouteSpec[] = [
         rng.pick(['amazon', 'example.com', world.customer.email.slice(0, 8), rng.hex(6), 'a']),
       status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
       validation: ({ rng }) => rng.pick(['all', 'flagged', 'passed', 'pending']),
+      appeal: ({ rng }) => rng.pick(['all', 'pending', 'upheld', 'overturned']),
     },
     learn: ({ json, headers }, world) => {
       const next = headers['x-next-cursor'];
@@ -660,7 +750,8 @@ export const CATALOGUE: RouteSpec[] = [
       const body: Record<string, JsonLike> = {};
       if (rng.chance(0.7)) body.status = rng.pick(TRANSACTION_STATUSES);
       if (rng.chance(0.5)) body.paymentStatus = rng.pick(PAYMENT_STATUSES);
-      if (rng.chance(0.5)) body.paymentAmount = rng.pick<JsonLike>(['85.00', '12.3', 40, null]);
+      if (rng.chance(0.5))
+        body.paymentAmount = rng.pick<JsonLike>(['85.00', '12.3', 40, '100000.00', null]);
       if (rng.chance(0.3)) body.adminNotes = rng.pick<JsonLike>(['Checked the PIN', null]);
       if (rng.chance(0.3)) {
         body.payoutReference = rng.pick<JsonLike>(['PP-7F3K2Q9X', '', null, 'x'.repeat(100)]);
@@ -675,6 +766,17 @@ export const CATALOGUE: RouteSpec[] = [
         body.expectedUpdatedAt = rng.pick(world.pools.updatedAts);
       }
       return obj(body);
+    },
+    // The quote is a promise (decision 073): never paid below it without an accepted offer.
+    check: ({ json }) => {
+      const t = asRecord(json);
+      const offer = asRecord(t.offer);
+      const floor = offer.status === 'accepted' ? offer.amount : t.expectedPayout;
+      return typeof t.paymentAmount === 'string' &&
+        typeof floor === 'string' &&
+        Number(t.paymentAmount) < Number(floor)
+        ? `a payment amount of ${t.paymentAmount} is below the promised ${floor}`
+        : null;
     },
   },
   {
@@ -947,6 +1049,7 @@ export const CATALOGUE: RouteSpec[] = [
     query: {
       ...paged('ticketCursors'),
       status: ({ rng }) => rng.pick(['all', ...TICKET_STATUSES]),
+      awaiting: ({ rng }) => rng.pick(['staff', 'all']),
     },
     learn: learnCursor('ticketCursors'),
   },

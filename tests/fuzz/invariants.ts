@@ -220,12 +220,28 @@ export async function databaseInvariants(database: Database): Promise<InvariantR
   );
   await check(
     'a rejection reason only on a rejected card, from the list, and Other with its note',
+    // A card rejected for its answer to a revised offer says which (decision 073).
     `select id, status, rejection_reason, rejection_note from transactions
       where (rejection_reason is not null and status <> 'rejected')
          or rejection_reason not in ('code_invalid','already_redeemed','balance_differs',
                                      'image_unreadable','suspected_fraud','other')
-         or (rejection_reason = 'other') <> (coalesce(btrim(rejection_note), '') <> '')
+         or ((rejection_reason = 'other') <> (coalesce(btrim(rejection_note), '') <> '')
+             and not (rejection_reason = 'balance_differs'
+                      and rejection_note in ('offer declined', 'offer expired')
+                      and offer_status in ('declined', 'expired')))
          or (rejection_reason is null and rejection_note is not null)`,
+  );
+  await check(
+    'never paid below the quote, unless the customer accepted a revised offer, and not below it',
+    `select id, payment_amount, expected_payout, offer_status, offer_amount from transactions
+      where payment_amount is not null
+        and payment_amount < case when offer_status = 'accepted' then offer_amount
+                                  else expected_payout end`,
+  );
+  await check(
+    'a revised offer waiting for its answer holds the card in review, unpaid',
+    `select id, status, payment_status from transactions
+      where offer_status = 'pending' and (status <> 'processing' or payment_status <> 'pending')`,
   );
   await check(
     "a rating is 1 to 5, of the rater's own card",

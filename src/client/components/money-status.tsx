@@ -7,7 +7,7 @@ import { cn } from '@/lib/utils';
 type Money = Pick<
   Transaction,
   'status' | 'paymentStatus' | 'paymentAmount' | 'expectedPayout' | 'paidAt'
->;
+> & { offer?: Transaction['offer'] };
 
 /** What the money line says after the plain status: the amount to come or paid; nothing if none. */
 export function moneyDetail(t: Money): string | null {
@@ -47,6 +47,15 @@ export function MoneyStatusLine({
   /** false: the status alone, where the amount is shown beside it already. */
   amount?: boolean;
 }) {
+  // A revised offer waiting for an answer holds the money (decision 073): nothing is approved yet.
+  if (t.offer?.status === 'pending') {
+    return (
+      <p className={cn('text-sm', className)} data-testid="money-status" data-status="offer">
+        <span className={cn('font-semibold', TEXT.yellow)}>Waiting for your answer</span>
+        <span className="text-muted-foreground"> · revised offer below</span>
+      </p>
+    );
+  }
   const s = moneyStatus(t.status, t.paymentStatus);
   const detail = amount ? moneyDetail(t) : null;
   return (

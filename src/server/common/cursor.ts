@@ -78,15 +78,23 @@ export function afterCursorAscending(cursor: string, createdAt: PgColumn, id: Pg
   return sql`(${createdAt}, ${id}) > (${last.createdAt}::timestamptz, ${last.id}::uuid)`;
 }
 
-/** The rows after `cursor` in (flag, createdAt, id) descending order: flagged rows first. */
-export function afterFlaggedCursor(
+/**
+ * The rows after `cursor` in a list that leads with the rows `first` marks, oldest first by
+ * `firstOrder` (those waiting longest), then the rest newest first by `restOrder` (the support
+ * queue, decision 073). The cursor is [in first, its time, id].
+ */
+export function afterLeadingCursor(
   cursor: string,
-  flag: PgColumn,
-  createdAt: PgColumn,
+  first: SQL,
+  firstOrder: PgColumn,
+  restOrder: PgColumn,
   id: PgColumn,
 ): SQL {
   const last = decodeCursor(cursor, true);
-  return sql`(${flag}, ${createdAt}, ${id}) < (${last.flag}::boolean, ${last.createdAt}::timestamptz, ${last.id}::uuid)`;
+  const at = sql`${last.createdAt}::timestamptz`;
+  return last.flag
+    ? sql`((${first}) and (${firstOrder}, ${id}) > (${at}, ${last.id}::uuid) or not (${first}))`
+    : sql`(not (${first}) and (${restOrder}, ${id}) < (${at}, ${last.id}::uuid))`;
 }
 
 /** The column a paged query selects so its last row can become the next cursor. */

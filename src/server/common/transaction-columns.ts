@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
+import type { Appeal, AppealStatus, Offer, OfferStatus } from '../../shared/fair-dealing';
 import type { Feedback } from '../../shared/feedback';
 import { rejectionReasonLabel } from '../../shared/rejections';
-import { feedback, paymentMethods, users } from '../db/schema';
+import { feedback, paymentMethods, transactions, users } from '../db/schema';
 
 /**
  * Pieces of a transaction's answer that the customer's cards, the staff queue and payouts all
@@ -36,6 +37,80 @@ export function feedbackColumns() {
   };
 }
 
+/**
+ * The revised offer and the appeal (decision 073), for a query on `transactions`: answerFields
+ * makes each one object, or null.
+ */
+export const fairDealingColumns = {
+  rejectedAt: transactions.rejectedAt,
+  offerVerifiedValue: transactions.offerVerifiedValue,
+  offerAmount: transactions.offerAmount,
+  offerNote: transactions.offerNote,
+  offerStatus: transactions.offerStatus,
+  offerCreatedAt: transactions.offerCreatedAt,
+  offerExpiresAt: transactions.offerExpiresAt,
+  offerDecidedAt: transactions.offerDecidedAt,
+  appealStatus: transactions.appealStatus,
+  appealMessage: transactions.appealMessage,
+  appealImageUrls: transactions.appealImageUrls,
+  appealCreatedAt: transactions.appealCreatedAt,
+  appealDecidedAt: transactions.appealDecidedAt,
+  appealNote: transactions.appealNote,
+};
+
+type FairDealingRow = {
+  rejectedAt: Date | null;
+  offerVerifiedValue: string | null;
+  offerAmount: string | null;
+  offerNote: string | null;
+  offerStatus: string | null;
+  offerCreatedAt: Date | null;
+  offerExpiresAt: Date | null;
+  offerDecidedAt: Date | null;
+  appealStatus: string | null;
+  appealMessage: string | null;
+  appealImageUrls: string[] | null;
+  appealCreatedAt: Date | null;
+  appealDecidedAt: Date | null;
+  appealNote: string | null;
+};
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** The offer and the appeal of a row as their objects (null when there is none). */
+export function fairDealingFields(row: FairDealingRow): {
+  rejectedAt: string | null;
+  offer: Offer | null;
+  appeal: Appeal | null;
+} {
+  return {
+    rejectedAt: iso(row.rejectedAt),
+    offer:
+      row.offerStatus && row.offerAmount && row.offerVerifiedValue && row.offerCreatedAt
+        ? {
+            verifiedValue: row.offerVerifiedValue,
+            amount: row.offerAmount,
+            status: row.offerStatus as OfferStatus,
+            expiresAt: iso(row.offerExpiresAt)!,
+            note: row.offerNote,
+            createdAt: row.offerCreatedAt.toISOString(),
+            decidedAt: iso(row.offerDecidedAt),
+          }
+        : null,
+    appeal:
+      row.appealStatus && row.appealCreatedAt
+        ? {
+            status: row.appealStatus as AppealStatus,
+            message: row.appealMessage ?? '',
+            imageUrls: row.appealImageUrls ?? [],
+            createdAt: row.appealCreatedAt.toISOString(),
+            decidedAt: iso(row.appealDecidedAt),
+            note: row.appealNote,
+          }
+        : null,
+  };
+}
+
 type FeedbackRow = {
   feedbackRating: number | null;
   feedbackComment: string | null;
@@ -47,8 +122,27 @@ type RejectionRow = { rejectionReason: string | null; rejectionNote: string | nu
  * The fields a transaction answer adds to its row: the rejection's label, and the rating as one
  * object (the flat columns it came in are dropped).
  */
-export function answerFields<T extends FeedbackRow & RejectionRow>(row: T) {
-  const { feedbackRating, feedbackComment, feedbackCreatedAt, ...rest } = row;
+export function answerFields<T extends FeedbackRow & RejectionRow & FairDealingRow>(row: T) {
+  const {
+    feedbackRating,
+    feedbackComment,
+    feedbackCreatedAt,
+    rejectedAt: _rejectedAt,
+    offerVerifiedValue: _offerVerifiedValue,
+    offerAmount: _offerAmount,
+    offerNote: _offerNote,
+    offerStatus: _offerStatus,
+    offerCreatedAt: _offerCreatedAt,
+    offerExpiresAt: _offerExpiresAt,
+    offerDecidedAt: _offerDecidedAt,
+    appealStatus: _appealStatus,
+    appealMessage: _appealMessage,
+    appealImageUrls: _appealImageUrls,
+    appealCreatedAt: _appealCreatedAt,
+    appealDecidedAt: _appealDecidedAt,
+    appealNote: _appealNote,
+    ...rest
+  } = row;
   const rating: Feedback | null =
     feedbackRating === null || feedbackCreatedAt === null
       ? null
@@ -61,5 +155,6 @@ export function answerFields<T extends FeedbackRow & RejectionRow>(row: T) {
     ...rest,
     rejectionReasonLabel: row.rejectionReason ? rejectionReasonLabel(row.rejectionReason) : null,
     feedback: rating,
+    ...fairDealingFields(row),
   };
 }

@@ -129,11 +129,46 @@ export const transactions = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** The transfer id staff give when they pay (a PayPal or bank reference), for the receipt. */
     payoutReference: varchar('payout_reference', { length: 100 }),
+    /**
+     * The customer's answer to the scam question at submission (decision 073): 'no', or null
+     * when an older client sent none.
+     */
+    scamCheck: varchar('scam_check', { length: 8 }),
+    /** When staff first decided anything about the card (review times, decision 073). */
+    firstDecisionAt: timestamp('first_decision_at', { withTimezone: true }),
+    /** When the card was last rejected: an appeal is open for 14 days from it. */
+    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
+    /**
+     * The card's revised offer, the latest one (decision 073): the balance staff verified, the
+     * payout at the card's own rate, why, and the customer's answer (OFFER_STATUSES).
+     */
+    offerVerifiedValue: money('offer_verified_value'),
+    offerAmount: money('offer_amount'),
+    offerNote: varchar('offer_note', { length: 500 }),
+    offerStatus: varchar('offer_status', { length: 16 }),
+    offerCreatedAt: timestamp('offer_created_at', { withTimezone: true }),
+    offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
+    offerDecidedAt: timestamp('offer_decided_at', { withTimezone: true }),
+    /** The customer's appeal of a rejection, once per card (APPEAL_STATUSES), and its decision. */
+    appealStatus: varchar('appeal_status', { length: 16 }),
+    appealMessage: text('appeal_message'),
+    appealImageUrls: text('appeal_image_urls').array(),
+    appealCreatedAt: timestamp('appeal_created_at', { withTimezone: true }),
+    appealDecidedAt: timestamp('appeal_decided_at', { withTimezone: true }),
+    appealNote: varchar('appeal_note', { length: 2000 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('transactions_user_created_idx').on(t.userId, t.createdAt),
+    // Offers waiting for an answer, by when they lapse (the expiry job).
+    index('transactions_offer_expires_idx')
+      .on(t.offerExpiresAt)
+      .where(sql`${t.offerStatus} = 'pending'`),
+    // The queue filtered to appeals.
+    index('transactions_appeal_created_idx').on(t.appealStatus, t.createdAt, t.id),
+    // Review times: the decisions of the last days.
+    index('transactions_first_decision_idx').on(t.firstDecisionAt),
     // Keyset paging of the staff queue: newest first, ties broken by id.
     index('transactions_created_idx').on(t.createdAt, t.id),
     index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
@@ -243,6 +278,8 @@ export const supportTickets = pgTable(
     /** Who wrote last in the ticket's thread: 'user' (staff owe an answer) or 'admin'. */
     lastReplyBy: varchar('last_reply_by', { length: 16 }).notNull().default('user'),
     replyCount: integer('reply_count').notNull().default(0),
+    /** When the customer's unanswered message was written: the queue's oldest-waiting order. */
+    waitingSince: timestamp('waiting_since', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -250,6 +287,8 @@ export const supportTickets = pgTable(
     index('support_tickets_user_idx').on(t.userId, t.createdAt),
     index('support_tickets_created_idx').on(t.createdAt, t.id),
     index('support_tickets_status_created_idx').on(t.status, t.createdAt, t.id),
+    // Staff's queue: tickets awaiting a reply first, the longest-waiting first.
+    index('support_tickets_awaiting_idx').on(t.lastReplyBy, t.waitingSince, t.id),
   ],
 );
 
@@ -567,3 +606,21 @@ export const verificationLimits = pgTable('verification_limits', {
   per30Days: money('per_30_days').notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Submissions the scam question stopped (decision 073): the customer said someone they do not
+ * know asked them to buy the card to pay them. Kept for staff, who may reach out.
+ */
+export const scamCheckRefusals = pgTable(
+  'scam_check_refusals',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cardType: varchar('card_type', { length: 120 }).notNull(),
+    cardValue: varchar('card_value', { length: 32 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('scam_check_refusals_user_idx').on(t.userId, t.createdAt)],
+);

@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '@shared/brand';
+import { durationText } from '@shared/fair-dealing';
 import { displayName } from '@shared/user-display';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -9,6 +10,7 @@ import {
   MessageSquareIcon,
   ShieldAlertIcon,
   StarIcon,
+  TimerIcon,
   UsersIcon,
 } from 'lucide-react';
 import type * as React from 'react';
@@ -25,7 +27,7 @@ import { useLiveUpdates } from '@/lib/live-updates';
 import { ChatTab, ChatUnreadBadge } from './chat-tab';
 import { LimitsCard } from './limits-card';
 import { PayoutsTab } from './payouts-tab';
-import { adminStatsQuery } from './queries';
+import { adminStatsQuery, reviewSummaryQuery } from './queries';
 import { RatesTab } from './rates-tab';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
@@ -130,6 +132,7 @@ export function AdminPage() {
 
 function SummaryCards() {
   const { data } = useQuery(adminStatsQuery());
+  const review = useQuery(reviewSummaryQuery()).data;
   const cards: [string, number | undefined, React.ReactNode, string][] = [
     ['Total Transactions', data?.totalTransactions, <LayersIcon key="i" />, 'admin-total'],
     ['Pending Review', data?.pendingReview, <ClockIcon key="i" />, 'admin-pending'],
@@ -137,7 +140,7 @@ function SummaryCards() {
     ['Chat Messages', data?.chatMessages, <MessageSquareIcon key="i" />, 'admin-messages'],
   ];
   return (
-    <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
+    <section aria-label="Summary" className="grid grid-cols-2 gap-4 md:grid-cols-3 xl:grid-cols-6">
       {cards.map(([label, value, icon, testId]) => (
         <StatCard
           key={label}
@@ -152,6 +155,24 @@ function SummaryCards() {
         value={data && <AverageRating average={data.averageRating} count={data.ratingCount} />}
         icon={<StarIcon />}
         testId="admin-rating"
+      />
+      {/* Pending cards waiting longer than the review target (decision 073). */}
+      <StatCard
+        label="Over target"
+        value={
+          review && (
+            <>
+              <span className={review.overTarget > 0 ? 'text-destructive' : undefined}>
+                {review.overTarget.toLocaleString()}
+              </span>
+              <span className="block truncate text-xs font-normal text-muted-foreground">
+                over {durationText(review.targetMinutes)}
+              </span>
+            </>
+          )
+        }
+        icon={<TimerIcon />}
+        testId="admin-over-target"
       />
     </section>
   );

@@ -4,6 +4,7 @@ import type {
   AdminTransactionDetail,
   AdminUser,
 } from '@shared/admin';
+import type { ReviewSummary } from '@shared/fair-dealing';
 import type { Payouts } from '@shared/payouts';
 import type { AdminBrandRate, RateChange } from '@shared/rates';
 import type {
@@ -29,11 +30,20 @@ export const adminStatsQuery = () =>
     refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
 
+/** Pending cards past the review target (decision 073): it moves with the clock, so polled. */
+export const reviewSummaryQuery = () =>
+  queryOptions<ReviewSummary>({
+    queryKey: ['/api/admin/review-summary'],
+    refetchInterval: 60_000,
+  });
+
 export interface UploadsFilter {
   search: string;
   status: string;
   /** 'flagged': only the cards an automated check flagged. */
   validation: string;
+  /** 'pending': only the cards whose appeal waits for a decision. */
+  appeal: string;
   cursor: string | null;
 }
 
@@ -44,15 +54,22 @@ const withParams = (path: string, params: Record<string, string | null>) => {
   return query.size ? `${path}?${query}` : path;
 };
 
-export const adminTransactionsQuery = ({ search, status, validation, cursor }: UploadsFilter) =>
+export const adminTransactionsQuery = ({
+  search,
+  status,
+  validation,
+  appeal,
+  cursor,
+}: UploadsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/transactions', { search, status, validation, cursor }],
+    queryKey: ['/api/admin/transactions', { search, status, validation, appeal, cursor }],
     queryFn: () =>
       getPage<AdminTransaction>(
         withParams('/api/admin/transactions', {
           search: search.trim() || null,
           status: status === 'all' ? null : status,
           validation: validation === 'all' ? null : validation,
+          appeal: appeal === 'all' ? null : appeal,
           cursor,
         }),
       ),
@@ -60,8 +77,15 @@ export const adminTransactionsQuery = ({ search, status, validation, cursor }: U
     refetchInterval: STAFF_FALLBACK_POLL_MS,
   });
 
+/**
+ * One card in the review dialog. Live events never replace it under its editor, so each opening
+ * reads it again: a customer's answer to an offer, or an appeal, shows when staff open the card.
+ */
 export const adminTransactionQuery = (id: string) =>
-  queryOptions<AdminTransactionDetail>({ queryKey: ['/api/admin/transactions', id] });
+  queryOptions<AdminTransactionDetail>({
+    queryKey: ['/api/admin/transactions', id],
+    refetchOnMount: 'always',
+  });
 
 export const adminUsersQuery = (cursor: string | null) =>
   queryOptions({
@@ -79,6 +103,7 @@ export function refreshAfterReview() {
     queryClient.invalidateQueries({ queryKey: ['/api/admin/transactions'] }),
     queryClient.invalidateQueries({ queryKey: ['/api/admin/payouts'] }),
     queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
+    queryClient.invalidateQueries({ queryKey: reviewSummaryQuery().queryKey }),
   ]);
 }
 
@@ -113,15 +138,18 @@ export const adminConversationQuery = (userId: string | null) =>
 export interface TicketsFilter {
   status: string;
   cursor: string | null;
+  /** 'staff': only the tickets waiting for a staff reply (decision 073). */
+  awaiting?: string;
 }
 
-export const adminTicketsQuery = ({ status, cursor }: TicketsFilter) =>
+export const adminTicketsQuery = ({ status, awaiting = 'all', cursor }: TicketsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/support-tickets', { status, cursor }],
+    queryKey: ['/api/admin/support-tickets', { status, awaiting, cursor }],
     queryFn: () =>
       getPage<AdminTicket>(
         withParams('/api/admin/support-tickets', {
           status: status === 'all' ? null : status,
+          awaiting: awaiting === 'all' ? null : awaiting,
           cursor,
         }),
       ),

@@ -5,7 +5,7 @@ import {
 } from '@shared/admin';
 import { ratePercent } from '@shared/brands';
 import { CARD_FORMAT_LABELS, type CardFormat, humanize } from '@shared/card-rules';
-import { formatMoney, MONEY_PATTERN } from '@shared/money';
+import { formatMoney, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { PAYOUT_REFERENCE_MAX_LENGTH } from '@shared/payouts';
 import {
@@ -28,6 +28,7 @@ import { HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { CardTimeline } from '@/components/fair/card-timeline';
 import { HoldBadge } from '@/components/hold-badge';
 import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
@@ -42,6 +43,7 @@ import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { toast } from '@/lib/toast';
 import { ChecksPanel } from './checks-panel';
+import { FairDealingPanel } from './fair-dealing-panel';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
 
 export function ReviewDialog({
@@ -94,12 +96,23 @@ function ReviewBody({
         </h3>
         <ChecksPanel checks={query.data.checks} onOpen={onOpen} />
       </section>
+      <FairDealingPanel
+        key={`appeal-${query.data.updatedAt}`}
+        part="appeal"
+        transaction={query.data}
+      />
       <ReviewForm
         key={query.data.updatedAt}
         transaction={query.data}
         onClose={onClose}
         onReload={() => query.refetch()}
       />
+      <FairDealingPanel
+        key={`offer-${query.data.updatedAt}`}
+        part="offer"
+        transaction={query.data}
+      />
+      <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>
   );
 }
@@ -124,10 +137,14 @@ function ReviewForm({
   const [rejectionNote, setRejectionNote] = React.useState(t.rejectionNote ?? '');
   const [submitted, setSubmitted] = React.useState(false);
   const [stale, setStale] = React.useState(false);
+  // The quote is a promise (decision 073): not below it, or below the accepted offer.
+  const floor = t.offer?.status === 'accepted' ? t.offer.amount : t.expectedPayout;
   const amountError =
     paymentAmount.trim() !== '' && !MONEY_PATTERN.test(paymentAmount.trim())
       ? PAYMENT_AMOUNT_MESSAGE
-      : undefined;
+      : paymentAmount.trim() !== '' && toCents(paymentAmount.trim()) < toCents(floor)
+        ? `At least ${formatMoney(floor)}: to pay less, make a revised offer for the customer to accept`
+        : undefined;
   const rejecting = status === 'rejected';
   // The server's own rule (shared): what the rejection still lacks.
   const problems = rejectionProblems({ status, reason: rejectionReason, note: rejectionNote });
@@ -160,7 +177,12 @@ function ReviewForm({
       onClose();
     },
     onError: (error) => {
-      if (error.message.startsWith('409: ')) setStale(true);
+      // Only a stale save asks for a reload; the quote's floor and a waiting offer say why.
+      if (
+        error.message.startsWith('409: ') &&
+        !/"code":"(below_quote|offer_pending)"/.test(error.message)
+      )
+        setStale(true);
       errorToast('Failed to update transaction')(error);
     },
   });
@@ -209,6 +231,11 @@ function ReviewForm({
         <Detail label="Quoted Rate">{ratePercent(t.payoutRate)}%</Detail>
         <Detail label="Expected Payout">
           <span data-testid="review-expected">{formatMoney(t.expectedPayout)}</span>
+        </Detail>
+        <Detail label="Scam question">
+          <span data-testid="review-scam-check">
+            {t.scamCheck === 'no' ? 'Answered no' : 'Not asked (an older app)'}
+          </span>
         </Detail>
       </dl>
 

@@ -38,15 +38,27 @@ function useTicketStatus() {
 
 export function TicketsTab() {
   const [status, setStatus] = React.useState('all');
+  // Waiting for a reply first, the longest wait first, either way (decision 073).
+  const [awaiting, setAwaiting] = React.useState<'all' | 'staff'>('all');
   const [openId, setOpenId] = React.useState<string | null>(null);
-  const pages = useCursorPages(status);
-  const query = useQuery(adminTicketsQuery({ status, cursor: pages.cursor }));
+  const pages = useCursorPages(`${status}|${awaiting}`);
+  const query = useQuery(adminTicketsQuery({ status, awaiting, cursor: pages.cursor }));
   const tickets = query.data?.items ?? [];
   const update = useTicketStatus();
 
   return (
     <div className="grid gap-4">
-      <div className="flex justify-end">
+      <div className="flex flex-col justify-end gap-2 sm:flex-row">
+        <NativeSelect
+          aria-label="Filter tickets awaiting a reply"
+          value={awaiting}
+          onChange={(e) => setAwaiting(e.target.value as 'all' | 'staff')}
+          className="w-full sm:w-48"
+          data-testid="ticket-awaiting-filter"
+        >
+          <option value="all">All tickets</option>
+          <option value="staff">Awaiting our reply</option>
+        </NativeSelect>
         <NativeSelect
           aria-label="Filter tickets by status"
           value={status}
@@ -66,7 +78,9 @@ export function TicketsTab() {
         <Skeleton className="h-48" />
       ) : tickets.length === 0 ? (
         <EmptyState icon={<LifeBuoyIcon />} testId="tickets-empty">
-          {status === 'all' ? 'No support tickets yet' : 'No tickets with this status'}
+          {status === 'all' && awaiting === 'all'
+            ? 'No support tickets yet'
+            : 'No tickets match these filters'}
         </EmptyState>
       ) : (
         <TicketList

@@ -1,4 +1,4 @@
-import { ADMIN_PAGE_SIZE } from '@shared/admin';
+import { ADMIN_PAGE_SIZE, type AdminTransaction } from '@shared/admin';
 import { formatMoney } from '@shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { InboxIcon, RefreshCwIcon } from 'lucide-react';
@@ -9,13 +9,14 @@ import { HoldBadge } from '@/components/hold-badge';
 import { SearchInput } from '@/components/search-input';
 import { PaymentStatusBadge, StatusBadge } from '@/components/status-badge';
 import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { formatDate, formatTime } from '@/lib/dates';
 import { Pager, useCursorPages } from './pager';
-import { adminTransactionsQuery } from './queries';
+import { adminTransactionsQuery, reviewSummaryQuery } from './queries';
 import { ReviewDialog } from './review-dialog';
 import { UserCell } from './user-cell';
 import { ValidationFlag } from './validation-flag';
@@ -34,10 +35,14 @@ export function UploadsTab() {
   const search = useDebounced(searchInput);
   const [status, setStatus] = React.useState<StatusFilterValue>('all');
   const [validation, setValidation] = React.useState<'all' | 'flagged'>('all');
-  const pages = useCursorPages(`${search}|${status}|${validation}`);
+  const [appeal, setAppeal] = React.useState<'all' | 'pending'>('all');
+  const pages = useCursorPages(`${search}|${status}|${validation}|${appeal}`);
   const query = useQuery(
-    adminTransactionsQuery({ search, status, validation, cursor: pages.cursor }),
+    adminTransactionsQuery({ search, status, validation, appeal, cursor: pages.cursor }),
   );
+  const summary = useQuery(reviewSummaryQuery()).data;
+  const target = summary?.targetMinutes;
+  const now = useMinuteClock();
   const [reviewing, setReviewing] = React.useState<string | null>(null);
   const rows = query.data?.items ?? [];
 
@@ -63,6 +68,18 @@ export function UploadsTab() {
               <option value="flagged">Flagged only</option>
             </NativeSelect>
           </div>
+          <div className="flex-1 sm:w-40">
+            <NativeSelect
+              aria-label="Filter by appeals"
+              value={appeal}
+              onChange={(e) => setAppeal(e.target.value as 'all' | 'pending')}
+            >
+              <option value="all">All cards</option>
+              <option value="pending">
+                {summary?.appealsPending ? `Appeals (${summary.appealsPending})` : 'Appeals'}
+              </option>
+            </NativeSelect>
+          </div>
           <Button
             variant="outline"
             size="icon"
@@ -79,7 +96,7 @@ export function UploadsTab() {
         <Skeleton className="h-48" />
       ) : rows.length === 0 ? (
         <EmptyState icon={<InboxIcon />} testId="uploads-empty">
-          {search || status !== 'all' || validation !== 'all'
+          {search || status !== 'all' || validation !== 'all' || appeal !== 'all'
             ? 'No transactions match.'
             : 'No transactions yet'}
         </EmptyState>
@@ -102,9 +119,11 @@ export function UploadsTab() {
                 <p className="mt-2 flex items-center gap-1.5 text-sm">
                   <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
                   <ValidationFlag flags={t.validationFlags} />
+                  <FairDealingBadges transaction={t} />
                 </p>
                 <p className="text-xs text-muted-foreground">
-                  {formatDate(t.createdAt)} {formatTime(t.createdAt)}
+                  {formatDate(t.createdAt)} {formatTime(t.createdAt)} ·{' '}
+                  <CardAge transaction={t} now={now} targetMinutes={target} />
                 </p>
                 <div className="mt-2 flex flex-wrap gap-2">
                   <StatusBadge status={t.status} />
@@ -118,6 +137,7 @@ export function UploadsTab() {
             <TableColumns
               columns={[
                 'Date & Time',
+                'Age',
                 'User',
                 'Card Type',
                 { label: 'Value', align: 'right' },
@@ -133,6 +153,9 @@ export function UploadsTab() {
                     <DateTimeStack value={t.createdAt} />
                   </TableCell>
                   <TableCell>
+                    <CardAge transaction={t} now={now} targetMinutes={target} />
+                  </TableCell>
+                  <TableCell>
                     <UserCell
                       id={t.userId}
                       email={t.userEmail}
@@ -144,6 +167,7 @@ export function UploadsTab() {
                     <span className="inline-flex items-center gap-1.5">
                       {t.cardType}
                       <ValidationFlag flags={t.validationFlags} />
+                      <FairDealingBadges transaction={t} />
                     </span>
                   </TableCell>
                   <TableCell className="text-right tabular-nums">
@@ -179,5 +203,78 @@ export function UploadsTab() {
       />
       <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} onOpen={setReviewing} />
     </div>
+  );
+}
+
+/** The time now, to the minute: the ages in the queue move on their own. */
+function useMinuteClock() {
+  const [now, setNow] = React.useState(() => Date.now());
+  React.useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+const shortAge = (minutes: number) =>
+  minutes < 60
+    ? `${minutes}m`
+    : minutes < 48 * 60
+      ? `${Math.floor(minutes / 60)}h ${minutes % 60}m`
+      : `${Math.floor(minutes / 1440)}d`;
+
+/**
+ * How long a card has waited (decision 073); a pending card past the review target is
+ * highlighted. A card staff already decided shows its age plainly.
+ */
+function CardAge({
+  transaction: t,
+  now,
+  targetMinutes,
+}: {
+  transaction: AdminTransaction;
+  now: number;
+  targetMinutes: number | undefined;
+}) {
+  const minutes = Math.max(0, Math.floor((now - new Date(t.createdAt).getTime()) / 60_000));
+  const over = t.status === 'pending' && targetMinutes !== undefined && minutes > targetMinutes;
+  return (
+    <span
+      data-testid="card-age"
+      className={
+        over
+          ? 'rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900 dark:bg-red-400/15 dark:text-red-200'
+          : 'text-xs text-muted-foreground'
+      }
+      title={over ? 'Waiting longer than the review target' : undefined}
+    >
+      {shortAge(minutes)}
+      {over && <span className="sr-only"> (over target)</span>}
+    </span>
+  );
+}
+
+const OFFER_BADGES = {
+  pending: 'Offer pending',
+  accepted: 'Offer accepted',
+  declined: 'Offer declined',
+  expired: 'Offer expired',
+} as const;
+
+/** A waiting appeal, and the revised offer's state, at a glance in the queue (decision 073). */
+function FairDealingBadges({ transaction: t }: { transaction: AdminTransaction }) {
+  return (
+    <>
+      {t.appeal?.status === 'pending' && (
+        <Badge variant="outline" data-testid="appeal-badge">
+          Appeal
+        </Badge>
+      )}
+      {t.offer && (
+        <Badge variant="outline" data-testid="offer-badge">
+          {OFFER_BADGES[t.offer.status]}
+        </Badge>
+      )}
+    </>
   );
 }

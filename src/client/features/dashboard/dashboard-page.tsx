@@ -17,6 +17,7 @@ import {
 } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'wouter';
+import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
 import { RejectionReason } from '@/components/rejection-reason';
@@ -204,6 +205,7 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
         <PayoutAmount transaction={t} />
       </div>
       <MoneyStatusLine transaction={t} amount={false} className="mt-2" />
+      {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />
       {t.adminNotes && (
         <p className="mt-3 rounded-md bg-muted/60 px-3 py-2 text-sm" data-testid="admin-notes">
@@ -218,6 +220,14 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
 /** The payout amount of a recent item: the one to come or paid, or "No payout" when rejected. */
 function PayoutAmount({ transaction: t }: { transaction: Transaction }) {
   const { key } = moneyStatus(t.status, t.paymentStatus);
+  if (t.offer?.status === 'pending') {
+    return (
+      <span data-testid="recent-payout">
+        <span className="text-muted-foreground">Revised offer </span>
+        <span className="font-semibold tabular-nums">{formatMoney(t.offer.amount)}</span>
+      </span>
+    );
+  }
   if (key === 'rejected') {
     return (
       <span data-testid="recent-payout">

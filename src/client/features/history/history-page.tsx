@@ -7,6 +7,7 @@ import { DownloadIcon, EyeIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { DateTimeStack } from '@/components/date-time';
+import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
 import { RejectionReason } from '@/components/rejection-reason';
@@ -153,6 +154,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
         <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </div>
       <MoneyStatusLine transaction={t} className="mt-2" />
+      {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />
       <div className="mt-2 -mb-1">
         <RowActions transaction={t} onView={onView} />
@@ -172,6 +174,9 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell>
         <StatusBadge status={t.status} />
         <MoneyStatusLine transaction={t} className="mt-1 max-w-64 whitespace-normal text-xs" />
+        {t.offer?.status === 'pending' && (
+          <RevisedOffer transaction={t} className="mt-2 max-w-80 whitespace-normal" />
+        )}
         {t.status === 'rejected' && t.rejectionReason && (
           <p
             className="mt-1 line-clamp-2 max-w-56 whitespace-normal text-xs text-muted-foreground"

@@ -8,12 +8,16 @@ import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
+import { CardTimeline } from '@/components/fair/card-timeline';
+import { ReviewTimeLine } from '@/components/fair/review-time';
+import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { RejectionReason } from '@/components/rejection-reason';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/dates';
+import { CardAppeal } from './appeal-dialog';
 import { CardFeedback } from './card-feedback';
 
 /** The receipt shows times in the viewer's time zone, as the app does. */
@@ -46,7 +50,10 @@ export function TransactionDetailsDialog({
               <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
             </div>
           </div>
+          <RevisedOffer transaction={t} />
+          {t.status === 'pending' && <ReviewTimeLine cardType={t.cardType} />}
           <RejectionReason transaction={t} />
+          <CardAppeal transaction={t} />
           <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
             <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
             <Detail label="Rate at submission">
@@ -101,6 +108,7 @@ export function TransactionDetailsDialog({
             </Button>
           )}
           <CardFeedback transaction={t} />
+          <CardTimeline id={t.id} updatedAt={t.updatedAt} />
         </>
       )}
     </DialogFrame>

@@ -104,7 +104,8 @@ export function ImagePicker({
               {f.previewUrl ? (
                 <img
                   src={f.previewUrl}
-                  alt={f.file.name}
+                  // The name is written beside it: the preview itself adds nothing to read out.
+                  alt=""
                   className="aspect-[4/3] w-full object-cover"
                 />
               ) : (

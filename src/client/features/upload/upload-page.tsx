@@ -11,6 +11,7 @@ import {
   type UploadFormValues,
   uploadFormProblems,
 } from '@shared/card-rules';
+import { FTC_GIFT_CARD_ADVICE_URL, SCAM_QUESTION } from '@shared/fair-dealing';
 import { formatMoney, fromCents, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { type BrandRate, OTHER_BRAND, termsFor } from '@shared/rates';
@@ -22,11 +23,13 @@ import {
   BadgeCheckIcon,
   CheckCircle2Icon,
   Loader2Icon,
+  OctagonAlertIcon,
   ShieldCheckIcon,
 } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
+import { ReviewTimeLine } from '@/components/fair/review-time';
 import { FormTextField } from '@/components/form-text-field';
 import { PageHeader } from '@/components/page-header';
 import { paymentMethodDetail } from '@/components/payment-methods/payment-method-list';
@@ -117,6 +120,9 @@ function UploadForm({
   const ratesRef = React.useRef(rates);
   ratesRef.current = rates;
   const [files, setFiles] = React.useState<PickedFile[]>([]);
+  // The scam question (decision 073): answered before a card is bought; "yes" stops here.
+  const [scamCheck, setScamCheck] = React.useState<'no' | 'yes' | undefined>();
+  const [scamError, setScamError] = React.useState<string>();
   const form = useForm<UploadFormValues>({
     resolver: problemsResolver((values: UploadFormValues) =>
       uploadFormProblems(values, (type) => termsFor(ratesRef.current, type)?.minimum),
@@ -161,6 +167,7 @@ function UploadForm({
         imageUrls,
         // The rate on screen: if staff changed it since, the server says so (409) instead.
         quotedRate: termsOf(ratesRef.current, values)?.rate,
+        scamCheck,
       });
       return (await res.json()) as Transaction;
     },
@@ -209,6 +216,12 @@ function UploadForm({
   });
 
   const onSubmit = form.handleSubmit((values) => {
+    if (!scamCheck) {
+      setScamError('Please answer this question');
+      document.getElementById('scam-check')?.scrollIntoView({ block: 'center' });
+      return;
+    }
+    if (scamCheck === 'yes') return;
     if (files.length === 0) {
       toast({
         title: 'Missing Image',
@@ -359,6 +372,14 @@ function UploadForm({
                   <span className="text-sm font-medium">Gift Card Images</span>
                   <ImagePicker files={files} onChange={setFiles} disabled={uploading} />
                 </div>
+                <ScamQuestion
+                  value={scamCheck}
+                  error={scamError}
+                  onChange={(answer) => {
+                    setScamCheck(answer);
+                    setScamError(undefined);
+                  }}
+                />
               </fieldset>
             </form>
           </CardContent>
@@ -371,12 +392,13 @@ function UploadForm({
           terms={terms}
           retired={!!cardType && cardType !== OTHER_BRAND && !terms && rates.length > 0}
         />
+        <ReviewTimeLine cardType={typeForQuote || undefined} className="mt-3" />
         <Button
           type="submit"
           form="upload-form"
           size="lg"
           className="mt-4 w-full"
-          disabled={uploading || !hasMethods || suspended}
+          disabled={uploading || !hasMethods || suspended || scamCheck === 'yes'}
           data-testid="submit-card"
         >
           {uploading ? (
@@ -393,6 +415,72 @@ function UploadForm({
         </p>
       </aside>
     </div>
+  );
+}
+
+/**
+ * "Did someone you don't know ask you to buy this card to pay them?" (decision 073). Yes stops
+ * the sale: gift cards are the payment scammers ask for most, and a victim can still keep the
+ * card and report it.
+ */
+function ScamQuestion({
+  value,
+  error,
+  onChange,
+}: {
+  value: 'no' | 'yes' | undefined;
+  error?: string;
+  onChange: (answer: 'no' | 'yes') => void;
+}) {
+  return (
+    <fieldset className="grid gap-2" id="scam-check" data-testid="scam-question">
+      <legend className="mb-2 text-sm font-medium">{SCAM_QUESTION}</legend>
+      <RadioGroup
+        value={value ?? ''}
+        onValueChange={(v) => onChange(v as 'no' | 'yes')}
+        className="grid-cols-2"
+        aria-label="Did a stranger ask you to buy this card to pay them?"
+        aria-describedby={error ? 'scam-check-error' : undefined}
+      >
+        <RadioTile value="no">No</RadioTile>
+        <RadioTile value="yes">Yes</RadioTile>
+      </RadioGroup>
+      {error && (
+        <p id="scam-check-error" role="alert" className="text-sm font-medium text-destructive">
+          {error}
+        </p>
+      )}
+      {value === 'yes' && (
+        <div
+          role="alert"
+          data-testid="scam-stop"
+          className="grid gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-950 dark:border-red-400/30 dark:bg-red-400/10 dark:text-red-100"
+        >
+          <p className="flex items-center gap-2 font-semibold">
+            <OctagonAlertIcon className="size-4 shrink-0" /> Stop: this is a scam
+          </p>
+          <p>
+            No real tax office, utility, court, tech support or prize ever asks to be paid with gift
+            cards. Whoever asked you wants the code on this card. Do not send it to them, and do not
+            sell it here: keep the card and its receipt, and contact the card’s brand quickly, as
+            they may be able to freeze the funds.
+          </p>
+          <p className="flex flex-wrap gap-x-4 gap-y-1">
+            <a
+              href={FTC_GIFT_CARD_ADVICE_URL}
+              target="_blank"
+              rel="noreferrer"
+              className="font-semibold underline underline-offset-2"
+            >
+              The FTC’s advice on gift card scams
+            </a>
+            <Link href="/support" className="font-semibold underline underline-offset-2">
+              Contact Support
+            </Link>
+          </p>
+        </div>
+      )}
+    </fieldset>
   );
 }
 

@@ -1,12 +1,20 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { fromCents, toCents } from '../../../shared/money';
+import { and, asc, eq, getTableColumns, lte, sql } from 'drizzle-orm';
+import {
+  APPEAL_NOT_PENDING,
+  type AppealDecisionInput,
+  BELOW_QUOTE,
+  OFFER_PENDING,
+  type Offer,
+} from '../../../shared/fair-dealing';
+import { expectedPayout, formatMoney, fromCents, toCents } from '../../../shared/money';
 import { rejectionProblems } from '../../../shared/rejections';
 import { isPaid } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
-import { type AuditChanges, recordAudit } from '../../common/audit';
+import { type AuditChanges, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
+import { closeOfferUnsold, offerNotice } from '../../common/offers';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
 import { FRAUD_REASONS, suspendOnFraudRejections } from './standing';
@@ -49,8 +57,16 @@ export function rejectionAfter(
   if (reason && reason !== 'other' && sentNote) {
     throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
   }
+  // A note goes with Other; a card rejected for its answer to a revised offer keeps the note
+  // saying so ("offer declined", decision 073) while its reason is unchanged.
   const note =
-    reason !== 'other' ? null : sentNote === undefined ? current.rejectionNote : sentNote;
+    reason !== 'other'
+      ? sentNote === undefined && reason === current.rejectionReason && reason === 'balance_differs'
+        ? current.rejectionNote
+        : null
+      : sentNote === undefined
+        ? current.rejectionNote
+        : sentNote;
   const problems = rejectionProblems({ status, reason, note });
   if (problems.rejectionReason) {
     // A card rejected before reasons existed may keep its other fields edited without one.
@@ -117,11 +133,42 @@ export async function updateTransactionAsStaff(
       changes[field] = { from: current[field], to: rejection[field] };
     }
     if (Object.keys(changes).length === 0) return { value: [], changed: [] };
+    // While the customer has a revised offer to answer, its decision and its money wait for them.
+    if (
+      current.offerStatus === 'pending' &&
+      ('status' in changes || 'paymentStatus' in changes || 'paymentAmount' in changes)
+    ) {
+      throw new HttpError(409, OFFER_PENDING, undefined, { code: 'offer_pending' });
+    }
+    // The quote is a promise (decision 073): never below it, unless the customer accepted a
+    // revised offer, and then never below that.
+    if (set.paymentAmount) {
+      const floor =
+        current.offerStatus === 'accepted' && current.offerAmount
+          ? current.offerAmount
+          : current.expectedPayout;
+      if (toCents(set.paymentAmount) < toCents(floor)) {
+        throw new HttpError(
+          409,
+          current.offerStatus === 'accepted'
+            ? `The payment amount cannot be below the accepted offer of ${formatMoney(floor)}`
+            : BELOW_QUOTE,
+          { paymentAmount: `At least ${formatMoney(floor)}` },
+          { code: 'below_quote' },
+        );
+      }
+    }
     // Paying a card held for a new payee or a new account, or of a suspended customer, waits.
     if (set.paymentStatus && isPaid(set.paymentStatus) && !isPaid(current.paymentStatus)) {
       const block = (await payoutBlocks(tx, [id], holdRulesOf(context))).get(id);
       if (block) throw block;
     }
+    // Review times count from submission to the first decision; an appeal counts from rejection.
+    const decided =
+      'status' in changes && current.firstDecisionAt === null
+        ? { firstDecisionAt: sql`now()` }
+        : {};
+    const rejected = set.status === 'rejected' ? { rejectedAt: sql`now()` } : {};
     // When the money went out (decision 060): stamped as payment leaves pending, kept while it
     // stays sent or confirmed, cleared if staff set it back to pending.
     const paidAt =
@@ -138,6 +185,8 @@ export async function updateTransactionAsStaff(
       .set({
         ...(set as Partial<typeof transactions.$inferInsert>),
         ...paidAt,
+        ...decided,
+        ...rejected,
         updatedAt: sql`now()`,
       })
       .where(eq(transactions.id, id));
@@ -165,6 +214,224 @@ export async function updateTransactionAsStaff(
           ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
         ),
         ...suspended,
+      ],
+    };
+  });
+}
+
+const NOT_OFFERABLE =
+  'A revised offer is for a card waiting for review or in review, and not yet paid';
+
+/**
+ * Staff make a revised offer when the balance on the card differs from the value the customer
+ * entered (decision 073): the verified value × the card's own payoutRate, so the rate at
+ * submission is still honoured. The card stays (or becomes) Processing until the customer answers
+ * or the offer expires.
+ */
+export async function makeOffer(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+  input: { verifiedValue: string; note: string },
+): Promise<Outcome<Offer>> {
+  return context.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, id))
+      .for('update');
+    if (!current) throw notFound('Transaction not found');
+    if (current.offerStatus === 'pending') {
+      throw new HttpError(409, OFFER_PENDING, undefined, { code: 'offer_pending' });
+    }
+    if (!['pending', 'processing'].includes(current.status) || isPaid(current.paymentStatus)) {
+      throw new HttpError(409, NOT_OFFERABLE, undefined, { code: 'not_offerable' });
+    }
+    const verifiedValue = fromCents(toCents(input.verifiedValue));
+    if (toCents(verifiedValue) === toCents(current.cardValue)) {
+      throw badRequest(
+        'The verified value is the balance the customer entered: no revised offer is needed',
+        'verifiedValue',
+      );
+    }
+    const amount = expectedPayout(verifiedValue, current.payoutRate);
+    const now = new Date(context.now());
+    const expiresAt = new Date(
+      now.getTime() + context.config.fairDealing.offerExpiryHours * 60 * 60 * 1000,
+    );
+    await tx
+      .update(transactions)
+      .set({
+        status: 'processing',
+        paymentAmount: null,
+        offerVerifiedValue: verifiedValue,
+        offerAmount: amount,
+        offerNote: input.note,
+        offerStatus: 'pending',
+        offerCreatedAt: now,
+        offerExpiresAt: expiresAt,
+        offerDecidedAt: null,
+        firstDecisionAt: current.firstDecisionAt ?? sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(transactions.id, id));
+    const changes: AuditChanges = {
+      offer: {
+        from: current.offerStatus
+          ? { amount: current.offerAmount, status: current.offerStatus }
+          : null,
+        to: { verifiedValue, amount, note: input.note, expiresAt: expiresAt.toISOString() },
+      },
+    };
+    if (current.status !== 'processing') {
+      changes.status = { from: current.status, to: 'processing' };
+    }
+    if (current.paymentAmount !== null) {
+      changes.paymentAmount = { from: current.paymentAmount, to: null };
+    }
+    await recordAudit(tx, actor, {
+      entityType: 'transaction',
+      entityId: id,
+      action: 'offer',
+      changes,
+    });
+    await notify(
+      context,
+      tx,
+      current.userId,
+      offerNotice(current, { amount, verifiedValue, note: input.note, expiresAt }),
+    );
+    return {
+      value: {
+        verifiedValue,
+        amount,
+        status: 'pending' as const,
+        expiresAt: expiresAt.toISOString(),
+        note: input.note,
+        createdAt: now.toISOString(),
+        decidedAt: null,
+      },
+      changed: [
+        change(
+          [current.userId, STAFF],
+          ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
+        ),
+      ],
+    };
+  });
+}
+
+const EXPIRIES_PER_RUN = 100;
+
+/**
+ * Revised offers not answered by their time, by the app's clock: each card is rejected with the
+ * reason `balance_differs` and the note "offer expired", audited as the app's own act, and its
+ * customer told. Several instances share the work (SKIP LOCKED). Answers how many expired.
+ */
+export async function expireOffers(context: CommandContext): Promise<Outcome<number>> {
+  const userIds = new Set<string>();
+  let expired = 0;
+  for (;;) {
+    const batch = await context.db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(transactions)
+        .where(
+          and(
+            eq(transactions.offerStatus, 'pending'),
+            lte(transactions.offerExpiresAt, new Date(context.now())),
+          ),
+        )
+        .orderBy(asc(transactions.offerExpiresAt))
+        .limit(EXPIRIES_PER_RUN)
+        .for('update', { skipLocked: true });
+      for (const card of due) {
+        await closeOfferUnsold(context, tx, SYSTEM_ACTOR, card, 'expired');
+        userIds.add(card.userId);
+      }
+      return due.length;
+    });
+    expired += batch;
+    if (batch < EXPIRIES_PER_RUN) break;
+  }
+  return {
+    value: expired,
+    changed:
+      expired === 0
+        ? []
+        : [
+            change(
+              [...userIds, STAFF],
+              ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
+            ),
+          ],
+  };
+}
+
+/**
+ * Staff decide a customer's appeal, once and for good (decision 073): `upheld` keeps the card
+ * rejected and says why; `overturned` returns it to Processing for a fresh review.
+ */
+export async function decideAppeal(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+  input: { decision: AppealDecisionInput['decision']; note: string | null },
+): Promise<Outcome<void>> {
+  return context.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, id))
+      .for('update');
+    if (!current) throw notFound('Transaction not found');
+    if (current.appealStatus !== 'pending') {
+      throw new HttpError(409, APPEAL_NOT_PENDING, undefined, { code: 'appeal_not_pending' });
+    }
+    const overturned = input.decision === 'overturned';
+    await tx
+      .update(transactions)
+      .set({
+        appealStatus: input.decision,
+        appealDecidedAt: new Date(context.now()),
+        appealNote: input.note,
+        ...(overturned ? { status: 'processing', rejectionReason: null, rejectionNote: null } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(transactions.id, id));
+    const changes: AuditChanges = {
+      appealStatus: { from: 'pending', to: input.decision },
+      appealNote: { from: null, to: input.note },
+    };
+    if (overturned) {
+      changes.status = { from: current.status, to: 'processing' };
+      changes.rejectionReason = { from: current.rejectionReason, to: null };
+    }
+    await recordAudit(tx, actor, {
+      entityType: 'transaction',
+      entityId: id,
+      action: 'appeal_decision',
+      changes,
+    });
+    await notify(context, tx, current.userId, {
+      kind: 'transaction',
+      title:
+        `${current.cardType} card of ${formatMoney(current.cardValue)}: Appeal ${input.decision}`.slice(
+          0,
+          200,
+        ),
+      body: overturned
+        ? `Your appeal was accepted: the card is back in review.${input.note ? ` ${input.note}` : ''}`
+        : `Your appeal was reviewed and the rejection stands. ${input.note ?? ''}`.trim(),
+      link: `/history?card=${id}`,
+    });
+    return {
+      value: undefined,
+      changed: [
+        change(
+          [current.userId, STAFF],
+          ['transactions', 'stats', 'notifications', 'queue', 'admin-stats'],
+        ),
       ],
     };
   });

@@ -44,6 +44,7 @@ export const toAdminTransaction = (
   payoutHoldUntil: isPaid(row.paymentStatus)
     ? null
     : (holdOf({ methodHoldEnds, accountHoldEnds }, now)?.until ?? null),
+  firstDecisionAt: row.firstDecisionAt ? row.firstDecisionAt.toISOString() : null,
 });
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -61,6 +62,7 @@ export interface AdminListOptions {
   search?: string;
   status?: string;
   validation?: string;
+  appeal?: string;
   cursor?: string;
   limit: number;
   /** The payout hold rules and the app's clock (decision 072). */
@@ -87,6 +89,8 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
     filters.push(eq(transactions.status, options.status));
   if (options.validation && options.validation !== 'all')
     filters.push(eq(transactions.validationStatus, options.validation));
+  if (options.appeal && options.appeal !== 'all')
+    filters.push(eq(transactions.appealStatus, options.appeal));
   if (options.cursor)
     filters.push(afterCursor(options.cursor, transactions.createdAt, transactions.id));
   const take = options.limit + 1;
@@ -179,38 +183,41 @@ const adminUserColumns = {
   lastName: users.lastName,
   isAdmin: users.isAdmin,
   emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+  // Qualified by hand: with one table in FROM, Drizzle writes its columns unqualified.
+  scamCheckRefusals: sql<number>`(select count(*)::int from scam_check_refusals s
+    where s.user_id = "users"."id")`,
+  lastScamCheckRefusalAt: sql<string | null>`(select to_json(max(s.created_at)) #>> '{}'
+    from scam_check_refusals s where s.user_id = "users"."id")`,
   createdAt: users.createdAt,
   standing: sql<'active' | 'suspended' | 'closed'>`${users.standing}`,
   verificationLevel: users.verificationLevel,
   standingReason: users.standingReason,
 };
 
+const toAdminUser = <T extends { createdAt: Date; lastScamCheckRefusalAt: string | null }>(
+  u: T,
+) => ({
+  ...u,
+  lastScamCheckRefusalAt: u.lastScamCheckRefusalAt
+    ? new Date(u.lastScamCheckRefusalAt).toISOString()
+    : null,
+  createdAt: u.createdAt.toISOString(),
+});
+
 /** One customer as the Users tab shows them. */
 export async function findAdminUser(db: Db, id: string) {
   const [row] = await db.select(adminUserColumns).from(users).where(eq(users.id, id));
-  return row ? { ...row, createdAt: row.createdAt.toISOString() } : null;
+  return row ? toAdminUser(row) : null;
 }
 
 /** Customers, newest first, a page at a time. */
 export async function listAdminUsers(db: Db, options: { cursor?: string; limit: number }) {
   const rows = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      isAdmin: users.isAdmin,
-      emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
-      createdAt: users.createdAt,
-      standing: sql<'active' | 'suspended' | 'closed'>`${users.standing}`,
-      verificationLevel: users.verificationLevel,
-      standingReason: users.standingReason,
-      cursorCreatedAt: cursorColumn(users.createdAt),
-    })
+    .select({ ...adminUserColumns, cursorCreatedAt: cursorColumn(users.createdAt) })
     .from(users)
     .where(options.cursor ? afterCursor(options.cursor, users.createdAt, users.id) : undefined)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(options.limit + 1);
   const { items, nextCursor } = toPage(rows, options.limit);
-  return { items: items.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() })), nextCursor };
+  return { items: items.map(toAdminUser), nextCursor };
 }

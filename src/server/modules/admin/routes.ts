@@ -11,12 +11,19 @@ import {
   standingChangeSchema,
   updateTransactionSchema,
 } from '../../../shared/admin';
+import {
+  appealDecisionSchema,
+  makeOfferSchema,
+  offerCreatedSchema,
+  timelineEntrySchema,
+} from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
 import { notFound } from '../../common/http-error';
 import { holdRulesOf } from '../../common/payout-holds';
+import { cardTimeline } from '../../common/timeline';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { checksOf } from '../checks/checks';
-import { updateTransactionAsStaff } from './commands';
+import { decideAppeal, makeOffer, updateTransactionAsStaff } from './commands';
 import {
   adminStats,
   findAdminTransaction,
@@ -79,6 +86,17 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
+  r.get(
+    '/api/admin/transactions/:id/timeline',
+    { schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } } },
+    async (request) => {
+      const { id } = request.params;
+      const steps = isUuid(id) ? await cardTimeline(app.db, id, { withBy: true }) : null;
+      if (!steps) throw notFound('Transaction not found');
+      return steps;
+    },
+  );
+
   r.patch(
     '/api/admin/transactions/:id',
     {
@@ -95,6 +113,42 @@ export default async function adminRoutes(app: FastifyInstance) {
       await app.run((context) =>
         updateTransactionAsStaff(context, accountOf(request), id, changes, expectedUpdatedAt),
       );
+      return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
+    },
+  );
+
+  r.post(
+    '/api/admin/transactions/:id/offer',
+    {
+      schema: {
+        params: idParams,
+        body: makeOfferSchema,
+        response: { 201: offerCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      const offer = await app.run((context) =>
+        makeOffer(context, accountOf(request), id, request.body),
+      );
+      return reply.code(201).send({ offer });
+    },
+  );
+
+  r.post(
+    '/api/admin/transactions/:id/appeal/decision',
+    {
+      schema: {
+        params: idParams,
+        body: appealDecisionSchema,
+        response: { 200: adminTransactionSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      await app.run((context) => decideAppeal(context, accountOf(request), id, request.body));
       return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
     },
   );

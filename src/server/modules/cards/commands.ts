@@ -1,5 +1,15 @@
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type createTransactionSchema, quote } from '../../../shared/card-rules';
+import {
+  APPEAL_ALREADY_MADE,
+  APPEAL_NOT_REJECTED,
+  APPEAL_WINDOW_CLOSED,
+  APPEAL_WINDOW_DAYS,
+  type createAppealSchema,
+  OFFER_EXPIRED,
+  OFFER_NOT_PENDING,
+} from '../../../shared/fair-dealing';
 import {
   type createFeedbackSchema,
   FEEDBACK_ALREADY_GIVEN,
@@ -8,11 +18,14 @@ import {
 } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
 import { LIMIT_REFUSAL_CODE, limitRefusal } from '../../../shared/verification';
+import type { Account } from '../../common/account';
+import { recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
+import { closeOfferUnsold } from '../../common/offers';
 import { levelLimits, lockAccount, submittedValue } from '../../common/selling-limits';
 import { accountNotActive } from '../../common/standing';
-import { transactions } from '../../db/schema';
+import { scamCheckRefusals, transactions } from '../../db/schema';
 import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
@@ -77,6 +90,7 @@ export async function submitCard(
         // The app's clock: the rolling limit windows are read by it.
         createdAt: new Date(now),
         updatedAt: new Date(now),
+        scamCheck: input.scamCheck ?? null,
       })
       .returning({ id: transactions.id });
     if (!(await claimCardImages(tx, userId, row!.id, input.imageUrls))) {
@@ -100,6 +114,24 @@ export async function submitCard(
 }
 
 /**
+ * The customer answered yes to the scam question (decision 073): nothing is bought, the attempt
+ * is kept for staff (the customers list shows it), and the route answers 422.
+ */
+export async function recordScamCheckRefusal(
+  context: CommandContext,
+  userId: string,
+  input: { cardType: string; cardValue: string },
+): Promise<Outcome<void>> {
+  await context.db.insert(scamCheckRefusals).values({
+    userId,
+    cardType: input.cardType.slice(0, 120),
+    cardValue: input.cardValue.slice(0, 32),
+    createdAt: new Date(context.now()),
+  });
+  return { value: undefined, changed: [change([STAFF], ['users'])] };
+}
+
+/**
  * A customer rates a completed card of theirs, once (another customer's card answers as one that
  * does not exist).
  */
@@ -119,4 +151,119 @@ export async function rateCard(
     value: saved,
     changed: [change([userId, STAFF], ['transactions', 'queue', 'admin-stats'])],
   };
+}
+
+const CUSTOMER_TOPICS = ['transactions', 'stats', 'queue', 'admin-stats'] as const;
+
+/**
+ * The customer answers a revised offer (decision 073): accepting sets the payment amount to the
+ * offer, declining rejects the card (balance differs, "offer declined"). The card is locked, so
+ * of two answers sent at once exactly one wins; the other finds no pending offer (409).
+ */
+export async function answerOffer(
+  context: CommandContext,
+  customer: Account,
+  id: string,
+  answer: 'accept' | 'decline',
+): Promise<Outcome<void>> {
+  if (!isUuid(id)) throw notFound('Transaction not found');
+  return context.db.transaction(async (tx) => {
+    const [card] = await tx
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.id, id), eq(transactions.userId, customer.id)))
+      .for('update');
+    if (!card) throw notFound('Transaction not found');
+    if (card.offerStatus !== 'pending') {
+      throw new HttpError(409, OFFER_NOT_PENDING, undefined, { code: 'offer_not_pending' });
+    }
+    if (card.offerExpiresAt && card.offerExpiresAt.getTime() <= context.now()) {
+      throw new HttpError(409, OFFER_EXPIRED, undefined, { code: 'offer_expired' });
+    }
+    if (answer === 'decline') {
+      await closeOfferUnsold(context, tx, customer, card, 'declined');
+    } else {
+      await tx
+        .update(transactions)
+        .set({
+          offerStatus: 'accepted',
+          offerDecidedAt: new Date(context.now()),
+          paymentAmount: card.offerAmount,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(transactions.id, id));
+      await recordAudit(tx, customer, {
+        entityType: 'transaction',
+        entityId: id,
+        action: 'offer_accepted',
+        changes: {
+          offerStatus: { from: 'pending', to: 'accepted' },
+          paymentAmount: { from: card.paymentAmount, to: card.offerAmount },
+        },
+      });
+    }
+    return { value: undefined, changed: [change([customer.id, STAFF], [...CUSTOMER_TOPICS])] };
+  });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The customer appeals a rejected card of theirs (decision 073): once, within 14 days of the
+ * rejection, with a message and up to 4 new photos (their own uploads, claimed for the card).
+ */
+export async function appealCard(
+  context: CommandContext,
+  customer: Account,
+  id: string,
+  input: z.infer<typeof createAppealSchema>,
+): Promise<Outcome<void>> {
+  if (!isUuid(id)) throw notFound('Transaction not found');
+  return context.db.transaction(async (tx) => {
+    const [card] = await tx
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.id, id), eq(transactions.userId, customer.id)))
+      .for('update');
+    if (!card) throw notFound('Transaction not found');
+    if (card.appealStatus !== null) {
+      throw new HttpError(409, APPEAL_ALREADY_MADE, undefined, { code: 'appeal_exists' });
+    }
+    if (card.status !== 'rejected') {
+      throw new HttpError(409, APPEAL_NOT_REJECTED, undefined, { code: 'not_rejected' });
+    }
+    const rejectedAt = (card.rejectedAt ?? card.updatedAt).getTime();
+    if (context.now() - rejectedAt > APPEAL_WINDOW_DAYS * DAY_MS) {
+      throw new HttpError(409, APPEAL_WINDOW_CLOSED, undefined, { code: 'appeal_window_closed' });
+    }
+    if (
+      input.imageUrls.length > 0 &&
+      !(await claimCardImages(tx, customer.id, id, input.imageUrls))
+    ) {
+      throw badRequest(IMAGES_NOT_YOURS, 'imageUrls');
+    }
+    await tx
+      .update(transactions)
+      .set({
+        appealStatus: 'pending',
+        appealMessage: input.message,
+        appealImageUrls: input.imageUrls,
+        appealCreatedAt: new Date(context.now()),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(transactions.id, id));
+    await recordAudit(tx, customer, {
+      entityType: 'transaction',
+      entityId: id,
+      action: 'appeal',
+      changes: {
+        appealStatus: { from: null, to: 'pending' },
+        appealMessage: { from: null, to: input.message },
+        ...(input.imageUrls.length > 0
+          ? { appealImageUrls: { from: null, to: input.imageUrls } }
+          : {}),
+      },
+    });
+    return { value: undefined, changed: [change([customer.id, STAFF], [...CUSTOMER_TOPICS])] };
+  });
 }

@@ -3,7 +3,11 @@ import type { Feedback } from '../../../shared/feedback';
 import { PAYABLE_STATUSES } from '../../../shared/payouts';
 import { PAID_PAYMENT_STATUSES } from '../../../shared/statuses';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
-import { answerFields, feedbackColumns } from '../../common/transaction-columns';
+import {
+  answerFields,
+  fairDealingColumns,
+  feedbackColumns,
+} from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -34,6 +38,7 @@ const columns = {
   paymentMethodAccountName: paymentMethods.accountName,
   rejectionReason: transactions.rejectionReason,
   rejectionNote: transactions.rejectionNote,
+  ...fairDealingColumns,
   ...feedbackColumns(),
 };
 
@@ -134,6 +139,8 @@ const PAID = inArray(transactions.paymentStatus, [...PAID_PAYMENT_STATUSES]);
 const AWAITING = and(
   inArray(transactions.status, [...PAYABLE_STATUSES]),
   eq(transactions.paymentStatus, 'pending'),
+  // Not while a revised offer waits for the customer's answer (decision 073).
+  sql`${transactions.offerStatus} is distinct from 'pending'`,
 );
 
 /**

@@ -2,6 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTransactionSchema } from '../../../shared/card-rules';
+import {
+  createAppealSchema,
+  SCAM_REFUSED,
+  timelineEntrySchema,
+} from '../../../shared/fair-dealing';
 import { createFeedbackSchema, feedbackSchema } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
 import { isPaid } from '../../../shared/statuses';
@@ -9,13 +14,14 @@ import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
 import { HttpError, notFound } from '../../common/http-error';
+import { cardTimeline } from '../../common/timeline';
 import {
   accountOf,
   requireActiveAccount,
   requireCustomer,
   requireSignedIn,
 } from '../../plugins/auth';
-import { rateCard, submitCard } from './commands';
+import { answerOffer, appealCard, rateCard, recordScamCheckRefusal, submitCard } from './commands';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
 import { isTimeZone, renderReceipt } from './receipt';
 
@@ -35,6 +41,11 @@ export default async function cardRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = accountOf(request).id;
+      // A scam victim is stopped before anything else, and staff can see it (decision 073).
+      if (request.body.scamCheck === 'yes') {
+        await app.run((context) => recordScamCheckRefusal(context, userId, request.body));
+        throw new HttpError(422, SCAM_REFUSED, { scamCheck: SCAM_REFUSED }, { code: 'scam_check' });
+      }
       const id = await app.run((context) => submitCard(context, userId, request.body));
       const created = await findTransaction(app.db, id, userId);
       return reply.code(201).send(toTransaction(created!));
@@ -124,6 +135,56 @@ export default async function cardRoutes(app: FastifyInstance) {
       const { id } = request.params;
       const saved = await app.run((context) => rateCard(context, userId, id, request.body));
       return reply.code(201).send(saved);
+    },
+  );
+
+  for (const answer of ['accept', 'decline'] as const) {
+    r.post(
+      `/api/transactions/:id/offer/${answer}`,
+      {
+        onRequest: requireCustomer,
+        schema: { params: idParams, response: { 200: transactionSchema } },
+      },
+      async (request) => {
+        const account = accountOf(request);
+        const { id } = request.params;
+        await app.run((context) => answerOffer(context, account, id, answer));
+        return toTransaction((await findTransaction(app.db, id, account.id))!);
+      },
+    );
+  }
+
+  r.post(
+    '/api/transactions/:id/appeal',
+    {
+      onRequest: requireCustomer,
+      schema: { params: idParams, body: createAppealSchema, response: { 201: transactionSchema } },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id } = request.params;
+      await app.run((context) => appealCard(context, account, id, request.body));
+      return reply.code(201).send(toTransaction((await findTransaction(app.db, id, account.id))!));
+    },
+  );
+
+  r.get(
+    '/api/transactions/:id/timeline',
+    {
+      onRequest: requireSignedIn,
+      schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const { id } = request.params;
+      const steps = isUuid(id)
+        ? await cardTimeline(app.db, id, {
+            ownerId: account.isAdmin ? undefined : account.id,
+            withBy: false,
+          })
+        : null;
+      if (!steps) throw notFound('Transaction not found');
+      return steps;
     },
   );
 }

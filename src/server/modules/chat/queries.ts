@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
-import { afterFlaggedCursor, cursorColumn, toPage } from '../../common/cursor';
+import { afterLeadingCursor, cursorColumn, toPage } from '../../common/cursor';
 import { badRequest, notFound } from '../../common/http-error';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
@@ -66,8 +66,9 @@ export async function countChatMessages(db: Db) {
 
 /**
  * Conversations for staff, one row per customer, a page at a time: those whose last message is
- * the customer's first (staff owe them an answer), then the latest message first. The index
- * (needs_reply, last_message_at, user_id) serves the order and the cursor.
+ * the customer's first (staff owe them an answer), the longest-waiting first (decision 073), then
+ * the rest, the latest message first. The index (needs_reply, last_message_at, user_id) serves
+ * both halves of the order and the cursor.
  */
 export async function listConversations(db: Db, options: { cursor?: string; limit: number }) {
   const c = chatConversations;
@@ -92,10 +93,24 @@ export async function listConversations(db: Db, options: { cursor?: string; limi
     .innerJoin(users, eq(users.id, c.userId))
     .where(
       options.cursor
-        ? afterFlaggedCursor(options.cursor, c.needsReply, c.lastMessageAt, c.userId)
+        ? afterLeadingCursor(
+            options.cursor,
+            sql`${c.needsReply}`,
+            c.lastMessageAt,
+            c.lastMessageAt,
+            c.userId,
+          )
         : undefined,
     )
-    .orderBy(desc(c.needsReply), desc(c.lastMessageAt), desc(c.userId))
+    // Needing a reply first, the longest-waiting first among them (decision 073); then the
+    // rest, the latest first.
+    .orderBy(
+      desc(c.needsReply),
+      asc(sql`case when ${c.needsReply} then ${c.lastMessageAt} end`),
+      asc(sql`case when ${c.needsReply} then ${c.userId} end`),
+      desc(c.lastMessageAt),
+      desc(c.userId),
+    )
     .limit(options.limit + 1);
   const page = toPage(rows, options.limit);
   return {

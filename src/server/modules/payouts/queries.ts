@@ -23,6 +23,8 @@ import { paymentMethods, transactions, users } from '../../db/schema';
 const PAYABLE: SQL = and(
   inArray(transactions.status, [...PAYABLE_STATUSES]),
   eq(transactions.paymentStatus, 'pending'),
+  // A revised offer waiting for the customer holds the payment (decision 073).
+  sql`${transactions.offerStatus} is distinct from 'pending'`,
 )!;
 
 /** What to pay: the amount staff set, else the payout quoted at submission. */

@@ -129,6 +129,13 @@ export async function addTicketReply(
       .set({
         status,
         lastReplyBy: authorKind,
+        // A customer's message starts the wait, unless one of theirs already waits unanswered.
+        ...(staff
+          ? {}
+          : {
+              waitingSince: sql`case when ${t.lastReplyBy} = 'user' then ${t.waitingSince}
+                else ${new Date(context.now()).toISOString()}::timestamptz end`,
+            }),
         replyCount: sql`${t.replyCount} + 1`,
         updatedAt: new Date(context.now()),
       })

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { isUuid } from '../../../shared/ids';
 import type { Ticket, TicketAuthor, TicketReply } from '../../../shared/support';
-import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import { afterLeadingCursor, toPage } from '../../common/cursor';
 import { notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, ticketReplies, users } from '../../db/schema';
@@ -52,6 +52,7 @@ export async function ticketThread(db: Db, id: string, ownerId?: string) {
   if (!row) throw notFound(TICKET_NOT_FOUND);
   return {
     ...toTicket(row.ticket),
+    waitingSince: row.ticket.waitingSince.toISOString(),
     userId: row.ticket.userId,
     userFirstName: row.userFirstName,
     userLastName: row.userLastName,
@@ -69,35 +70,54 @@ export async function customerTickets(db: Db, userId: string) {
   return rows.map(toTicket);
 }
 
-/** Staff's page of tickets (newest first), with a status filter and a cursor for the next one. */
+/**
+ * Staff's page of tickets (decision 073): first those waiting for a staff reply, the
+ * longest-waiting first, then the rest, newest first; so one customer's flood of new tickets
+ * never pushes another's earlier one off the first page. Filters: status, and awaiting=staff.
+ */
 export async function staffTickets(
   db: Db,
-  { status, cursor, limit }: { status?: string; cursor?: string; limit: number },
+  {
+    status,
+    awaiting,
+    cursor,
+    limit,
+  }: { status?: string; awaiting?: string; cursor?: string; limit: number },
 ) {
   const t = supportTickets;
+  const waiting = sql`(${t.lastReplyBy} = 'user' and ${t.status} in ('open', 'in_progress'))`;
   const rows = await db
     .select({
       ticket: t,
       userFirstName: users.firstName,
       userLastName: users.lastName,
       id: t.id,
-      cursorCreatedAt: cursorColumn(t.createdAt),
+      cursorFlag: sql<boolean>`${waiting}`,
+      cursorCreatedAt: sql<string>`(case when ${waiting} then ${t.waitingSince} else ${t.createdAt} end)::text`,
     })
     .from(t)
     .leftJoin(users, eq(users.id, t.userId))
     .where(
       and(
         status && status !== 'all' ? eq(t.status, status) : undefined,
-        cursor ? afterCursor(cursor, t.createdAt, t.id) : undefined,
+        awaiting === 'staff' ? waiting : undefined,
+        cursor ? afterLeadingCursor(cursor, waiting, t.waitingSince, t.createdAt, t.id) : undefined,
       ),
     )
-    .orderBy(desc(t.createdAt), desc(t.id))
+    .orderBy(
+      desc(waiting),
+      asc(sql`case when ${waiting} then ${t.waitingSince} end`),
+      asc(sql`case when ${waiting} then ${t.id} end`),
+      desc(t.createdAt),
+      desc(t.id),
+    )
     .limit(limit + 1);
   const { items, nextCursor } = toPage(rows, limit);
   return {
     nextCursor,
     tickets: items.map(({ ticket, id: _id, ...user }) => ({
       ...toTicket(ticket),
+      waitingSince: ticket.waitingSince.toISOString(),
       userId: ticket.userId,
       ...user,
     })),

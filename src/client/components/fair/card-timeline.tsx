@@ -1,0 +1,58 @@
+import { TIMELINE_LABELS, type TimelineEntry } from '@shared/fair-dealing';
+import { useQuery } from '@tanstack/react-query';
+import { Skeleton } from '@/components/ui/skeleton';
+import { getJson } from '@/lib/api';
+import { formatDateTime } from '@/lib/dates';
+
+/**
+ * A card's status timeline (decision 073), from its audit trail: each step with its time and, in
+ * staff's view, who did it. `updatedAt` refetches it when the card changes.
+ */
+export function CardTimeline({
+  id,
+  staff = false,
+  updatedAt,
+}: {
+  id: string;
+  staff?: boolean;
+  updatedAt: string;
+}) {
+  const url = staff ? `/api/admin/transactions/${id}/timeline` : `/api/transactions/${id}/timeline`;
+  const { data, isLoading } = useQuery({
+    queryKey: [url, { updatedAt }],
+    queryFn: () => getJson<TimelineEntry[]>(url),
+  });
+  return (
+    <section aria-labelledby={`timeline-${id}`} className="grid gap-2" data-testid="card-timeline">
+      <h3 id={`timeline-${id}`} className="text-sm font-semibold">
+        Timeline
+      </h3>
+      {isLoading ? (
+        <Skeleton className="h-16" />
+      ) : (
+        <ol className="grid gap-2 border-l pl-4">
+          {(data ?? []).map((entry, i) => (
+            <li
+              key={i}
+              className="relative text-sm [overflow-wrap:anywhere]"
+              data-testid="timeline-step"
+            >
+              <span
+                aria-hidden
+                className="absolute top-1.5 -left-[1.3rem] size-2 rounded-full bg-primary"
+              />
+              <span className="font-medium">{TIMELINE_LABELS[entry.step] ?? entry.step}</span>
+              <span className="text-muted-foreground"> · {formatDateTime(entry.at)}</span>
+              {entry.by && <span className="text-muted-foreground"> · {entry.by}</span>}
+              {entry.detail && (
+                <span className="block whitespace-pre-wrap text-muted-foreground">
+                  {entry.detail}
+                </span>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { type ReviewTimes, reviewTimeText } from '@shared/fair-dealing';
+import { useQuery } from '@tanstack/react-query';
+import { ClockIcon } from 'lucide-react';
+import { cn } from '@/lib/utils';
+
+/** "Usually reviewed within N minutes" (decision 073), for a brand when it has enough data. */
+export function ReviewTimeLine({ cardType, className }: { cardType?: string; className?: string }) {
+  const { data } = useQuery<ReviewTimes>({
+    queryKey: ['/api/review-times'],
+    staleTime: 5 * 60 * 1000,
+  });
+  if (!data) return null;
+  return (
+    <p
+      className={cn('flex items-center gap-1.5 text-sm text-muted-foreground', className)}
+      data-testid="review-time"
+    >
+      <ClockIcon className="size-4 shrink-0" aria-hidden />
+      {reviewTimeText(data, cardType)}
+    </p>
+  );
+}

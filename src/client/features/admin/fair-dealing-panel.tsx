@@ -1,0 +1,234 @@
+import type { AdminTransactionDetail } from '@shared/admin';
+import {
+  APPEAL_NOTE_MAX_LENGTH,
+  APPEAL_NOTE_REQUIRED,
+  OFFER_NOTE_MAX_LENGTH,
+  offerHeadline,
+} from '@shared/fair-dealing';
+import { expectedPayout, formatMoney, MONEY_PATTERN, toCents } from '@shared/money';
+import { isPaid } from '@shared/statuses';
+import { useMutation } from '@tanstack/react-query';
+import { GavelIcon, HandCoinsIcon } from 'lucide-react';
+import * as React from 'react';
+import { CardImages } from '@/components/card-images';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { apiRequest } from '@/lib/api';
+import { formatDateTime } from '@/lib/dates';
+import { errorToast } from '@/lib/error-toast';
+import { toast } from '@/lib/toast';
+import { refreshAfterReview } from './queries';
+
+/**
+ * Staff's side of fair dealing in the review dialog (decision 073): the card's revised offer (or
+ * the form to make one), and its appeal with the decision.
+ */
+export function FairDealingPanel({
+  transaction: t,
+  part,
+}: {
+  transaction: AdminTransactionDetail;
+  /** The appeal goes before the review form (it is why the card is open), the offer after. */
+  part: 'appeal' | 'offer';
+}) {
+  return part === 'appeal' ? <AppealSection transaction={t} /> : <OfferSection transaction={t} />;
+}
+
+const OFFER_STATUS_TEXT = {
+  pending: 'waiting for the customer',
+  accepted: 'accepted by the customer',
+  declined: 'declined by the customer',
+  expired: 'expired without an answer',
+} as const;
+
+function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail }) {
+  const [verifiedValue, setVerifiedValue] = React.useState('');
+  const [note, setNote] = React.useState('');
+  const [submitted, setSubmitted] = React.useState(false);
+  const offerable =
+    ['pending', 'processing'].includes(t.status) &&
+    !isPaid(t.paymentStatus) &&
+    t.offer?.status !== 'pending';
+  const value = verifiedValue.trim();
+  const valueOk = MONEY_PATTERN.test(value) && toCents(value) > 0;
+  const valueError =
+    submitted && !valueOk
+      ? 'Verified value must be an amount such as 40.00, more than 0'
+      : submitted && valueOk && toCents(value) === toCents(t.cardValue)
+        ? 'That is the balance the customer entered: no revised offer is needed'
+        : undefined;
+  const noteError = submitted && !note.trim() ? 'Tell the customer what you found' : undefined;
+  const make = useMutation({
+    mutationFn: async () =>
+      (
+        await apiRequest('POST', `/api/admin/transactions/${t.id}/offer`, {
+          verifiedValue: value,
+          note: note.trim(),
+        })
+      ).json(),
+    onSuccess: async () => {
+      await refreshAfterReview();
+      toast({ title: 'Offer sent', description: 'The customer was told and can accept it.' });
+    },
+    onError: errorToast('The offer could not be made'),
+  });
+  if (!t.offer && !offerable) return null;
+  return (
+    <section
+      aria-labelledby="offer-heading"
+      className="grid gap-3 rounded-lg border p-4"
+      data-testid="offer-section"
+    >
+      <h3 id="offer-heading" className="flex items-center gap-1.5 text-sm font-semibold">
+        <HandCoinsIcon className="size-4" /> Revised offer
+      </h3>
+      {t.offer && (
+        <p className="text-sm" data-testid="offer-state">
+          {offerHeadline(t.offer)} — {OFFER_STATUS_TEXT[t.offer.status]}
+          {t.offer.status === 'pending' && ` until ${formatDateTime(t.offer.expiresAt)}`}.
+        </p>
+      )}
+      {offerable && (
+        <form
+          className="grid gap-3 sm:grid-cols-2"
+          aria-label="Make a revised offer"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSubmitted(true);
+            if (valueOk && toCents(value) !== toCents(t.cardValue) && note.trim()) make.mutate();
+          }}
+        >
+          <p className="text-sm text-muted-foreground sm:col-span-2">
+            When the balance differs from the {formatMoney(t.cardValue)} entered, offer the verified
+            balance at the card’s own rate. The customer accepts or declines; the payout is never
+            lowered without their consent.
+          </p>
+          <Field
+            id="offer-value"
+            label="Verified balance"
+            error={valueError}
+            hint={
+              valueOk
+                ? `Offer: ${formatMoney(expectedPayout(value, t.payoutRate))} at ${t.payoutRate}`
+                : undefined
+            }
+          >
+            <Input
+              id="offer-value"
+              inputMode="decimal"
+              placeholder="40.00"
+              value={verifiedValue}
+              aria-invalid={!!valueError}
+              aria-describedby={valueError ? 'offer-value-error' : undefined}
+              onChange={(e) => setVerifiedValue(e.target.value)}
+            />
+          </Field>
+          <Field id="offer-note" label="Note for the customer" error={noteError}>
+            <Textarea
+              id="offer-note"
+              rows={2}
+              maxLength={OFFER_NOTE_MAX_LENGTH}
+              value={note}
+              aria-invalid={!!noteError}
+              aria-describedby={noteError ? 'offer-note-error' : undefined}
+              onChange={(e) => setNote(e.target.value)}
+            />
+          </Field>
+          <Button
+            type="submit"
+            variant="outline"
+            className="justify-self-start"
+            disabled={make.isPending}
+            data-testid="make-offer"
+          >
+            {make.isPending ? 'Sending...' : 'Make revised offer'}
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function AppealSection({ transaction: t }: { transaction: AdminTransactionDetail }) {
+  const [note, setNote] = React.useState('');
+  const [error, setError] = React.useState<string>();
+  const decide = useMutation({
+    mutationFn: async (decision: 'upheld' | 'overturned') =>
+      (
+        await apiRequest('POST', `/api/admin/transactions/${t.id}/appeal/decision`, {
+          decision,
+          note: note.trim() || null,
+        })
+      ).json(),
+    onSuccess: async (_data, decision) => {
+      await refreshAfterReview();
+      toast({
+        title: decision === 'upheld' ? 'Rejection upheld' : 'Appeal overturned',
+        description:
+          decision === 'upheld' ? 'The customer was told why.' : 'The card is back in review.',
+      });
+    },
+    onError: errorToast('The decision could not be saved'),
+  });
+  const appeal = t.appeal;
+  if (!appeal) return null;
+  return (
+    <section
+      aria-labelledby="appeal-heading"
+      className="grid gap-3 rounded-lg border border-amber-300 p-4 dark:border-amber-400/30"
+      data-testid="appeal-section"
+    >
+      <h3 id="appeal-heading" className="flex items-center gap-1.5 text-sm font-semibold">
+        <GavelIcon className="size-4" /> Appeal ·{' '}
+        {appeal.status === 'pending' ? 'waiting for a decision' : appeal.status}
+      </h3>
+      <p className="text-xs text-muted-foreground">{formatDateTime(appeal.createdAt)}</p>
+      <p className="whitespace-pre-wrap text-sm">{appeal.message}</p>
+      {appeal.imageUrls.length > 0 && <CardImages urls={appeal.imageUrls} />}
+      {appeal.status !== 'pending' ? (
+        appeal.note && <p className="text-sm">Note: {appeal.note}</p>
+      ) : (
+        <div className="grid gap-3">
+          <Field id="appeal-note" label="Note for the customer" error={error}>
+            <Textarea
+              id="appeal-note"
+              rows={2}
+              maxLength={APPEAL_NOTE_MAX_LENGTH}
+              placeholder="Required to uphold: why the rejection stands"
+              value={note}
+              aria-invalid={!!error}
+              aria-describedby={error ? 'appeal-note-error' : undefined}
+              onChange={(e) => {
+                setNote(e.target.value);
+                setError(undefined);
+              }}
+            />
+          </Field>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              type="button"
+              variant="outline"
+              disabled={decide.isPending}
+              onClick={() => {
+                if (!note.trim()) setError(APPEAL_NOTE_REQUIRED);
+                else decide.mutate('upheld');
+              }}
+            >
+              Uphold rejection
+            </Button>
+            <Button
+              type="button"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate('overturned')}
+              data-testid="overturn-appeal"
+            >
+              Overturn: back to review
+            </Button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { reviewSummarySchema, reviewTimesSchema } from '../../../shared/fair-dealing';
+import { requireStaff } from '../../plugins/auth';
+import { reviewSummary, reviewTimes } from './queries';
+
+/**
+ * Review times sellers can see, and staff's count of cards past the target (decision 073). Not
+ * cached under a live topic: both move with the clock, not only with writes.
+ */
+export default async function reviewTimeRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/review-times', { schema: { response: { 200: reviewTimesSchema } } }, async () =>
+    reviewTimes(app.db, new Date(app.now()), app.config.fairDealing.reviewTargetMinutes),
+  );
+
+  r.get(
+    '/api/admin/review-summary',
+    { onRequest: requireStaff, schema: { response: { 200: reviewSummarySchema } } },
+    async () =>
+      reviewSummary(app.db, new Date(app.now()), app.config.fairDealing.reviewTargetMinutes),
+  );
+}
