@@ -20,10 +20,13 @@ npm ci --omit=dev --no-audit --no-fund
 if [ -e node_modules/tsx ]; then echo "tsx is installed: not a production install" >&2; exit 1; fi
 
 export NODE_ENV=production DATA_DIR="$work/data" SESSION_SECRET="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+export DATA_ENCRYPTION_KEY="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export BCRYPT_COST=12 LOG_LEVEL=warn HOST=127.0.0.1
 PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 export PORT
 npm run admin:create -- --email first.staff@example.com --password 'first staff passphrase'
+# The key rotation runs from the build too (nothing sealed yet on a new install).
+npm run keys:rotate | grep -q 'Every secret at rest is sealed under key'
 
 setsid npm start &
 server=$!
@@ -55,4 +58,4 @@ if (second.status !== 200 || staff.recoveryCodes?.length !== 10) throw new Error
 const stats = await fetch(`${base}/api/admin/stats`, { headers: { cookie: cookieOf(second) } });
 if (stats.status !== 200) throw new Error(`/api/admin/stats answered ${stats.status}`);
 '
-echo "production install: admin:create, start, /readyz and staff sign-in with a second factor work"
+echo "production install: admin:create, keys:rotate, start, /readyz and staff sign-in with a second factor work"

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { type Keyring, keyringOf, newDataKeyText, parseDataKey } from './common/encryption';
 
 /** Every variable the server reads (.env.example lists them all; a test checks). */
 export const envSchema = z.object({
@@ -17,6 +18,22 @@ export const envSchema = z.object({
   /** Connections to PostgreSQL per instance (the embedded database always has one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * The AES-256 key secrets at rest are sealed with (docs/decisions/074): 64 hex characters, the
+   * same on every instance. Unset outside production: generated into DATA_DIR/data-encryption-key.
+   */
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseDataKey(v) !== null, '64 hex characters (32 random bytes)')
+    .optional(),
+  /** During a rotation: the keys values may still be sealed with, comma-separated. */
+  DATA_ENCRYPTION_PREVIOUS_KEYS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((k) => parseDataKey(k) !== null),
+      'comma-separated keys of 64 hex characters',
+    )
+    .optional(),
   /** bcrypt work factor; the product promises 12, lower only for fast local test runs. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   /**
@@ -106,6 +123,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   sessionSecret: string;
+  /** The key new secrets are sealed with, and the older keys still read (decision 074). */
+  encryption: Keyring;
   bcryptCost: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
   trustProxy: false | number | string[];
@@ -177,6 +196,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) {
     throw new ConfigError('Invalid SESSION_SECRET: required when NODE_ENV=production');
   }
+  if (e.NODE_ENV === 'production' && !e.DATA_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid DATA_ENCRYPTION_KEY: required when NODE_ENV=production (generate one with: openssl rand -hex 32)',
+    );
+  }
   if (e.NODE_ENV === 'production' && e.BCRYPT_COST < 12) {
     throw new ConfigError('Invalid BCRYPT_COST: must be at least 12 when NODE_ENV=production');
   }
@@ -189,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    encryption: keyringFrom(e, dataDir),
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
@@ -256,4 +281,46 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** Where the generated data key lives outside production: the current key first, older below. */
+export const dataKeyFile = (dataDir: string) => path.join(dataDir, 'data-encryption-key');
+
+/**
+ * The data keys: DATA_ENCRYPTION_KEY (and DATA_ENCRYPTION_PREVIOUS_KEYS) when set; otherwise the
+ * file in DATA_DIR, made on the first start like the session secret.
+ */
+function keyringFrom(e: z.infer<typeof envSchema>, dataDir: string): Keyring {
+  const previous = (e.DATA_ENCRYPTION_PREVIOUS_KEYS ?? '')
+    .split(',')
+    .filter((k) => k.trim())
+    .map((k) => parseDataKey(k)!);
+  if (e.DATA_ENCRYPTION_KEY) return keyringOf(parseDataKey(e.DATA_ENCRYPTION_KEY)!, previous);
+  const [current, ...older] = readOrCreateDataKeys(dataDir);
+  return keyringOf(current!, [...older, ...previous]);
+}
+
+function readOrCreateDataKeys(dataDir: string) {
+  const file = dataKeyFile(dataDir);
+  try {
+    const keys = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => parseDataKey(line));
+    if (keys.length > 0 && keys.every((k) => k !== null))
+      return keys as NonNullable<(typeof keys)[number]>[];
+    throw new ConfigError(`Invalid ${file}: one key of 64 hex characters per line`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const text = newDataKeyText();
+  // 'wx': two processes starting at once on one DATA_DIR keep the first one's key.
+  try {
+    writeFileSync(file, `${text}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readOrCreateDataKeys(dataDir);
+  }
+  return [parseDataKey(text)!];
 }

@@ -9,6 +9,7 @@ import { DatabaseLockedError, openDatabase } from './db/client';
 import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
+import { sealTwoFactorSecrets } from './modules/auth/two-factor';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
@@ -23,6 +24,9 @@ async function main() {
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await database.migrate();
+  // Secrets stored in clear before decision 074 are sealed once (SQL cannot seal them).
+  const sealed = await sealTwoFactorSecrets(database.db, config.encryption, { onlyClear: true });
+  if (sealed > 0) console.log(`Sealed ${sealed} two-factor secret(s) stored in clear.`);
 
   const staff = await ensureFirstStaffAccount(database, config.bcryptCost);
   if (staff) {

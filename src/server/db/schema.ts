@@ -437,8 +437,11 @@ export const twoFactor = pgTable(
     /** 'admin' or 'user'. */
     accountKind: varchar('account_kind', { length: 16 }).notNull(),
     accountId: uuid('account_id').notNull(),
-    /** Base32, as authenticator apps take it. */
-    secret: varchar('secret', { length: 64 }).notNull(),
+    /**
+     * The Base32 secret authenticator apps take, sealed with the data key (common/encryption.ts,
+     * decision 074): never readable from a copy of the database alone.
+     */
+    secret: text('secret').notNull(),
     enabledAt: timestamp('enabled_at', { withTimezone: true }),
     /** The time step of the last code accepted: a code is good once, and never an older one. */
     lastStep: integer('last_step'),
