@@ -58,4 +58,8 @@ if (second.status !== 200 || staff.recoveryCodes?.length !== 10) throw new Error
 const stats = await fetch(`${base}/api/admin/stats`, { headers: { cookie: cookieOf(second) } });
 if (stats.status !== 200) throw new Error(`/api/admin/stats answered ${stats.status}`);
 '
-echo "production install: admin:create, keys:rotate, start, /readyz and staff sign-in with a second factor work"
+# A backup while the server runs (it takes the embedded database's copy), then a restore of it
+# into a new DATA_DIR: both from the build, without tsx.
+npm run backup -- --out "$work/backup" | grep -q 'Backup written to'
+DATA_DIR="$work/restored" npm run restore -- --from "$work/backup" | grep -q 'as the manifest counts them'
+echo "production install: admin:create, keys:rotate, start, /readyz, staff sign-in with a second factor, backup while running and restore work"
