@@ -36,6 +36,11 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Whether staff decisions and replies are also sent by email (in-app always). */
     emailNotifications: boolean('email_notifications').notNull().default(true),
+    /**
+     * Whether digest emails (summaries of activity) are sent; like status updates, optional
+     * (issue 22): each carries a one-click unsubscribe link (RFC 8058).
+     */
+    emailDigests: boolean('email_digests').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -383,6 +388,8 @@ export const mailOutbox = pgTable(
     /** When it may be tried next; a worker claiming it pushes this on, so a crash retries it. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
+    /** Extra headers of the message: List-Unsubscribe and List-Unsubscribe-Post on optional ones. */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },

@@ -23,7 +23,13 @@ interface OutboxRow {
   subject: string;
   text_body: string;
   html_body: string;
+  headers: Record<string, string> | null;
   attempts: number;
+}
+
+export interface SendOptions {
+  /** Extra headers: an optional email's List-Unsubscribe and List-Unsubscribe-Post. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -58,6 +64,7 @@ export class MailQueue {
     template: T,
     data: Parameters<(typeof templates)[T]>[0],
     db?: Db,
+    options: SendOptions = {},
   ): Promise<void> {
     const rendered: Rendered = (templates[template] as (d: typeof data) => Rendered)(data);
     await (db ?? this.database.db).insert(mailOutbox).values({
@@ -66,6 +73,7 @@ export class MailQueue {
       subject: rendered.subject,
       textBody: rendered.text,
       htmlBody: rendered.html,
+      headers: options.headers ?? null,
       nextAttemptAt: new Date(this.now()),
     });
     if (!db) this.kick();
@@ -138,7 +146,7 @@ export class MailQueue {
                             order by next_attempt_at
                             limit $3
                               for update skip locked)
-          returning id, to_address, template, subject, text_body, html_body, attempts`,
+          returning id, to_address, template, subject, text_body, html_body, headers, attempts`,
       values: [now, CLAIM_MS, BATCH],
     });
     return rows;
@@ -153,6 +161,7 @@ export class MailQueue {
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
+        ...(row.headers ? { headers: row.headers } : {}),
       });
     } catch (error) {
       await this.failed(row, error as Error);

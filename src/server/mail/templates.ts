@@ -152,7 +152,12 @@ export const templates = {
       `You get this email because the password of your ${PRODUCT_NAME} account changed.`,
     ),
 
-  notifications: (d: { firstName: string | null; items: Item[]; settingsUrl: string }) =>
+  notifications: (d: {
+    firstName: string | null;
+    items: Item[];
+    settingsUrl: string;
+    unsubscribeUrl: string;
+  }) =>
     layout(
       'notifications',
       d.items.length === 1
@@ -168,7 +173,7 @@ export const templates = {
         },
         { list: d.items },
       ],
-      `You get these emails because email notifications are on for your account; switch them off in Profile: ${d.settingsUrl}`,
+      `You get these emails because status updates by email are on for your account. Unsubscribe from them in one click: ${d.unsubscribeUrl} (or choose in Profile: ${d.settingsUrl}).`,
     ),
 } satisfies Record<string, (data: never) => Rendered>;
 
