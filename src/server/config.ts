@@ -113,6 +113,10 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  /** Card photos are deleted this many days after the card settles (completed or rejected). */
+  RETAIN_CARD_IMAGES_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
+  /** Chat attachments are deleted this many days after they were sent. */
+  RETAIN_CHAT_FILES_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
 });
 
 export interface AppConfig {
@@ -140,6 +144,8 @@ export interface AppConfig {
   clientDir?: string;
   /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
   s3?: S3Config;
+  /** How long files are kept (issue 22, item 5; docs/operations.md lists every kind of data). */
+  retention: { cardImagesDays: number; chatFilesDays: number };
 }
 
 export interface S3Config {
@@ -238,6 +244,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       notificationDelayMs: e.NOTIFICATION_EMAIL_DELAY_SECONDS * 1000,
     },
     s3: s3ConfigOf(e),
+    retention: {
+      cardImagesDays: e.RETAIN_CARD_IMAGES_DAYS,
+      chatFilesDays: e.RETAIN_CHAT_FILES_DAYS,
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
 import { sealTwoFactorSecrets } from './modules/auth/two-factor';
+import { applyRetention } from './modules/files/retention';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
@@ -89,6 +90,21 @@ async function main() {
     housekeepingFailed,
   );
 
+  // Retention (issue 22): once a day across all instances, card photos and chat files past their
+  // time are deleted from storage (RETAIN_CARD_IMAGES_DAYS, RETAIN_CHAT_FILES_DAYS).
+  const stopRetention = everyPeriod(
+    database,
+    'retention',
+    24 * 60 * 60 * 1000,
+    async () => {
+      const removed = await applyRetention(app);
+      if (removed.cardImages + removed.chatFiles > 0) {
+        app.log.info(removed, 'retention removed files past their time');
+      }
+    },
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'retention failed'),
+  );
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -96,6 +112,7 @@ async function main() {
     app.log.info(`${signal} received, shutting down`);
     app.draining = true;
     stopHousekeeping();
+    stopRetention();
     await app.close();
     await bridge?.stop();
     await database.close();

@@ -290,6 +290,12 @@ export const uploads = pgTable(
     conversationUserId: uuid('conversation_user_id').references(() => users.id, {
       onDelete: 'cascade',
     }),
+    /**
+     * When the file was deleted from storage while its row stays (the card and the chat still
+     * name it), and why: 'retention' (issue 22: RETAIN_CARD_IMAGES_DAYS, RETAIN_CHAT_FILES_DAYS).
+     */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedReason: varchar('removed_reason', { length: 32 }),
     createdAt: createdAt(),
   },
   (t) => [

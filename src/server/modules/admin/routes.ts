@@ -20,6 +20,7 @@ import {
   findAdminTransaction,
   listAdminTransactions,
   listAdminUsers,
+  removedImagesOf,
   transactionAudit,
 } from './queries';
 
@@ -66,6 +67,7 @@ export default async function adminRoutes(app: FastifyInstance) {
         ...transaction,
         audit: await transactionAudit(app.db, id),
         checks: await checksOf(app.db, id),
+        removedImages: await removedImagesOf(app.db, id),
       };
     },
   );
