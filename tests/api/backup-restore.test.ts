@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -116,6 +116,9 @@ describe(`backup and restore drill (${onPostgres ? 'PostgreSQL + S3' : 'embedded
     expect(writesDuringBackup).toBeGreaterThan(0);
 
     const manifest: Manifest = await readManifest(backupDir);
+    // Customers' data: readable by the operator's user alone.
+    expect(statSync(backupDir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(backupDir, 'manifest.json')).mode & 0o777).toBe(0o600);
     expect(manifest.database.kind).toBe(onPostgres ? 'postgres' : 'pglite');
     expect(manifest.database.tables['public.users']).toBeGreaterThanOrEqual(3);
     expect(manifest.database.tables['public.chat_messages']).toBeGreaterThanOrEqual(3);

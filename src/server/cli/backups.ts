@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readdirSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { PassThrough, type Readable, Transform } from 'node:stream';
@@ -61,7 +61,10 @@ export async function backup(config: AppConfig, outDir: string, log: Log): Promi
   if (existsSync(outDir) && readdirSync(outDir).length > 0) {
     throw new ConfigError(`${outDir} is not empty: back up into a new folder.`);
   }
-  await mkdir(path.join(outDir, 'objects'), { recursive: true });
+  // Customers' data: only the operator's user may read it (files are written 0600 too).
+  await mkdir(outDir, { recursive: true, mode: 0o700 });
+  await chmod(outDir, 0o700);
+  await mkdir(path.join(outDir, 'objects'), { recursive: true, mode: 0o700 });
 
   // The database first, then the objects: every file a row of the copy names was stored before
   // the copy was taken, so it is in the backup (files stored since are extra, and swept later).
@@ -79,7 +82,7 @@ export async function backup(config: AppConfig, outDir: string, log: Log): Promi
     const object = await storage.get(key);
     if (!object) continue; // deleted since it was listed
     const file = path.join(outDir, 'objects', key);
-    await mkdir(path.dirname(file), { recursive: true });
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const digest = hashing(object.body);
     await pipeline(digest.stream, createWriteStream(file, { mode: 0o600 }));
     items.push({ key, bytes: digest.bytes(), sha256: digest.hex() });
@@ -299,6 +302,7 @@ async function dumpPostgres(url: string, file: string): Promise<Manifest['databa
       .rows[0]!.id;
     const tables = await countRows((sql) => client.query<Record<string, unknown>>(sql));
     await run(tool, ['--format=custom', `--snapshot=${snapshot}`, `--file=${file}`], url);
+    await chmod(file, 0o600);
     await client.query('commit');
     const digest = hashing(createReadStream(file));
     await pipeline(digest.stream, new PassThrough().resume());
