@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, dataKeyFile, loadConfig } from '../config';
 import { restore } from './backups';
 
 const USAGE = [
@@ -14,13 +14,17 @@ async function main() {
   const { values } = parseArgs({ options: { from: { type: 'string' } } });
   if (!values.from) throw new ConfigError(USAGE);
   const from = path.resolve(values.from);
-  const result = await restore(loadConfig(), from, (line) => console.log(line));
+  const config = loadConfig();
+  const result = await restore(config, from, (line) => console.log(line));
   const rows = Object.values(result.tables).reduce((a, b) => a + b, 0);
   console.log(
     `Restored ${from} (recovery point ${result.manifest.takenAt}) in ${result.seconds} s: ${rows} rows, ${result.manifest.objects.count} files, as the manifest counts them.`,
   );
+  // The backup holds no key (decision 074): the sealed secrets need the old install's.
   console.log(
-    'Start the server with the DATA_ENCRYPTION_KEY of the backed-up install, or staff set up their authenticators again.',
+    process.env.DATA_ENCRYPTION_KEY
+      ? 'Sealed secrets open only with the DATA_ENCRYPTION_KEY of the backed-up install: make sure it is the one set.'
+      : `Sealed secrets open only with the backed-up install's key: copy its DATA_DIR/data-encryption-key over ${dataKeyFile(config.dataDir)} before starting (or staff set up their authenticators again).`,
   );
 }
 
