@@ -15,9 +15,11 @@ import {
   createTestApp,
   fixture,
   type SignedIn,
+  signInStaff,
   signUp,
   submitCard,
   type TestApp,
+  uniqueEmail,
 } from './helpers';
 
 /**
@@ -71,7 +73,10 @@ describe(`backup and restore drill (${onPostgres ? 'PostgreSQL + S3' : 'embedded
       ...(sourceBucket?.env ?? {}),
     };
 
-    // Seed: customers with cards and photos, chat, tickets.
+    // Seed: a staff member with an authenticator (a sealed secret), customers with cards and
+    // photos, chat, tickets.
+    const staffEmail = uniqueEmail('staff');
+    await signInStaff(source, staffEmail);
     const customers: { who: SignedIn; email: string; photo: string }[] = [];
     for (let i = 0; i < 3; i++) {
       const who = await signUp(source.app, { password: PASSWORD });
@@ -201,6 +206,10 @@ describe(`backup and restore drill (${onPostgres ? 'PostgreSQL + S3' : 'embedded
     });
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(fixture('card-front.jpg'))).toBe(true);
+    // Staff sign in with their authenticator: the sealed secret came back, and opens with the
+    // install's key (kept apart from the backup).
+    const restoredApp = { app, database, now: Date.now } as unknown as TestApp;
+    expect((await signInStaff(restoredApp, staffEmail)).user.email).toBe(staffEmail);
     console.log(
       `restore drill: backup ${manifest.seconds} s, ${restored.output.match(/in ([\d.]+) s/)?.[0]} restore, ${writesDuringBackup} writes during the backup`,
     );
