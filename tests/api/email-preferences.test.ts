@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
+import { unsubscribeToken } from '../../src/server/common/unsubscribe';
 import {
   as,
   type SignedIn,
@@ -128,6 +129,21 @@ describe('email preferences', () => {
     // Transactional email still goes out.
     await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email } });
     await mail.waitFor(email, /Reset your Cardbridge password/);
+  });
+
+  it('takes a digests link posted as multipart/form-data, as some mail programs send it', async () => {
+    const customer = await signUp(t.app);
+    const token = unsubscribeToken(t.config.sessionSecret, customer.user.id, 'digests');
+    const boundary = '----one-click';
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: `/api/unsubscribe?token=${token}`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(posted.statusCode).toBe(200);
+    expect(posted.json()).toMatchObject({ unsubscribed: true, kind: 'digests' });
+    expect((await preferencesOf(customer)).json()).toEqual({ statusUpdates: true, digests: false });
   });
 
   it('refuses a link that was altered, or names another kind, and turns nothing off', async () => {
