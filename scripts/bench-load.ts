@@ -274,6 +274,7 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? '',
     SESSION_SECRET: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   });
   const { base } = server;
   const target: Target = {

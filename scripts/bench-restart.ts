@@ -26,6 +26,7 @@ const CARDS = env('BENCH_CARDS', 20);
 const SPREAD_SECONDS = env('SPREAD_SECONDS', 5);
 const RUNS = env('RUNS', 3);
 const SECRET = randomBytes(32).toString('hex');
+const DATA_KEY = randomBytes(32).toString('hex');
 const POLLS = ['/api/stats', '/api/transactions/recent', '/api/transactions', '/api/chat/messages'];
 
 /** One session row per customer, as sign-ins before the restart left them; their cookies. */
@@ -73,6 +74,7 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? '',
     SESSION_SECRET: SECRET,
+    DATA_ENCRYPTION_KEY: DATA_KEY,
     LOG_LEVEL: 'warn',
   });
   const cookies = cookiesOf.get(kind)!;

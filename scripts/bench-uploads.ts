@@ -159,6 +159,7 @@ async function cardbridge() {
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     LIMIT_SIGNUPS_PER_ADDRESS: '1000',
   });

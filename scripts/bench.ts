@@ -69,6 +69,7 @@ const app = await buildApp(
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
   }),
   database,

@@ -6,7 +6,13 @@ import { build } from 'esbuild';
 
 rmSync('dist/server', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/server/main.ts', 'admin-create': 'src/server/cli/admin-create.ts' },
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'admin-create': 'src/server/cli/admin-create.ts',
+    'keys-rotate': 'src/server/cli/keys-rotate.ts',
+    backup: 'src/server/cli/backup.ts',
+    restore: 'src/server/cli/restore.ts',
+  },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

@@ -20,10 +20,13 @@ npm ci --omit=dev --no-audit --no-fund
 if [ -e node_modules/tsx ]; then echo "tsx is installed: not a production install" >&2; exit 1; fi
 
 export NODE_ENV=production DATA_DIR="$work/data" SESSION_SECRET="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+export DATA_ENCRYPTION_KEY="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export BCRYPT_COST=12 LOG_LEVEL=warn HOST=127.0.0.1
 PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 export PORT
 npm run admin:create -- --email first.staff@example.com --password 'first staff passphrase'
+# The key rotation runs from the build too (nothing sealed yet on a new install).
+npm run keys:rotate | grep -q 'Every secret at rest is sealed under key'
 
 setsid npm start &
 server=$!
@@ -55,6 +58,11 @@ if (second.status !== 200 || staff.recoveryCodes?.length !== 10) throw new Error
 const stats = await fetch(`${base}/api/admin/stats`, { headers: { cookie: cookieOf(second) } });
 if (stats.status !== 200) throw new Error(`/api/admin/stats answered ${stats.status}`);
 '
+# A backup while the server runs (it takes the embedded database's copy), then a restore of it
+# into a new DATA_DIR: both from the build, without tsx.
+npm run backup -- --out "$work/backup" | grep -q 'Backup written to'
+DATA_DIR="$work/restored" npm run restore -- --from "$work/backup" | grep -q 'as the manifest counts them'
+
 # A process manager stops the app with one SIGTERM to npm (not to its group): the server must
 # get it and exit, not be left running behind a shell.
 node_pid=$(pgrep -f -P "$server" "dist/server/main.js" || true)
@@ -69,4 +77,4 @@ if kill -0 "$node_pid" 2>/dev/null; then
   exit 1
 fi
 server=
-echo "production install: admin:create, start, /readyz, staff sign-in with a second factor, and a SIGTERM to npm start stopping the server work"
+echo "production install: admin:create, keys:rotate, start, /readyz, staff sign-in with a second factor, backup while running and restore, and a SIGTERM to npm start stopping the server work"

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -41,9 +40,8 @@ import { registerRequestLog, requestIdOf } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { registerSerializer } from './plugins/serializer';
 import { registerSessions } from './plugins/session';
-import { LocalDiskStorage } from './storage/local-disk-storage';
 import type { ObjectStorage } from './storage/object-storage';
-import { S3Storage } from './storage/s3-storage';
+import { openStorage } from './storage/open-storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -110,12 +108,7 @@ export async function buildApp(
   app.decorate('config', config);
   app.decorate('now', options.now ?? Date.now);
   app.decorate('draining', false);
-  app.decorate<ObjectStorage>(
-    'storage',
-    config.s3
-      ? new S3Storage(config.s3)
-      : new LocalDiskStorage(path.join(config.dataDir, 'objects')),
-  );
+  app.decorate<ObjectStorage>('storage', openStorage(config));
 
   registerErrorHandling(app);
   registerRequestLog(app);

@@ -38,8 +38,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(
       'Invalid SESSION_SECRET: required when NODE_ENV=production',
     );
-    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
+    });
     expect(config.sessionSecret).toBe('x'.repeat(40));
+  });
+
+  it('requires DATA_ENCRYPTION_KEY in production, and generates one into DATA_DIR elsewhere', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) };
+    expect(() => loadConfig({ ...production, DATA_DIR: tempDir() })).toThrow(
+      /^Invalid DATA_ENCRYPTION_KEY: required when NODE_ENV=production/,
+    );
+    expect(() =>
+      loadConfig({ ...production, DATA_ENCRYPTION_KEY: 'too short', DATA_DIR: tempDir() }),
+    ).toThrow('Invalid DATA_ENCRYPTION_KEY: 64 hex characters (32 random bytes)');
+    const dir = tempDir();
+    const generated = loadConfig({ DATA_DIR: dir }).encryption.current;
+    expect(readFileSync(path.join(dir, 'data-encryption-key'), 'utf8').trim()).toBe(
+      generated.key.toString('hex'),
+    );
+    // The same key at the next start; DATA_ENCRYPTION_KEY wins over the file.
+    expect(loadConfig({ DATA_DIR: dir }).encryption.current.id).toBe(generated.id);
+    const set = loadConfig({
+      DATA_DIR: dir,
+      DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
+      DATA_ENCRYPTION_PREVIOUS_KEYS: generated.key.toString('hex'),
+    }).encryption;
+    expect(set.current.id).not.toBe(generated.id);
+    expect(set.byId.has(generated.id)).toBe(true);
   });
 
   it('takes TRUST_PROXY as a hop count or a list of proxy addresses, never "every hop"', () => {

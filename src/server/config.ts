@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OFFER_EXPIRY_HOURS, DEFAULT_REVIEW_TARGET_MINUTES } from '../shared/fair-dealing';
+import { type Keyring, keyringOf, newDataKeyText, parseDataKey } from './common/encryption';
 
 /** Every variable the server reads (.env.example lists them all; a test checks). */
 export const envSchema = z.object({
@@ -18,6 +19,22 @@ export const envSchema = z.object({
   /** Connections to PostgreSQL per instance (the embedded database always has one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * The AES-256 key secrets at rest are sealed with (docs/decisions/074): 64 hex characters, the
+   * same on every instance. Unset outside production: generated into DATA_DIR/data-encryption-key.
+   */
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseDataKey(v) !== null, '64 hex characters (32 random bytes)')
+    .optional(),
+  /** During a rotation: the keys values may still be sealed with, comma-separated. */
+  DATA_ENCRYPTION_PREVIOUS_KEYS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((k) => parseDataKey(k) !== null),
+      'comma-separated keys of 64 hex characters',
+    )
+    .optional(),
   /** bcrypt work factor; the product promises 12, lower only for fast local test runs. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   /**
@@ -112,6 +129,10 @@ export const envSchema = z.object({
   PAYOUT_HOLD_NEW_METHOD_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
   /** A new account's payouts wait until it is this old; 0 turns the hold off. */
   PAYOUT_HOLD_NEW_ACCOUNT_HOURS: z.coerce.number().int().min(0).max(8760).default(48),
+  /** Card photos are deleted this many days after the card settles (completed or rejected). */
+  RETAIN_CARD_IMAGES_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
+  /** Chat attachments are deleted this many days after they were sent. */
+  RETAIN_CHAT_FILES_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
 });
 
 export interface AppConfig {
@@ -122,6 +143,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   sessionSecret: string;
+  /** The key new secrets are sealed with, and the older keys still read (decision 074). */
+  encryption: Keyring;
   bcryptCost: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
   trustProxy: false | number | string[];
@@ -139,6 +162,8 @@ export interface AppConfig {
   clientDir?: string;
   /** The bucket files live in; absent: local disk under DATA_DIR/objects. */
   s3?: S3Config;
+  /** How long files are kept (issue 22, item 5; docs/operations.md lists every kind of data). */
+  retention: { cardImagesDays: number; chatFilesDays: number };
   /** Verified sellers (docs/decisions/072). */
   verification: VerificationConfig;
 }
@@ -213,6 +238,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) {
     throw new ConfigError('Invalid SESSION_SECRET: required when NODE_ENV=production');
   }
+  if (e.NODE_ENV === 'production' && !e.DATA_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid DATA_ENCRYPTION_KEY: required when NODE_ENV=production (generate one with: openssl rand -hex 32)',
+    );
+  }
   if (e.NODE_ENV === 'production' && e.BCRYPT_COST < 12) {
     throw new ConfigError('Invalid BCRYPT_COST: must be at least 12 when NODE_ENV=production');
   }
@@ -225,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    encryption: keyringFrom(e, dataDir),
     bcryptCost: e.BCRYPT_COST,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
@@ -253,6 +284,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       reviewTargetMinutes: e.REVIEW_TARGET_MINUTES,
     },
     s3: s3ConfigOf(e),
+    retention: {
+      cardImagesDays: e.RETAIN_CARD_IMAGES_DAYS,
+      chatFilesDays: e.RETAIN_CHAT_FILES_DAYS,
+    },
     verification: {
       documentRetentionDays: e.VERIFICATION_DOCUMENT_RETENTION_DAYS,
       payoutHoldNewMethodHours: e.PAYOUT_HOLD_NEW_METHOD_HOURS,
@@ -301,4 +336,46 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** Where the generated data key lives outside production: the current key first, older below. */
+export const dataKeyFile = (dataDir: string) => path.join(dataDir, 'data-encryption-key');
+
+/**
+ * The data keys: DATA_ENCRYPTION_KEY (and DATA_ENCRYPTION_PREVIOUS_KEYS) when set; otherwise the
+ * file in DATA_DIR, made on the first start like the session secret.
+ */
+function keyringFrom(e: z.infer<typeof envSchema>, dataDir: string): Keyring {
+  const previous = (e.DATA_ENCRYPTION_PREVIOUS_KEYS ?? '')
+    .split(',')
+    .filter((k) => k.trim())
+    .map((k) => parseDataKey(k)!);
+  if (e.DATA_ENCRYPTION_KEY) return keyringOf(parseDataKey(e.DATA_ENCRYPTION_KEY)!, previous);
+  const [current, ...older] = readOrCreateDataKeys(dataDir);
+  return keyringOf(current!, [...older, ...previous]);
+}
+
+function readOrCreateDataKeys(dataDir: string) {
+  const file = dataKeyFile(dataDir);
+  try {
+    const keys = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => parseDataKey(line));
+    if (keys.length > 0 && keys.every((k) => k !== null))
+      return keys as NonNullable<(typeof keys)[number]>[];
+    throw new ConfigError(`Invalid ${file}: one key of 64 hex characters per line`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const text = newDataKeyText();
+  // 'wx': two processes starting at once on one DATA_DIR keep the first one's key.
+  try {
+    writeFileSync(file, `${text}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readOrCreateDataKeys(dataDir);
+  }
+  return [parseDataKey(text)!];
 }

@@ -10,6 +10,8 @@ import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
 import { expireOffers } from './modules/admin/commands';
+import { sealTwoFactorSecrets } from './modules/auth/two-factor';
+import { applyRetention } from './modules/files/retention';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { deleteExpiredVerificationDocuments } from './modules/verification/commands';
 import { loggableError } from './plugins/errors';
@@ -25,6 +27,9 @@ async function main() {
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await database.migrate();
+  // Secrets stored in clear before decision 074 are sealed once (SQL cannot seal them).
+  const sealed = await sealTwoFactorSecrets(database.db, config.encryption, { onlyClear: true });
+  if (sealed > 0) console.log(`Sealed ${sealed} two-factor secret(s) stored in clear.`);
 
   const staff = await ensureFirstStaffAccount(database, config.bcryptCost);
   if (staff) {
@@ -101,6 +106,20 @@ async function main() {
     },
     (err) => app.log.warn({ err: loggableError(err) }, 'offer expiry failed'),
   );
+  // Retention (issue 22): once a day across all instances, card photos and chat files past their
+  // time are deleted from storage (RETAIN_CARD_IMAGES_DAYS, RETAIN_CHAT_FILES_DAYS).
+  const stopRetention = everyPeriod(
+    database,
+    'retention',
+    24 * 60 * 60 * 1000,
+    async () => {
+      const removed = await applyRetention(app);
+      if (removed.cardImages + removed.chatFiles > 0) {
+        app.log.info(removed, 'retention removed files past their time');
+      }
+    },
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'retention failed'),
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -110,6 +129,7 @@ async function main() {
     app.draining = true;
     stopHousekeeping();
     stopOfferExpiry();
+    stopRetention();
     await app.close();
     await bridge?.stop();
     await database.close();

@@ -67,6 +67,8 @@ export type Check = z.infer<typeof checkSchema>;
 export const adminTransactionDetailSchema = adminTransactionSchema.extend({
   audit: z.array(auditEntrySchema),
   checks: z.array(checkSchema),
+  /** Of `imageUrls`, the photos the retention run deleted (issue 22): shown as removed. */
+  removedImages: z.array(z.string()),
 });
 export type AdminTransactionDetail = z.infer<typeof adminTransactionDetailSchema>;
 

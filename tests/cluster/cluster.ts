@@ -34,6 +34,8 @@ export async function startCluster(count = 2): Promise<Cluster> {
   const bucket = await startS3Server();
 
   const secret = randomBytes(32).toString('hex');
+  // One data key for every instance: each opens the TOTP secrets another sealed.
+  const dataKey = randomBytes(32).toString('hex');
   const dataDirs: string[] = [];
   const instances = await Promise.all(
     Array.from({ length: count }, async () => {
@@ -43,6 +45,7 @@ export async function startCluster(count = 2): Promise<Cluster> {
         NODE_ENV: 'production',
         DATABASE_URL: fresh.url,
         SESSION_SECRET: secret,
+        DATA_ENCRYPTION_KEY: dataKey,
         DATA_DIR: dataDir,
         BCRYPT_COST: '12',
         LOG_LEVEL: 'warn',

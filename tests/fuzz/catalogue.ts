@@ -354,6 +354,46 @@ export const CATALOGUE: RouteSpec[] = [
         : 'a profile change answered another account',
   },
 
+  // email preferences and the one-click unsubscribe (issue 22)
+  {
+    method: 'GET',
+    path: '/api/account/email-preferences',
+    access: 'customer',
+    check: ({ json }) =>
+      Object.keys(asRecord(json)).sort().join() === 'digests,statusUpdates'
+        ? null
+        : 'email preferences answered something else',
+  },
+  {
+    method: 'PUT',
+    path: '/api/account/email-preferences',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) => obj({ statusUpdates: rng.chance(0.5), digests: rng.chance(0.5) }),
+    check: ({ json }) => {
+      const answer = asRecord(json);
+      return Object.keys(answer).sort().join() === 'digests,statusUpdates' &&
+        typeof answer.statusUpdates === 'boolean' &&
+        typeof answer.digests === 'boolean'
+        ? null
+        : 'email preferences answered something else';
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/unsubscribe',
+    access: 'public',
+    query: { token: ({ rng, world }) => `${world.customer.id}.statusUpdates.${rng.hex(43)}` },
+    check: () => 'a made-up unsubscribe token was accepted',
+  },
+  {
+    method: 'GET',
+    path: '/api/unsubscribe',
+    access: 'public',
+    query: { token: ({ rng, world }) => `${world.customer.id}.digests.${rng.hex(43)}` },
+    check: () => 'a made-up unsubscribe token was shown a page',
+  },
+
   // sessions
   {
     method: 'GET',

@@ -1,16 +1,27 @@
-import { FileTextIcon } from 'lucide-react';
+import { FileTextIcon, ImageOffIcon } from 'lucide-react';
 import * as React from 'react';
 import { Dialog, DialogContent, DialogTitle } from '@/components/ui/dialog';
 
-/** A card's photos as thumbnails that open larger, and its PDFs as download tiles. */
-export function CardImages({ urls }: { urls: string[] }) {
+/**
+ * A card's photos as thumbnails that open larger, and its PDFs as download tiles; a photo the
+ * retention run deleted (`removed`) as a tile that says so.
+ */
+export function CardImages({ urls, removed = [] }: { urls: string[]; removed?: string[] }) {
   const [large, setLarge] = React.useState<string | null>(null);
   return (
     <div className="grid gap-2">
       <p className="text-sm font-medium">Gift card images ({urls.length})</p>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {urls.map((url, index) =>
-          url.endsWith('.pdf') ? (
+          removed.includes(url) ? (
+            <div
+              key={url}
+              className="flex aspect-[4/3] flex-col items-center justify-center gap-1 rounded-lg border border-dashed bg-muted/40 p-2 text-center text-sm text-muted-foreground"
+              data-testid="card-image-removed"
+            >
+              <ImageOffIcon className="size-6" aria-hidden="true" /> Photo removed (retention)
+            </div>
+          ) : url.endsWith('.pdf') ? (
             <a
               key={url}
               href={url}

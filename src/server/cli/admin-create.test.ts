@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { keyringOf, newDataKeyText, parseDataKey } from '../common/encryption';
 import { openDatabase } from '../db/client';
 import { admins, recoveryCodes, sessions, twoFactor } from '../db/schema';
 import { newRecoveryCodes, startEnrolment } from '../modules/auth/two-factor';
@@ -48,7 +49,7 @@ describe('npm run admin:create', () => {
     const adminId = await withDatabase(async ({ db }) => {
       const [admin] = await db.select().from(admins).where(eq(admins.email, 'ops@example.com'));
       const account = { kind: 'admin' as const, id: admin!.id };
-      await startEnrolment(db, account, admin!.email);
+      await startEnrolment(db, keyringOf(parseDataKey(newDataKeyText())!), account, admin!.email);
       await db.update(twoFactor).set({ enabledAt: new Date() });
       await newRecoveryCodes(db, account);
       await db.insert(sessions).values({

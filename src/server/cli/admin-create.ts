@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { PASSWORD_TOO_COMMON } from '../../shared/auth-rules';
@@ -7,11 +6,12 @@ import { findAdminByEmail, normalizeEmail, upsertAdmin } from '../common/account
 import { isCommonPassword } from '../common/passwords';
 import { PASSWORD_LINKS, revokeTokens } from '../common/tokens';
 import { ConfigError, loadConfig } from '../config';
-import { type Database, DatabaseLockedError, openDatabase } from '../db/client';
+import type { Database } from '../db/client';
 import { sessions } from '../db/schema';
 import { CHANNEL } from '../live/pg-bridge';
 import { resetTwoFactor } from '../modules/auth/two-factor';
 import { ofAccount } from '../plugins/session';
+import { withDatabase } from './open-database';
 
 const USAGE = [
   'Usage: npm run admin:create -- --email E --password P [--first-name F] [--last-name L]',
@@ -48,7 +48,7 @@ async function main() {
   });
   if (values['reset-two-factor']) {
     if (!values.email || values.password) throw new ConfigError(USAGE);
-    await withDatabase(async (database) => {
+    await withDatabase(loadConfig(), async (database) => {
       const admin = await findAdminByEmail(database.db, normalizeEmail(values.email!));
       if (!admin) throw new ConfigError(`No staff account has the email ${values.email}`);
       await resetTwoFactor(database.db, { kind: 'admin', id: admin.id });
@@ -76,7 +76,7 @@ async function main() {
   if (!input.success) throw new ConfigError(input.error.issues[0]!.message);
   if (isCommonPassword(input.data.password)) throw new ConfigError(PASSWORD_TOO_COMMON);
 
-  await withDatabase(async (database) => {
+  await withDatabase(loadConfig(), async (database) => {
     const { admin, created } = await upsertAdmin(database.db, input.data, loadConfig().bcryptCost);
     // A new password: reset and sign-in links sent before die with the old one.
     if (!created) {
@@ -87,31 +87,6 @@ async function main() {
       `${created ? 'Created' : 'Updated'} staff account ${admin.email}${ended ? ` (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}`,
     );
   });
-}
-
-/** Opens the database the server uses (the embedded one only while the server is stopped). */
-async function withDatabase(work: (database: Database) => Promise<void>) {
-  const config = loadConfig();
-  let database: Database;
-  try {
-    database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      pgliteDir: path.join(config.dataDir, 'db'),
-    });
-  } catch (error) {
-    if (error instanceof DatabaseLockedError) {
-      throw new ConfigError(
-        `${error.message}\nThe embedded database can only be changed while the server is stopped: stop it, run this command, then start it again.`,
-      );
-    }
-    throw error;
-  }
-  try {
-    await database.migrate();
-    await work(database);
-  } finally {
-    await database.close();
-  }
 }
 
 main().catch((error) => {

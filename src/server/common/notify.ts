@@ -6,6 +6,7 @@ import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../shared
 import type { Db } from '../db/client';
 import { notificationEmails, notifications, users } from '../db/schema';
 import { type Change, type CommandContext, change } from './command';
+import { unsubscribeOf } from './unsubscribe';
 
 export interface Notice {
   kind: 'transaction' | 'chat' | 'ticket' | 'verification' | 'account';
@@ -166,6 +167,8 @@ export async function sendDueNotificationEmails(app: FastifyInstance): Promise<n
           .filter((r) => r.userId === user.id)
           .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
         if (!user.wantsEmail || items.length === 0) continue;
+        // An optional email: it carries its one-click unsubscribe (RFC 8058).
+        const unsubscribe = unsubscribeOf(app.config, user.id, 'statusUpdates');
         await app.mail.send(
           user.email,
           'notifications',
@@ -177,8 +180,10 @@ export async function sendDueNotificationEmails(app: FastifyInstance): Promise<n
               url: `${app.config.appUrl}${i.link}`,
             })),
             settingsUrl: `${app.config.appUrl}/profile`,
+            unsubscribeUrl: unsubscribe.url,
           },
           tx,
+          { headers: unsubscribe.headers },
         );
         sent++;
       }

@@ -6,6 +6,7 @@ import {
   readFileSync,
   rmSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,11 @@ export interface Database {
   pool: pg.Pool;
   /** SQL statements sent since the database was opened (tests and metrics read it). */
   readonly statements: number;
+  /**
+   * The embedded database on disk: the socket its worker takes backup requests on
+   * (`embeddedControlOf` finds it from another process). Absent on PostgreSQL and in memory.
+   */
+  control?: string;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -39,6 +45,20 @@ const migrationsFolder = path.join(here, 'migrations');
 const workerFile = path.join(here, 'pglite-worker.mjs');
 
 export class DatabaseLockedError extends Error {}
+
+/** Beside the lock: where the running server's embedded database takes backup requests. */
+const CONTROL_FILE = 'cardbridge.control';
+/** Files of ours in the embedded database's folder, which a copy of the folder leaves out. */
+export const EMBEDDED_OWN_FILES = ['cardbridge.lock', CONTROL_FILE];
+
+/** The backup socket of the server running on the embedded database in `dir`, if one is. */
+export function embeddedControlOf(dir: string): string | null {
+  try {
+    return readFileSync(path.join(dir, CONTROL_FILE), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
 
 export interface OpenOptions {
   databaseUrl?: string;
@@ -75,11 +95,18 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         await client.query('DEALLOCATE ALL');
       },
     });
-    return wrap('pglite', pool, async () => {
+    const controlFile = options.pgliteDir ? path.join(options.pgliteDir, CONTROL_FILE) : null;
+    if (controlFile && embedded.control)
+      writeFileSync(controlFile, embedded.control, { mode: 0o600 });
+    const database = wrap('pglite', pool, async () => {
       await pool.end();
       await embedded.stop();
+      if (controlFile) rmSync(controlFile, { force: true });
       release();
     });
+    // Set on the object itself: a copy would freeze its `statements` getter.
+    if (embedded.control) database.control = embedded.control;
+    return database;
   } catch (error) {
     release();
     throw error;
@@ -137,8 +164,13 @@ async function migrateOnce(db: Db, pool: pg.Pool) {
 async function startEmbedded(dataDir: string | undefined) {
   // A short private folder: Unix socket paths are limited to about 100 bytes.
   const socketDir = mkdtempSync(path.join(tmpdir(), 'cb-pglite-'));
+  const control = dataDir ? path.join(socketDir, 'control') : undefined;
   const worker = new Worker(workerFile, {
-    workerData: { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+    workerData: {
+      dataDir,
+      socketPath: path.join(socketDir, '.s.PGSQL.5432'),
+      controlPath: control,
+    },
   });
   let exited = false;
   const exit = new Promise<void>((resolve) => {
@@ -165,6 +197,7 @@ async function startEmbedded(dataDir: string | undefined) {
   });
   return {
     socketDir,
+    control,
     async stop() {
       if (exited) return;
       worker.postMessage('close');

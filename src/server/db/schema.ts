@@ -44,6 +44,11 @@ export const users = pgTable(
     standingReason: varchar('standing_reason', { length: 500 }),
     standingNote: varchar('standing_note', { length: 2000 }),
     standingChangedAt: timestamp('standing_changed_at', { withTimezone: true }),
+    /**
+     * Whether digest emails (summaries of activity) are sent; like status updates, optional
+     * (issue 22): each carries a one-click unsubscribe link (RFC 8058).
+     */
+    emailDigests: boolean('email_digests').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -337,6 +342,12 @@ export const uploads = pgTable(
     conversationUserId: uuid('conversation_user_id').references(() => users.id, {
       onDelete: 'cascade',
     }),
+    /**
+     * When the file was deleted from storage while its row stays (the card and the chat still
+     * name it), and why: 'retention' (issue 22: RETAIN_CARD_IMAGES_DAYS, RETAIN_CHAT_FILES_DAYS).
+     */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedReason: varchar('removed_reason', { length: 32 }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -435,6 +446,8 @@ export const mailOutbox = pgTable(
     /** When it may be tried next; a worker claiming it pushes this on, so a crash retries it. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
+    /** Extra headers of the message: List-Unsubscribe and List-Unsubscribe-Post on optional ones. */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
@@ -489,8 +502,11 @@ export const twoFactor = pgTable(
     /** 'admin' or 'user'. */
     accountKind: varchar('account_kind', { length: 16 }).notNull(),
     accountId: uuid('account_id').notNull(),
-    /** Base32, as authenticator apps take it. */
-    secret: varchar('secret', { length: 64 }).notNull(),
+    /**
+     * The Base32 secret authenticator apps take, sealed with the data key (common/encryption.ts,
+     * decision 074): never readable from a copy of the database alone.
+     */
+    secret: text('secret').notNull(),
     enabledAt: timestamp('enabled_at', { withTimezone: true }),
     /** The time step of the last code accepted: a code is good once, and never an older one. */
     lastStep: integer('last_step'),

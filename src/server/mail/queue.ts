@@ -23,7 +23,13 @@ interface OutboxRow {
   subject: string;
   text_body: string;
   html_body: string;
+  headers: Record<string, string> | null;
   attempts: number;
+}
+
+export interface SendOptions {
+  /** Extra headers: an optional email's List-Unsubscribe and List-Unsubscribe-Post. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -36,6 +42,7 @@ export async function queueMail<T extends TemplateName>(
   to: string,
   template: T,
   data: Parameters<(typeof templates)[T]>[0],
+  options: SendOptions = {},
 ): Promise<void> {
   const rendered: Rendered = (templates[template] as (d: typeof data) => Rendered)(data);
   await db.insert(mailOutbox).values({
@@ -44,6 +51,7 @@ export async function queueMail<T extends TemplateName>(
     subject: rendered.subject,
     textBody: rendered.text,
     htmlBody: rendered.html,
+    headers: options.headers ?? null,
     nextAttemptAt: new Date(now),
   });
 }
@@ -80,8 +88,9 @@ export class MailQueue {
     template: T,
     data: Parameters<(typeof templates)[T]>[0],
     db?: Db,
+    options: SendOptions = {},
   ): Promise<void> {
-    await queueMail(db ?? this.database.db, this.now(), to, template, data);
+    await queueMail(db ?? this.database.db, this.now(), to, template, data, options);
     if (!db) this.kick();
   }
 
@@ -152,7 +161,7 @@ export class MailQueue {
                             order by next_attempt_at
                             limit $3
                               for update skip locked)
-          returning id, to_address, template, subject, text_body, html_body, attempts`,
+          returning id, to_address, template, subject, text_body, html_body, headers, attempts`,
       values: [now, CLAIM_MS, BATCH],
     });
     return rows;
@@ -167,6 +176,7 @@ export class MailQueue {
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
+        ...(row.headers ? { headers: row.headers } : {}),
       });
     } catch (error) {
       await this.failed(row, error as Error);

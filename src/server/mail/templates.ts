@@ -224,7 +224,12 @@ export const templates = {
       `You get this email because you are on the staff of ${PRODUCT_NAME}.`,
     ),
 
-  notifications: (d: { firstName: string | null; items: Item[]; settingsUrl: string }) =>
+  notifications: (d: {
+    firstName: string | null;
+    items: Item[];
+    settingsUrl: string;
+    unsubscribeUrl: string;
+  }) =>
     layout(
       'notifications',
       d.items.length === 1
@@ -240,7 +245,7 @@ export const templates = {
         },
         { list: d.items },
       ],
-      `You get these emails because email notifications are on for your account; switch them off in Profile: ${d.settingsUrl}`,
+      `You get these emails because status updates by email are on for your account. Unsubscribe from them in one click: ${d.unsubscribeUrl} (or choose in Profile: ${d.settingsUrl}).`,
     ),
 } satisfies Record<string, (data: never) => Rendered>;
 

@@ -10,6 +10,8 @@ export interface Envelope {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe on optional emails). */
+  headers?: Record<string, string>;
 }
 
 /** Where messages go: an SMTP server, or a folder of .eml files when none is configured. */

@@ -93,6 +93,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return send(reply, 400, { message, errors });
     }
     if (error instanceof HttpError) {
+      // A 5xx of our own says what is wrong to the client; the operator reads it in the log.
+      if (error.statusCode >= 500) request.log.error({ status: error.statusCode }, error.message);
       return send(reply, error.statusCode, {
         message: error.message,
         ...(error.errors ? { errors: error.errors } : {}),

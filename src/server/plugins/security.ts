@@ -4,6 +4,16 @@ import { securityHeaders } from './security-headers';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route other sites may POST to: it uses no cookie and is authorised by a signed token in
+     * its URL alone (the one-click unsubscribe, which mail programs call from their servers).
+     */
+    crossSite?: boolean;
+  }
+}
+
 /**
  * A state-changing request must come from the site itself (PRODUCT.md: no token). Browsers send
  * Sec-Fetch-Site and Origin on such requests; a request carrying neither is not from a browser
@@ -32,7 +42,11 @@ export function registerSecurity(app: FastifyInstance) {
     if (!request.headers.host && request.raw.httpVersion !== '1.0') {
       throw new HttpError(400, 'Host header required');
     }
-    if (!SAFE_METHODS.has(request.method) && isCrossOrigin(request)) {
+    if (
+      !SAFE_METHODS.has(request.method) &&
+      !request.routeOptions.config?.crossSite &&
+      isCrossOrigin(request)
+    ) {
       throw new HttpError(403, 'Cross-origin request refused');
     }
   });

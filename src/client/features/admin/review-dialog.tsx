@@ -239,7 +239,7 @@ function ReviewForm({
         </Detail>
       </dl>
 
-      <CardImages urls={t.imageUrls} />
+      <CardImages urls={t.imageUrls} removed={t.removedImages} />
 
       {t.notes && (
         <div className="rounded-md bg-muted/60 px-3 py-2 text-sm">

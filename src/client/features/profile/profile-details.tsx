@@ -2,14 +2,12 @@ import { nameProblems } from '@shared/auth-rules';
 import type { CurrentUser } from '@shared/auth-schemas';
 import { displayName } from '@shared/user-display';
 import { BadgeCheckIcon, CalendarIcon, MailIcon, MailWarningIcon, UserIcon } from 'lucide-react';
-import * as React from 'react';
+import type * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { FormTextField } from '@/components/form-text-field';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Label } from '@/components/ui/label';
 import { UserAvatar } from '@/components/user-avatar';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { setCurrentUser } from '@/lib/auth';
@@ -17,10 +15,11 @@ import { formatDate } from '@/lib/dates';
 import { problemsResolver } from '@/lib/form';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
+import { EmailPreferencesSection } from './email-preferences';
 
 type Names = { firstName: string; lastName: string };
 
-async function saveProfile(body: Partial<Names & { emailNotifications: boolean }>) {
+async function saveProfile(body: Partial<Names>) {
   const user = (await (await apiRequest('PATCH', '/api/profile', body)).json()) as CurrentUser;
   setCurrentUser(user);
   return user;
@@ -109,47 +108,9 @@ export function ProfileDetails({ user }: { user: CurrentUser }) {
             {isSubmitting ? 'Saving...' : 'Save name'}
           </Button>
         </form>
-        {!user.isAdmin && <EmailNotificationsSwitch user={user} />}
+        {!user.isAdmin && <EmailPreferencesSection />}
       </CardContent>
     </Card>
-  );
-}
-
-function EmailNotificationsSwitch({ user }: { user: CurrentUser }) {
-  const [pending, setPending] = React.useState(false);
-  const change = async (on: boolean) => {
-    setPending(true);
-    try {
-      await saveProfile({ emailNotifications: on });
-      toast({
-        title: on ? 'Email notifications on' : 'Email notifications off',
-        description: on
-          ? 'We will email you when staff review your cards or answer you.'
-          : 'You will still see every update under the bell.',
-      });
-    } catch (error) {
-      toast({ title: 'Could not save', description: serverMessage(error), variant: 'destructive' });
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <div className="flex items-start gap-3 rounded-lg border p-4">
-      <Checkbox
-        id="email-notifications"
-        checked={user.emailNotifications}
-        disabled={pending}
-        onCheckedChange={(checked) => change(checked === true)}
-        className="mt-0.5"
-      />
-      <div className="grid gap-1">
-        <Label htmlFor="email-notifications">Email me about my cards and support replies</Label>
-        <p className="text-sm text-muted-foreground">
-          When staff change a card’s status or payment, answer in chat, or update a ticket. Changes
-          close together come in one email.
-        </p>
-      </div>
-    </div>
   );
 }
 

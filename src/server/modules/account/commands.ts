@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { updateProfileSchema } from '../../../shared/auth-schemas';
-import { type Account, toAccount } from '../../common/account';
+import type { EmailPreferences, OptionalEmail } from '../../../shared/email-preferences';
+import { type Account, type Principal, toAccount } from '../../common/account';
 import { accountChanged, type CommandContext, type Outcome } from '../../common/command';
 import { HttpError } from '../../common/http-error';
 import { consumeToken } from '../../common/tokens';
@@ -50,4 +51,42 @@ export async function confirmEmail(
     value: userId,
     changed: userId ? accountChanged({ kind: 'user', id: userId }) : [],
   };
+}
+
+const COLUMN_OF = { statusUpdates: 'emailNotifications', digests: 'emailDigests' } as const;
+
+/** Sets which optional emails the customer gets (Profile). */
+export async function setEmailPreferences(
+  context: CommandContext,
+  account: Principal,
+  preferences: EmailPreferences,
+): Promise<Outcome<EmailPreferences>> {
+  const [row] = await context.db
+    .update(users)
+    .set({
+      emailNotifications: preferences.statusUpdates,
+      emailDigests: preferences.digests,
+      updatedAt: new Date(context.now()),
+    })
+    .where(eq(users.id, account.id))
+    .returning({ statusUpdates: users.emailNotifications, digests: users.emailDigests });
+  if (!row) throw new HttpError(401, 'Unauthorized');
+  return { value: row, changed: accountChanged(account) };
+}
+
+/**
+ * A one-click unsubscribe: that kind of email stops, and nothing else changes. Answers whether
+ * the customer still exists (a link of a deleted account does nothing).
+ */
+export async function unsubscribe(
+  context: CommandContext,
+  userId: string,
+  kind: OptionalEmail,
+): Promise<Outcome<boolean>> {
+  const [row] = await context.db
+    .update(users)
+    .set({ [COLUMN_OF[kind]]: false, updatedAt: new Date(context.now()) })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
+  return { value: Boolean(row), changed: row ? accountChanged({ kind: 'user', id: userId }) : [] };
 }

@@ -6,16 +6,23 @@ import {
   updateProfileSchema,
   verifyEmailSchema,
 } from '../../../shared/auth-schemas';
+import { emailPreferencesSchema } from '../../../shared/email-preferences';
 import { toCurrentUser } from '../../common/account';
 import { isConfirmed } from '../../common/accounts';
-import { badRequest } from '../../common/http-error';
+import { badRequest, HttpError } from '../../common/http-error';
 import { findToken, sendVerificationEmail } from '../../common/tokens';
+import { readUnsubscribeToken } from '../../common/unsubscribe';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { HOUR, tooMany } from '../../plugins/rate-limit';
-import { confirmEmail, updateProfile } from './commands';
+import { confirmEmail, setEmailPreferences, unsubscribe, updateProfile } from './commands';
+import { emailPreferencesOf } from './queries';
+import { confirmPage, donePage, invalidPage } from './unsubscribe-page';
 
 const BAD_LINK = 'This link is invalid or has expired. Sign in and ask for a new one.';
 const messageSchema = z.object({ message: z.string() });
+const INVALID_UNSUBSCRIBE =
+  'This unsubscribe link is not valid. Sign in and choose your emails in Profile.';
+const unsubscribeQuery = z.object({ token: z.string().max(300).optional() });
 
 export default async function accountRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -67,4 +74,86 @@ export default async function accountRoutes(app: FastifyInstance) {
       return { message: `We sent a new link to ${account.email}. It works for 48 hours.` };
     },
   );
+
+  r.get(
+    '/api/account/email-preferences',
+    {
+      onRequest: requireCustomer,
+      config: { live: { topic: 'account' } },
+      schema: { response: { 200: emailPreferencesSchema } },
+    },
+    async (request) => {
+      const preferences = await emailPreferencesOf(app.db, accountOf(request).id);
+      if (!preferences) throw new HttpError(401, 'Unauthorized');
+      return preferences;
+    },
+  );
+
+  r.put(
+    '/api/account/email-preferences',
+    {
+      onRequest: requireCustomer,
+      schema: { body: emailPreferencesSchema, response: { 200: emailPreferencesSchema } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      return app.run((context) => setEmailPreferences(context, account, request.body));
+    },
+  );
+
+  // One-click unsubscribe (RFC 8058): mail programs POST `List-Unsubscribe=One-Click` as a form
+  // from their own servers, so this route takes forms and any origin; the signed token is the
+  // only credential, and it can only turn one kind of email off.
+  await app.register(async (scoped) => {
+    scoped.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, body, done) => done(null, body),
+    );
+    const s = scoped.withTypeProvider<ZodTypeProvider>();
+    s.post(
+      '/api/unsubscribe',
+      {
+        config: { crossSite: true },
+        // JSON to a mail program, a page to a browser: no one response schema.
+        schema: { querystring: unsubscribeQuery },
+      },
+      async (request, reply) => {
+        const html = wantsHtml(request.headers.accept);
+        const target = readUnsubscribeToken(app.config.sessionSecret, request.query.token ?? '');
+        if (!target) {
+          if (html) return reply.code(400).type('text/html; charset=utf-8').send(invalidPage());
+          throw badRequest(INVALID_UNSUBSCRIBE, 'token');
+        }
+        await app.run((context) => unsubscribe(context, target.userId, target.kind));
+        request.log.info(
+          { event: 'unsubscribed', account: target.userId, kind: target.kind },
+          'unsubscribed from an optional email',
+        );
+        if (html) return reply.type('text/html; charset=utf-8').send(donePage(target.kind));
+        return {
+          unsubscribed: true as const,
+          kind: target.kind,
+          message: 'You are unsubscribed from these emails.',
+        };
+      },
+    );
+    s.get(
+      '/api/unsubscribe',
+      { schema: { querystring: unsubscribeQuery } },
+      async (request, reply) => {
+        const token = request.query.token ?? '';
+        const target = readUnsubscribeToken(app.config.sessionSecret, token);
+        if (!target) {
+          // A browser gets a page; anything else the JSON every error has.
+          if (!wantsHtml(request.headers.accept)) throw badRequest(INVALID_UNSUBSCRIBE, 'token');
+          return reply.code(400).type('text/html; charset=utf-8').send(invalidPage());
+        }
+        return reply.type('text/html; charset=utf-8').send(confirmPage(target.kind, token));
+      },
+    );
+  });
 }
+
+/** A browser (the confirmation page's form) rather than a mail program's one-click POST. */
+const wantsHtml = (accept: string | undefined) => Boolean(accept?.includes('text/html'));

@@ -12,6 +12,7 @@ import {
   feedback,
   paymentMethods,
   transactions,
+  uploads,
   users,
   validationLogs,
 } from '../../db/schema';
@@ -220,4 +221,13 @@ export async function listAdminUsers(db: Db, options: { cursor?: string; limit: 
     .limit(options.limit + 1);
   const { items, nextCursor } = toPage(rows, options.limit);
   return { items: items.map(toAdminUser), nextCursor };
+}
+
+/** The card's photos the retention run deleted, as the paths `imageUrls` holds. */
+export async function removedImagesOf(db: Db, transactionId: string): Promise<string[]> {
+  const rows = await db
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.transactionId, transactionId), sql`${uploads.removedAt} is not null`));
+  return rows.map((r) => `/objects/${r.key}`);
 }

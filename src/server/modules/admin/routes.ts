@@ -30,6 +30,7 @@ import {
   findAdminUser,
   listAdminTransactions,
   listAdminUsers,
+  removedImagesOf,
   transactionAudit,
 } from './queries';
 import { changeStanding, type StandingAction } from './standing';
@@ -82,6 +83,7 @@ export default async function adminRoutes(app: FastifyInstance) {
         ...transaction,
         audit: await transactionAudit(app.db, id),
         checks: await checksOf(app.db, id),
+        removedImages: await removedImagesOf(app.db, id),
       };
     },
   );

@@ -142,11 +142,11 @@ export default async function authRoutes(app: FastifyInstance) {
       { event: 'signin_password_accepted', account: account.id, kind: account.kind },
       'password accepted; second factor next',
     );
-    const enrolled = (await findTwoFactor(app.db, principal))?.enabledAt;
+    const enrolled = (await findTwoFactor(app.db, app.config.encryption, principal))?.enabledAt;
     if (enrolled) return { twoFactorRequired: true as const };
     return {
       twoFactorRequired: true as const,
-      ...(await startEnrolment(app.db, principal, account.email)),
+      ...(await startEnrolment(app.db, app.config.encryption, principal, account.email)),
     };
   }
 
@@ -279,7 +279,7 @@ export default async function authRoutes(app: FastifyInstance) {
         windowMs: TWO_FACTOR_WINDOW_MS,
         refusal: 'Too many wrong codes.',
       });
-      const enrolment = await findTwoFactor(app.db, pending);
+      const enrolment = await findTwoFactor(app.db, app.config.encryption, pending);
       const row = await findAccountRow(app.db, pending);
       if (!enrolment || !row) throw new HttpError(401, NO_PENDING_SIGNIN);
       const now = app.now();
@@ -356,7 +356,7 @@ export default async function authRoutes(app: FastifyInstance) {
       });
       const { password, code } = request.body;
       if (code !== undefined) {
-        const enrolment = await findTwoFactor(app.db, principal);
+        const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
         if (!enrolment?.enabledAt) {
           const message = 'Two-factor is not on for this account: enter your password';
           throw new HttpError(400, message, { code: message });

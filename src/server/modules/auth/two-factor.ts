@@ -1,8 +1,17 @@
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, notLike, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { PRODUCT_NAME } from '../../../shared/brand';
 import type { Principal } from '../../common/account';
+import {
+  DecryptionError,
+  isSealedText,
+  type Keyring,
+  openText,
+  sealedTextKeyId,
+  sealText,
+} from '../../common/encryption';
+import { HttpError } from '../../common/http-error';
 import { secretChecked } from '../../common/passwords';
 import type { Db } from '../../db/client';
 import { recoveryCodes, twoFactor } from '../../db/schema';
@@ -30,28 +39,115 @@ const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const normalized = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
 const hashOf = (code: string) => createHash('sha256').update(normalized(code)).digest('hex');
 
+/** An enrolment as the code checks use it: the secret opened. */
 export type Enrolment = typeof twoFactor.$inferSelect;
 
-export async function findTwoFactor(db: Db, account: Principal) {
+/** What the secret is sealed as: a value sealed for another column does not open here. */
+const PURPOSE = 'two_factor.secret';
+
+/** The enrolment with its secret opened (a secret still in clear, from before 074, as it is). */
+export async function findTwoFactor(
+  db: Db,
+  keyring: Keyring,
+  account: Principal,
+): Promise<Enrolment | undefined> {
   const [row] = await db
     .select()
     .from(twoFactor)
     .where(and(eq(twoFactor.accountKind, account.kind), eq(twoFactor.accountId, account.id)));
-  return row;
+  if (!row) return undefined;
+  return { ...row, secret: openSecret(keyring, row.secret) };
 }
+
+function openSecret(keyring: Keyring, stored: string) {
+  if (!isSealedText(stored)) return stored;
+  try {
+    return openText(keyring, PURPOSE, stored);
+  } catch (error) {
+    if (!(error instanceof DecryptionError)) throw error;
+    // The operator's to fix (a key missing from the configuration, or an altered row); nobody
+    // signs in with a secret that cannot be read, and no new one is issued in its place.
+    throw new HttpError(503, TWO_FACTOR_UNREADABLE);
+  }
+}
+
+export const TWO_FACTOR_UNREADABLE =
+  'Two-factor sign-in is unavailable for this account right now: the server cannot read its authenticator secret. An operator must check the data key (DATA_ENCRYPTION_KEY).';
 
 /**
  * The secret to set the authenticator up with, made at the first sign-in and kept until the first
- * code confirms it (a second try before that shows the same QR code).
+ * code confirms it (a second try before that shows the same QR code). Stored sealed.
  */
-export async function startEnrolment(db: Db, account: Principal, email: string) {
+export async function startEnrolment(db: Db, keyring: Keyring, account: Principal, email: string) {
   const secret = new Secret({ size: 20 }).base32;
   await db
     .insert(twoFactor)
-    .values({ accountKind: account.kind, accountId: account.id, secret })
+    .values({
+      accountKind: account.kind,
+      accountId: account.id,
+      secret: sealText(keyring, PURPOSE, secret),
+    })
     .onConflictDoNothing();
-  const row = (await findTwoFactor(db, account))!;
+  const row = (await findTwoFactor(db, keyring, account))!;
   return { secret: row.secret, otpauthUrl: totpOf(row.secret, email).toString() };
+}
+
+/**
+ * Seals, under the current key, every secret that is not sealed with it: the clear ones left from
+ * before decision 074 (`onlyClear`, run at every start), or also those under an older key (npm run
+ * keys:rotate). A batch at a time; each row is updated only while it still holds the value read,
+ * so two instances doing it at once, or a run interrupted and started again, seal each row once.
+ * Answers how many rows it sealed.
+ */
+export async function sealTwoFactorSecrets(
+  db: Db,
+  keyring: Keyring,
+  { onlyClear = false, batch = 200 } = {},
+): Promise<number> {
+  let sealed = 0;
+  // Rows skipped as unreadable (an unknown key) are not read again in this run.
+  const skipped = new Set<string>();
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(twoFactor)
+      .where(
+        onlyClear
+          ? notLike(twoFactor.secret, 'v1.%')
+          : or(
+              notLike(twoFactor.secret, 'v1.%'),
+              ne(sql`split_part(${twoFactor.secret}, '.', 2)`, keyring.current.id),
+            ),
+      )
+      .limit(batch + skipped.size);
+    const todo = rows.filter((r) => !skipped.has(`${r.accountKind}:${r.accountId}`));
+    if (todo.length === 0) {
+      if (skipped.size === 0) return sealed;
+      throw new Error(
+        `${skipped.size} two-factor secret(s) are sealed under a key that is not configured: add it to DATA_ENCRYPTION_PREVIOUS_KEYS`,
+      );
+    }
+    for (const row of todo) {
+      const keyId = sealedTextKeyId(row.secret);
+      if (keyId !== null && !keyring.byId.has(keyId)) {
+        skipped.add(`${row.accountKind}:${row.accountId}`);
+        continue;
+      }
+      const resealed = sealText(keyring, PURPOSE, openSecret(keyring, row.secret));
+      const done = await db
+        .update(twoFactor)
+        .set({ secret: resealed })
+        .where(
+          and(
+            eq(twoFactor.accountKind, row.accountKind),
+            eq(twoFactor.accountId, row.accountId),
+            eq(twoFactor.secret, row.secret),
+          ),
+        )
+        .returning({ id: twoFactor.accountId });
+      sealed += done.length;
+    }
+  }
 }
 
 /** The current code of `secret` at `now`: what an authenticator app shows (tests use it too). */

@@ -15,6 +15,10 @@ import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
 import { recordDocumentView } from './commands';
 import { findUpload, storeUpload } from './uploads';
 
+/** A file the retention run deleted (its card or message still names it). */
+export const REMOVED_FOR_RETENTION =
+  'Photo removed (retention): files are kept for a limited time after a card settles or a message is sent.';
+
 export default async function fileRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Card images and chat attachments count together.
@@ -81,6 +85,7 @@ export default async function fileRoutes(app: FastifyInstance) {
       upload?.ownerUserId === account.id ||
       upload?.conversationUserId === account.id;
     if (!upload || !allowed) throw notFound();
+    if (upload.removedAt) throw new HttpError(410, REMOVED_FOR_RETENTION);
     const stored = await app.storage.get(key);
     if (!stored) throw notFound();
 

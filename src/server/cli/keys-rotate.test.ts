@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { keyringOf, parseDataKey, sealText } from '../common/encryption';
+import { openDatabase } from '../db/client';
+import { twoFactor } from '../db/schema';
+import { findTwoFactor } from '../modules/auth/two-factor';
+
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-keys-'));
+const keyFile = path.join(dataDir, 'data-encryption-key');
+
+/** `npm run keys:rotate -- ...args` on the embedded database in `dataDir`. */
+function keysRotate(...args: string[]) {
+  const result = spawnSync(
+    process.execPath,
+    [tsx, path.join(import.meta.dirname, 'keys-rotate.ts'), ...args],
+    { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' },
+  );
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+async function withDb<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>) {
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+const keysInFile = () =>
+  readFileSync(keyFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => parseDataKey(line)!);
+
+describe('npm run keys:rotate', () => {
+  it('re-seals every secret under a new key, and the file keeps that key alone', async () => {
+    // First run: makes the key and the database; nothing sealed yet.
+    const first = keysRotate();
+    expect(first.output).toContain('two-factor secrets: 0 re-sealed');
+    expect(first.status).toBe(0);
+    const [oldKey] = keysInFile();
+
+    const account = { kind: 'admin' as const, id: '00000000-0000-4000-8000-000000000001' };
+    const other = { kind: 'admin' as const, id: '00000000-0000-4000-8000-000000000002' };
+    await withDb((db) =>
+      db.insert(twoFactor).values([
+        { accountKind: 'admin', accountId: account.id, secret: 'JBSWY3DPEHPK3PXP' },
+        {
+          accountKind: 'admin',
+          accountId: other.id,
+          secret: sealText(keyringOf(oldKey!), 'two_factor.secret', 'KRSXG5CTMVRXEZLU'),
+        },
+      ]),
+    );
+
+    const rotated = keysRotate('--new-key');
+    expect(rotated.status).toBe(0);
+    expect(rotated.output).toContain('two-factor secrets: 2 re-sealed');
+    const keys = keysInFile();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.id).not.toBe(oldKey!.id);
+    const keyring = keyringOf(keys[0]!);
+    await withDb(async (db) => {
+      const rows = await db.select().from(twoFactor);
+      expect(rows.every((r) => r.secret.split('.')[1] === keys[0]!.id)).toBe(true);
+      expect((await findTwoFactor(db, keyring, account))!.secret).toBe('JBSWY3DPEHPK3PXP');
+      expect((await findTwoFactor(db, keyring, other))!.secret).toBe('KRSXG5CTMVRXEZLU');
+    });
+
+    // Run again (as after an interruption): nothing left to do.
+    expect(keysRotate().output).toContain('two-factor secrets: 0 re-sealed');
+  });
+
+  it('names the missing key when a secret is sealed under a key it does not have', async () => {
+    const stranger = parseDataKey('cd'.repeat(32))!;
+    await withDb((db) =>
+      db.insert(twoFactor).values({
+        accountKind: 'admin',
+        accountId: '00000000-0000-4000-8000-000000000003',
+        secret: sealText(keyringOf(stranger), 'two_factor.secret', 'JBSWY3DPEHPK3PXP'),
+      }),
+    );
+    const refused = keysRotate();
+    expect(refused.status).toBe(1);
+    expect(refused.output).toContain('add it to DATA_ENCRYPTION_PREVIOUS_KEYS');
+  });
+});
