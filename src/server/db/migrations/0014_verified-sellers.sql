@@ -1,3 +1,14 @@
+CREATE TABLE "account_devices" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"account_kind" varchar(16) NOT NULL,
+	"account_id" uuid NOT NULL,
+	"device_hash" varchar(64) NOT NULL,
+	"user_agent" varchar(300),
+	"ip" varchar(64),
+	"first_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "verification_limits" (
 	"level" integer PRIMARY KEY NOT NULL,
 	"per_card" numeric(10, 2) NOT NULL,
@@ -38,6 +49,7 @@ ALTER TABLE "users" ADD COLUMN "standing_reason" varchar(500);--> statement-brea
 ALTER TABLE "users" ADD COLUMN "standing_note" varchar(2000);--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "standing_changed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "verification_submissions" ADD CONSTRAINT "verification_submissions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "account_devices_key_idx" ON "account_devices" USING btree ("account_kind","account_id","device_hash");--> statement-breakpoint
 CREATE INDEX "verification_submissions_status_created_idx" ON "verification_submissions" USING btree ("status","created_at","id");--> statement-breakpoint
 CREATE INDEX "verification_submissions_user_idx" ON "verification_submissions" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "verification_submissions_one_pending_idx" ON "verification_submissions" USING btree ("user_id") WHERE "verification_submissions"."status" = 'pending';--> statement-breakpoint

@@ -45,7 +45,7 @@ import {
 import { HttpError } from '../../plugins/errors';
 import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, type Principal, startSession } from '../../plugins/session';
-import { accountExists, markSessionFresh, signUpCustomer } from './commands';
+import { accountExists, markSessionFresh, recordSignInDevice, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
 import {
   acceptCode,
@@ -122,6 +122,13 @@ export default async function authRoutes(app: FastifyInstance) {
       throw new HttpError(403, ACCOUNT_CLOSED, undefined, { code: 'account_closed' });
     }
     await startSession(request, reply, account, fresh ? { reauthAt: app.now() } : {});
+    // A browser and address new to the account is emailed (decision 072).
+    await app.run((context) =>
+      recordSignInDevice(context, account, {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      }),
+    );
     request.account = account;
     request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
     return toCurrentUser(account);
