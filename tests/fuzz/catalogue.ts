@@ -454,6 +454,17 @@ export const CATALOGUE: RouteSpec[] = [
         ? obj({ password: who === 'staff' ? world.staff.password : world.customer.password })
         : obj({ code: rng.pick(['123456', 'ABCD-EFGH']) }),
   },
+  // Customer two-factor (decision 072).
+  { method: 'GET', path: '/api/two-factor', access: 'customer' },
+  { method: 'POST', path: '/api/two-factor/setup', access: 'customer' },
+  {
+    method: 'POST',
+    path: '/api/two-factor/enable',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) => obj({ code: rng.pick(['123456', '000000', ' 12 34 56 ']) }),
+  },
+  { method: 'POST', path: '/api/two-factor/disable', access: 'customer' },
   { method: 'POST', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/login', access: 'public' },

@@ -640,3 +640,23 @@ export const scamCheckRefusals = pgTable(
   },
   (t) => [index('scam_check_refusals_user_idx').on(t.userId, t.createdAt)],
 );
+
+/**
+ * The browsers and addresses each account signed in from (decision 072): a sign-in from a pair
+ * not seen before on the account is emailed. Only a SHA-256 of user agent and address is the key;
+ * the readable pair is kept for the account's own record.
+ */
+export const accountDevices = pgTable(
+  'account_devices',
+  {
+    id: id(),
+    accountKind: varchar('account_kind', { length: 16 }).notNull(),
+    accountId: uuid('account_id').notNull(),
+    deviceHash: varchar('device_hash', { length: 64 }).notNull(),
+    userAgent: varchar('user_agent', { length: 300 }),
+    ip: varchar('ip', { length: 64 }),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('account_devices_key_idx').on(t.accountKind, t.accountId, t.deviceHash)],
+);

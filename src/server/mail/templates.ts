@@ -215,6 +215,28 @@ export const templates = {
       `You get this email because staff changed the standing of your ${PRODUCT_NAME} account.`,
     ),
 
+  'new-sign-in': (d: {
+    firstName: string | null;
+    device: string;
+    address: string;
+    time: string;
+    url: string;
+  }) =>
+    layout(
+      'new-sign-in',
+      `New sign-in to your ${PRODUCT_NAME} account`,
+      hello(d.firstName),
+      [
+        { text: 'Your account was just signed in to from a browser and address we had not seen:' },
+        { text: `Device: ${d.device}\nAddress: ${d.address}\nTime: ${d.time}` },
+        {
+          text: `If this was you, there is nothing to do. If not, change your password now and end the other sessions (Profile → Security), and tell us at ${SUPPORT_EMAIL}.`,
+        },
+        { link: d.url, label: 'Review my sessions' },
+      ],
+      `You get this email because of a sign-in to your ${PRODUCT_NAME} account from somewhere new.`,
+    ),
+
   'staff-alert': (d: { subject: string; lines: string[]; url: string }) =>
     layout(
       'staff-alert',

@@ -38,20 +38,28 @@ import {
   accountOf,
   currentAccount,
   REAUTH_WINDOW_MS,
+  requireCustomer,
+  requireRecentPassword,
   requireSignedIn,
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, startSession } from '../../plugins/session';
-import { accountExists, markSessionFresh, signUpCustomer } from './commands';
+import { accountExists, markSessionFresh, recordSignInDevice, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
 import {
   acceptCode,
   acceptRecoveryCode,
   findTwoFactor,
   newRecoveryCodes,
+  resetTwoFactor,
   startEnrolment,
 } from './two-factor';
+
+const principalOfAccount = (account: Account): Principal => ({
+  kind: account.kind,
+  id: account.id,
+});
 
 /** What a sign-in with staff rights answers once the password is right (decision 037). */
 const challengeSchema = z.object({
@@ -120,6 +128,13 @@ export default async function authRoutes(app: FastifyInstance) {
       throw new HttpError(403, ACCOUNT_CLOSED, undefined, { code: 'account_closed' });
     }
     await startSession(request, reply, account, fresh ? { reauthAt: app.now() } : {});
+    // A browser and address new to the account is emailed (decision 072).
+    await app.run((context) =>
+      recordSignInDevice(context, account, {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      }),
+    );
     request.account = account;
     request.log.info({ event: 'signin', account: account.id, kind: account.kind }, 'signed in');
     return toCurrentUser(account);
@@ -135,7 +150,11 @@ export default async function authRoutes(app: FastifyInstance) {
     account: Account,
     fresh = true,
   ) {
-    if (!account.isAdmin) return signIn(request, reply, account, fresh);
+    // Customers who turned two-factor on give a code too (decision 072).
+    const enrolment = account.isAdmin
+      ? undefined
+      : await findTwoFactor(app.db, app.config.encryption, account);
+    if (!account.isAdmin && !enrolment?.enabledAt) return signIn(request, reply, account, fresh);
     const principal: Principal = { kind: account.kind, id: account.id };
     await startSession(request, reply, null, { pendingAccount: principal });
     request.log.info(
@@ -382,6 +401,83 @@ export default async function authRoutes(app: FastifyInstance) {
       const at = await app.run((context) => markSessionFresh(context, session.sid));
       session.data = { ...session.data, reauthAt: at };
       return { success: true as const, freshUntil: new Date(at + REAUTH_WINDOW_MS).toISOString() };
+    },
+  );
+
+  /**
+   * Customer two-factor (decision 072), reusing the staff implementation: set up (a fresh password
+   * first), confirm with a first code (answers the recovery codes, shown once), or turn off.
+   */
+  r.get(
+    '/api/two-factor',
+    {
+      onRequest: requireCustomer,
+      schema: { response: { 200: z.object({ enabled: z.boolean() }) } },
+    },
+    async (request) => {
+      const enrolment = await findTwoFactor(
+        app.db,
+        app.config.encryption,
+        principalOfAccount(accountOf(request)),
+      );
+      return { enabled: !!enrolment?.enabledAt };
+    },
+  );
+
+  r.post(
+    '/api/two-factor/setup',
+    {
+      onRequest: [requireCustomer, requireRecentPassword],
+      schema: { response: { 200: z.object({ otpauthUrl: z.string(), secret: z.string() }) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const principal = principalOfAccount(account);
+      const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
+      if (enrolment?.enabledAt) throw new HttpError(409, 'Two-factor is already on');
+      return startEnrolment(app.db, app.config.encryption, principal, account.email);
+    },
+  );
+
+  r.post(
+    '/api/two-factor/enable',
+    {
+      onRequest: [requireCustomer, requireRecentPassword],
+      schema: {
+        body: twoFactorCodeSchema,
+        response: { 200: z.object({ recoveryCodes: z.array(z.string()) }) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOfAccount(accountOf(request));
+      const succeeded = await countAttempt(app.counters, reply, {
+        key: `two-factor:${principal.kind}:${principal.id}`,
+        max: app.config.limits.twoFactorFailures,
+        windowMs: TWO_FACTOR_WINDOW_MS,
+        refusal: 'Too many wrong codes.',
+      });
+      const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
+      if (!enrolment) throw new HttpError(409, 'Set two-factor up first');
+      if (enrolment.enabledAt) throw new HttpError(409, 'Two-factor is already on');
+      const check = await acceptCode(app.db, enrolment, request.body.code, app.now());
+      if (check !== 'ok') {
+        const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
+        throw new HttpError(400, message, { code: message });
+      }
+      await succeeded();
+      return { recoveryCodes: await newRecoveryCodes(app.db, principal) };
+    },
+  );
+
+  r.post(
+    '/api/two-factor/disable',
+    {
+      onRequest: [requireCustomer, requireRecentPassword],
+      schema: { response: { 200: z.object({ success: z.literal(true) }) } },
+    },
+    async (request) => {
+      await resetTwoFactor(app.db, principalOfAccount(accountOf(request)));
+      return { success: true as const };
     },
   );
 
