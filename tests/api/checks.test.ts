@@ -168,7 +168,7 @@ describe('automated checks at submission', () => {
 
   it('let staff filter the queue to flagged cards; customers never see the verdict', async () => {
     const newcomer = await signUp(t.app);
-    const flagged = await submit(newcomer, [await fresh(newcomer)], { cardValue: '600' });
+    const flagged = await submit(newcomer, [await fresh(newcomer)], { cardValue: '500' });
     const informed = await submit(newcomer, [await fresh(newcomer)]);
     const queue = await as(t.app, staff, {
       method: 'GET',

@@ -33,8 +33,11 @@ import {
 import { createTestApp, signUp, type TestApp, uploadCardImage } from './helpers';
 
 const SEED = seedFrom(process.env.FUZZ_SEED, 20_261_122);
-/** Random requests, after the deterministic corpus (~1,800 more: every field, parameter, upload). */
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3_000);
+/**
+ * Random requests, after the deterministic corpus (~1,800 more: every field, parameter, upload):
+ * 40 per catalogued route, so that each one gets its 20 or more as the catalogue grows.
+ */
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? Math.max(3_000, CATALOGUE.length * 40));
 
 let t: TestApp;
 let world: World;

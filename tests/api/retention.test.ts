@@ -24,7 +24,7 @@ async function settledCard(who: SignedIn, daysAgo: number) {
   const review = await as(t.app, staff, {
     method: 'PATCH',
     url: `/api/admin/transactions/${card.id}`,
-    payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '88.00' },
+    payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
   });
   expect(review.statusCode).toBe(200);
   const at = new Date(t.now() - daysAgo * DAY);
@@ -104,7 +104,7 @@ describe('retention (RETAIN_CARD_IMAGES_DAYS, RETAIN_CHAT_FILES_DAYS)', () => {
       .from(uploads)
       .where(inArray(uploads.key, [old.photo.replace('/objects/', '')]));
     expect(row).toMatchObject({ removedReason: 'retention', transactionId: old.id });
-    expect(detail).toMatchObject({ status: 'completed', paymentAmount: '88.00' });
+    expect(detail).toMatchObject({ status: 'completed', paymentAmount: '91.00' });
     expect(await auditCount()).toBe(audit);
 
     // A second run has nothing left to do.
