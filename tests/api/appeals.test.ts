@@ -11,8 +11,10 @@ import {
   submitCard,
   uploadCardImage,
 } from './helpers';
+import { setUpMailServer } from './mail-server';
 
-const t = setUpTestApp();
+const mail = setUpMailServer();
+const t = setUpTestApp(() => mail.appConfig());
 const staff = setUpStaff(t);
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -80,6 +82,46 @@ describe('appeals (decision 073)', () => {
       url: '/api/admin/transactions?appeal=maybe',
     });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('lists waiting appeals oldest first, page by page, and emails staff of each', async () => {
+    const cards: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { customer, card } = await rejectedCard();
+      t.advance(60_000);
+      expect((await appeal(customer, card.id)).statusCode).toBe(201);
+      cards.push(card.id);
+    }
+    const all = (await queue('?appeal=pending&limit=100')).map((r) => r.id);
+    const ours = all.filter((id) => cards.includes(id));
+    expect(ours).toEqual(cards);
+    // Page by page (one a page), the same order.
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await as(t.app, staff, {
+        method: 'GET',
+        url: `/api/admin/transactions?appeal=pending&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      });
+      walked.push(...(page.json() as { id: string }[]).map((r) => r.id));
+      cursor = page.headers['x-next-cursor'] as string | undefined;
+    } while (cursor);
+    expect(walked).toEqual(all);
+    // Staff are told by email of each appeal.
+    await t.app.mail.deliverDue();
+    await mail.waitFor(staff.user.email, /appealed/);
+    for (const id of cards) {
+      await expect
+        .poll(() =>
+          mail.received.some(
+            (m) =>
+              m.to.includes(staff.user.email) &&
+              /appealed/.test(m.subject) &&
+              m.text.includes(id.slice(0, 8)),
+          ),
+        )
+        .toBe(true);
+    }
   });
 
   it('lets exactly one of two appeals sent at once through', async () => {

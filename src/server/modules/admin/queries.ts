@@ -1,7 +1,8 @@
-import { and, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
 import { isPaid } from '../../../shared/statuses';
-import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import { afterCursor, afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
 import { type HoldRules, holdColumns, holdOf } from '../../common/payout-holds';
 import { answerFields, feedbackColumns, payeeColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
@@ -28,7 +29,6 @@ const adminColumns = (holds: HoldRules) => ({
   >`array(select ${validationLogs.validationType} from ${validationLogs}
     where ${validationLogs.transactionId} = ${transactions.id} and ${validationLogs.status} = 'flagged'
     order by ${validationLogs.validationType})`,
-  cursorCreatedAt: cursorColumn(transactions.createdAt),
 });
 
 type AdminRow = Awaited<ReturnType<typeof baseQuery>>[number];
@@ -50,9 +50,9 @@ export const toAdminTransaction = (
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function baseQuery(db: Db, holds: HoldRules) {
+function baseQuery(db: Db, holds: HoldRules, cursorOn: PgColumn = transactions.createdAt) {
   return db
-    .select(adminColumns(holds))
+    .select({ ...adminColumns(holds), cursorCreatedAt: cursorColumn(cursorOn) })
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
@@ -92,8 +92,14 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
     filters.push(eq(transactions.validationStatus, options.validation));
   if (options.appeal && options.appeal !== 'all')
     filters.push(eq(transactions.appealStatus, options.appeal));
+  // Appeals waiting for a decision: the oldest appeal first (decision 073).
+  const appealsFirst = options.appeal === 'pending' && !options.search;
   if (options.cursor)
-    filters.push(afterCursor(options.cursor, transactions.createdAt, transactions.id));
+    filters.push(
+      appealsFirst
+        ? afterCursorAscending(options.cursor, transactions.appealCreatedAt, transactions.id)
+        : afterCursor(options.cursor, transactions.createdAt, transactions.id),
+    );
   const take = options.limit + 1;
   let where = and(...filters);
   if (options.search) {
@@ -114,9 +120,17 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
       );
     where = sql`${transactions.id} in (${sql.join(branches, sql` union `)})`;
   }
-  const rows = await baseQuery(db, options.holds)
+  const rows = await baseQuery(
+    db,
+    options.holds,
+    appealsFirst ? transactions.appealCreatedAt : transactions.createdAt,
+  )
     .where(where)
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .orderBy(
+      ...(appealsFirst
+        ? [asc(transactions.appealCreatedAt), asc(transactions.id)]
+        : [desc(transactions.createdAt), desc(transactions.id)]),
+    )
     .limit(take);
   const { items, nextCursor } = toPage(rows, options.limit);
   return {

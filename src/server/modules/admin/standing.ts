@@ -12,8 +12,9 @@ import {
 } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
+import { alertStaff } from '../../common/staff-alert';
 import type { Db } from '../../db/client';
-import { admins, transactions, users } from '../../db/schema';
+import { transactions, users } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 import { deleteAccountSessions } from '../../plugins/session';
 
@@ -165,16 +166,12 @@ export async function suspendOnFraudRejections(
     { reason: AUTO_SUSPEND_REASON },
     { rule: { from: null, to: AUTO_SUSPEND_RULE }, rejections: { from: null, to: count } },
   );
-  const staff = await tx.select({ email: admins.email }).from(admins);
-  for (const member of staff) {
-    await queueMail(tx, context.now(), member.email, 'staff-alert', {
-      subject: `${PRODUCT_NAME}: a customer was suspended automatically`,
-      lines: [
-        `${user.email} was suspended automatically: ${count} of their cards were rejected as invalid, already redeemed or suspected fraud within 30 days.`,
-        'Review the account in the portal (Users), and reinstate it if the rule was wrong.',
-      ],
-      url: `${context.config.appUrl}/admin`,
-    });
-  }
+  await alertStaff(tx, context, {
+    subject: `${PRODUCT_NAME}: a customer was suspended automatically`,
+    lines: [
+      `${user.email} was suspended automatically: ${count} of their cards were rejected as invalid, already redeemed or suspected fraud within 30 days.`,
+      'Review the account in the portal (Users), and reinstate it if the rule was wrong.',
+    ],
+  });
   return changed;
 }

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { PRODUCT_NAME } from '../../../shared/brand';
 import { type createTransactionSchema, quote } from '../../../shared/card-rules';
 import {
   APPEAL_ALREADY_MADE,
@@ -17,6 +18,7 @@ import {
   type Feedback,
 } from '../../../shared/feedback';
 import { isUuid } from '../../../shared/ids';
+import { formatMoney } from '../../../shared/money';
 import { LIMIT_REFUSAL_CODE, limitRefusal } from '../../../shared/verification';
 import type { Account } from '../../common/account';
 import { recordAudit } from '../../common/audit';
@@ -24,6 +26,7 @@ import { type CommandContext, change, type Outcome, STAFF } from '../../common/c
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { closeOfferUnsold } from '../../common/offers';
 import { levelLimits, lockAccount, submittedValue } from '../../common/selling-limits';
+import { alertStaff } from '../../common/staff-alert';
 import { accountNotActive } from '../../common/standing';
 import { scamCheckRefusals, transactions } from '../../db/schema';
 import { runSubmissionChecks } from '../checks/checks';
@@ -263,6 +266,14 @@ export async function appealCard(
           ? { appealImageUrls: { from: null, to: input.imageUrls } }
           : {}),
       },
+    });
+    await alertStaff(tx, context, {
+      subject: `${PRODUCT_NAME}: a customer appealed a rejected card`,
+      lines: [
+        `${customer.email} appealed the rejection of their ${card.cardType} card of ${formatMoney(card.cardValue)} (${id.slice(0, 8)}).`,
+        `Their message: ${input.message}`,
+        'Decide it in the portal: Uploads, filter Appeals.',
+      ],
     });
     return { value: undefined, changed: [change([customer.id, STAFF], [...CUSTOMER_TOPICS])] };
   });
