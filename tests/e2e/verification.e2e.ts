@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { startBuiltServer } from '../../scripts/lib/processes';
 import { signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
+import { codeAt } from '../../src/server/modules/auth/two-factor';
 import { submitCardByApi } from './api-helpers';
 import { axeFindings } from './axe';
 import {
@@ -251,5 +252,27 @@ describe('verified sellers', () => {
     // Back as it was, for the other tests.
     await setPerCard('10000');
     await expect(card.getByTestId('limits-row').last()).toContainText('$10,000.00');
+  });
+
+  test('a customer turns two-factor on in Profile, and sign-in then asks for a code', async ({
+    browser,
+  }) => {
+    const { page, email } = await customerPage(browser);
+    await page.goto('/profile');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByTestId('start-two-factor').click();
+    const secret = (await page.getByTestId('customer-totp-secret').textContent())!.trim();
+    await expect(page.getByTestId('totp-qr')).toBeVisible();
+    await page.getByLabel('6-digit code').fill(codeAt(secret, Date.now()));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect(page.getByTestId('customer-recovery-codes')).toBeVisible();
+    await screenshot(page, 'verification-two-factor-light');
+    expect(await axeFindings(page)).toEqual([]);
+
+    const other = await browser.newContext({ baseURL: baseURL() });
+    const signin = await other.request.post('/api/signin', {
+      data: { email, password: CUSTOMER_PASSWORD },
+    });
+    expect(await signin.json()).toEqual({ twoFactorRequired: true });
   });
 });

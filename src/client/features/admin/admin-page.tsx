@@ -118,7 +118,7 @@ export function AdminPage() {
               <TabsContent value="tickets">
                 <TicketsTab />
               </TabsContent>
-              <TabsContent value="rates" className="grid gap-6">
+              <TabsContent value="rates" className="grid grid-cols-[minmax(0,1fr)] gap-6">
                 <RatesTab />
                 <LimitsCard />
               </TabsContent>

@@ -1,35 +1,12 @@
 import type { CurrentUser, TwoFactorChallenge } from '@shared/auth-schemas';
 import { CheckIcon, CopyIcon, DownloadIcon, KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
-import { encode } from 'uqr';
+import { QrCode } from '@/components/qr-code';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { toast } from '@/lib/toast';
-
-/** The QR code of the authenticator's setup link, drawn as one SVG path. */
-function QrCode({ value }: { value: string }) {
-  const { size, data } = React.useMemo(() => encode(value, { ecc: 'M', border: 2 }), [value]);
-  let path = '';
-  data.forEach((row, y) => {
-    row.forEach((dark, x) => {
-      if (dark) path += `M${x} ${y}h1v1h-1z`;
-    });
-  });
-  return (
-    <svg
-      viewBox={`0 0 ${size} ${size}`}
-      className="size-48 rounded-lg bg-white p-1"
-      role="img"
-      aria-label="QR code to scan with your authenticator app"
-      data-testid="totp-qr"
-      shapeRendering="crispEdges"
-    >
-      <path d={path} fill="#000" />
-    </svg>
-  );
-}
 
 /** The secret in groups of four, as authenticator apps show and accept it. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;

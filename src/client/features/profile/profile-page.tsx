@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/lib/auth';
 import { ProfileDetails } from './profile-details';
 import { ChangePasswordCard, SessionsCard } from './security-card';
+import { TwoFactorCard } from './two-factor-card';
 
 const TABS = ['info', 'payments', 'security'] as const;
 
@@ -54,6 +55,7 @@ export function ProfilePage() {
         </TabsContent>
         <TabsContent value="security" className="grid gap-6">
           <ChangePasswordCard />
+          {!user.isAdmin && <TwoFactorCard />}
           <SessionsCard />
         </TabsContent>
         <TabsContent value="payments">
