@@ -1,13 +1,7 @@
 import { LockIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { finishReauth, onReauthRequest } from '@/lib/reauth';
@@ -42,32 +36,33 @@ export function ReauthDialog() {
     }
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && finishReauth(false)}>
-      <DialogContent data-testid="reauth-dialog">
-        <DialogHeader>
-          <DialogTitle className="flex items-center gap-2">
-            <LockIcon className="size-5" aria-hidden /> Confirm it's you
-          </DialogTitle>
-          <DialogDescription>
-            For your safety, enter your password again to change where your payouts go.
-          </DialogDescription>
-        </DialogHeader>
-        <form className="grid gap-4" onSubmit={submit}>
-          <TextField
-            id="reauth-password"
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={error}
-            autoFocus
-          />
-          <Button type="submit" disabled={pending || password === ''}>
-            {pending ? 'Checking...' : 'Confirm'}
-          </Button>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={open}
+      onOpenChange={(next) => !next && finishReauth(false)}
+      data-testid="reauth-dialog"
+      titleClassName="flex items-center gap-2"
+      title={
+        <>
+          <LockIcon className="size-5" aria-hidden /> Confirm it's you
+        </>
+      }
+      description="For your safety, enter your password again to change where your payouts go."
+    >
+      <form className="grid gap-4" onSubmit={submit}>
+        <TextField
+          id="reauth-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error}
+          autoFocus
+        />
+        <Button type="submit" disabled={pending || password === ''}>
+          {pending ? 'Checking...' : 'Confirm'}
+        </Button>
+      </form>
+    </DialogFrame>
   );
 }

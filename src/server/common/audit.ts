@@ -1,3 +1,5 @@
+import { desc, type SQL } from 'drizzle-orm';
+import type { AuditEntry } from '../../shared/admin';
 import type { Db } from '../db/client';
 import { auditLog } from '../db/schema';
 import type { Account } from './account';
@@ -39,4 +41,20 @@ export function recordAudit(
     actorId: actor.id,
     actorEmail: actor.email,
   });
+}
+
+/**
+ * Audit rows matching `where`, newest first (at most `take`), as staff read them: who, what and
+ * the changes (a card's history, a verification's decisions and document views, limits changes).
+ */
+export async function auditEntries(db: Db, where: SQL, take?: number): Promise<AuditEntry[]> {
+  const query = db.select().from(auditLog).where(where).orderBy(desc(auditLog.createdAt));
+  const rows = await (take === undefined ? query : query.limit(take));
+  return rows.map((r) => ({
+    id: r.id,
+    actorEmail: r.actorEmail,
+    action: r.action,
+    changes: r.changes as AuditEntry['changes'],
+    createdAt: r.createdAt.toISOString(),
+  }));
 }

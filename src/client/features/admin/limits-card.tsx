@@ -5,13 +5,7 @@ import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
   Table,
@@ -86,19 +80,16 @@ export function LimitsCard() {
           </Table>
         )}
       </CardContent>
-      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Limits of level {editing?.level}</DialogTitle>
-            <DialogDescription>
-              Amounts in USD; per card ≤ per 24 hours ≤ per 30 days.
-            </DialogDescription>
-          </DialogHeader>
-          {editing && (
-            <LimitsForm key={editing.level} limits={editing} onDone={() => setEditing(null)} />
-          )}
-        </DialogContent>
-      </Dialog>
+      <DialogFrame
+        open={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        title={`Limits of level ${editing?.level ?? ''}`}
+        description="Amounts in USD; per card ≤ per 24 hours ≤ per 30 days."
+      >
+        {editing && (
+          <LimitsForm key={editing.level} limits={editing} onDone={() => setEditing(null)} />
+        )}
+      </DialogFrame>
     </Card>
   );
 }

@@ -13,13 +13,7 @@ import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -194,142 +188,138 @@ function VerificationDialog({ id, onClose }: { id: string | null; onClose: () =>
   const pending = v?.status === 'pending';
   const canReject = !!reason && (reason !== 'other' || note.trim() !== '');
   return (
-    <Dialog open={id !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-w-5xl" data-testid="verification-dialog">
-        <DialogHeader>
-          <DialogTitle>
-            {v ? `${v.level === 1 ? 'Identity' : 'Address'} of ${name(v)}` : 'Verification'}
-          </DialogTitle>
-          <DialogDescription>
-            Each time a document is opened, it is written in the audit log.
-          </DialogDescription>
-        </DialogHeader>
-        {!v ? (
-          <Skeleton className="h-64" />
-        ) : (
-          <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_18rem]">
-            <div
-              className="grid content-start gap-3 sm:grid-cols-2"
-              data-testid="verification-images"
-            >
-              {images.length === 0 ? (
-                <p className="text-sm text-muted-foreground">
-                  The documents were deleted
-                  {v.documentsDeletedAt ? ` on ${formatDate(v.documentsDeletedAt)}` : ''}{' '}
-                  (retention).
-                </p>
+    <DialogFrame
+      open={id !== null}
+      onOpenChange={(o) => !o && onClose()}
+      className="max-w-5xl"
+      data-testid="verification-dialog"
+      title={v ? `${v.level === 1 ? 'Identity' : 'Address'} of ${name(v)}` : 'Verification'}
+      description="Each time a document is opened, it is written in the audit log."
+    >
+      {!v ? (
+        <Skeleton className="h-64" />
+      ) : (
+        <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_18rem]">
+          <div
+            className="grid content-start gap-3 sm:grid-cols-2"
+            data-testid="verification-images"
+          >
+            {images.length === 0 ? (
+              <p className="text-sm text-muted-foreground">
+                The documents were deleted
+                {v.documentsDeletedAt ? ` on ${formatDate(v.documentsDeletedAt)}` : ''} (retention).
+              </p>
+            ) : (
+              images.map((image) => (
+                <figure key={image.src} className="grid gap-1">
+                  <a href={image.src} target="_blank" rel="noreferrer">
+                    <img
+                      src={image.src}
+                      alt={image.label}
+                      className="max-h-80 w-full rounded-md border bg-muted object-contain"
+                    />
+                  </a>
+                  <figcaption className="text-xs text-muted-foreground">{image.label}</figcaption>
+                </figure>
+              ))
+            )}
+          </div>
+          <div className="grid content-start gap-4">
+            <dl className="grid gap-3 rounded-lg border p-3" data-testid="verification-details">
+              <Detail label="Account">
+                {v.userEmail}
+                <span className="block text-xs text-muted-foreground">
+                  Name on account:{' '}
+                  {[v.userFirstName, v.userLastName].filter(Boolean).join(' ') || '—'}
+                </span>
+                <span className="block text-xs text-muted-foreground">
+                  Since {formatDate(v.userCreatedAt)} · level {v.userVerificationLevel}
+                </span>
+              </Detail>
+              {v.level === 1 ? (
+                <>
+                  <Detail label="Legal name">
+                    {[v.legalFirstName, v.legalLastName].filter(Boolean).join(' ')}
+                  </Detail>
+                  <Detail label="Date of birth">{v.dateOfBirth}</Detail>
+                  <Detail label="Document">
+                    {DOCUMENT_TYPE_LABELS[v.documentType as DocumentType] ?? v.documentType}
+                  </Detail>
+                </>
               ) : (
-                images.map((image) => (
-                  <figure key={image.src} className="grid gap-1">
-                    <a href={image.src} target="_blank" rel="noreferrer">
-                      <img
-                        src={image.src}
-                        alt={image.label}
-                        className="max-h-80 w-full rounded-md border bg-muted object-contain"
-                      />
-                    </a>
-                    <figcaption className="text-xs text-muted-foreground">{image.label}</figcaption>
-                  </figure>
-                ))
+                <Detail label="Address">
+                  {[v.addressLine1, v.addressLine2, v.city, v.postalCode]
+                    .filter(Boolean)
+                    .join(', ')}
+                </Detail>
               )}
-            </div>
-            <div className="grid content-start gap-4">
-              <dl className="grid gap-3 rounded-lg border p-3" data-testid="verification-details">
-                <Detail label="Account">
-                  {v.userEmail}
+              <Detail label="Country">{v.country}</Detail>
+              <Detail label="Sent">{formatDateTime(v.createdAt)}</Detail>
+              {!pending && (
+                <Detail label="Decision">
+                  <VerificationStatus status={v.status} />{' '}
+                  {v.reason && verificationRejectionLabel(v.reason)}
+                  {v.note ? ` · ${v.note}` : ''}
                   <span className="block text-xs text-muted-foreground">
-                    Name on account:{' '}
-                    {[v.userFirstName, v.userLastName].filter(Boolean).join(' ') || '—'}
-                  </span>
-                  <span className="block text-xs text-muted-foreground">
-                    Since {formatDate(v.userCreatedAt)} · level {v.userVerificationLevel}
+                    {v.decidedBy} · {v.decidedAt ? formatDateTime(v.decidedAt) : ''}
                   </span>
                 </Detail>
-                {v.level === 1 ? (
-                  <>
-                    <Detail label="Legal name">
-                      {[v.legalFirstName, v.legalLastName].filter(Boolean).join(' ')}
-                    </Detail>
-                    <Detail label="Date of birth">{v.dateOfBirth}</Detail>
-                    <Detail label="Document">
-                      {DOCUMENT_TYPE_LABELS[v.documentType as DocumentType] ?? v.documentType}
-                    </Detail>
-                  </>
-                ) : (
-                  <Detail label="Address">
-                    {[v.addressLine1, v.addressLine2, v.city, v.postalCode]
-                      .filter(Boolean)
-                      .join(', ')}
-                  </Detail>
-                )}
-                <Detail label="Country">{v.country}</Detail>
-                <Detail label="Sent">{formatDateTime(v.createdAt)}</Detail>
-                {!pending && (
-                  <Detail label="Decision">
-                    <VerificationStatus status={v.status} />{' '}
-                    {v.reason && verificationRejectionLabel(v.reason)}
-                    {v.note ? ` · ${v.note}` : ''}
-                    <span className="block text-xs text-muted-foreground">
-                      {v.decidedBy} · {v.decidedAt ? formatDateTime(v.decidedAt) : ''}
-                    </span>
-                  </Detail>
-                )}
-              </dl>
-              {pending && (
-                <div className="grid gap-3">
-                  <Field id="verification-reason" label="Reason (to reject)">
-                    <NativeSelect
-                      id="verification-reason"
-                      value={reason}
-                      onChange={(e) => setReason(e.target.value)}
-                    >
-                      <option value="">Choose a reason</option>
-                      {VERIFICATION_REJECTION_REASONS.map((r) => (
-                        <option key={r} value={r}>
-                          {VERIFICATION_REJECTION_LABELS[r]}
-                        </option>
-                      ))}
-                    </NativeSelect>
-                  </Field>
-                  <Field
-                    id="verification-note"
-                    label={reason === 'other' ? 'Note (required)' : 'Note (optional)'}
+              )}
+            </dl>
+            {pending && (
+              <div className="grid gap-3">
+                <Field id="verification-reason" label="Reason (to reject)">
+                  <NativeSelect
+                    id="verification-reason"
+                    value={reason}
+                    onChange={(e) => setReason(e.target.value)}
                   >
-                    <Textarea
-                      id="verification-note"
-                      value={note}
-                      maxLength={500}
-                      onChange={(e) => setNote(e.target.value)}
-                    />
-                  </Field>
-                  <div className="flex flex-wrap gap-2">
-                    <Button
-                      onClick={() => decide.mutate('approve')}
-                      disabled={decide.isPending || !!reason}
-                      data-testid="approve-verification"
-                    >
-                      <CheckIcon /> Approve
-                    </Button>
-                    <Button
-                      variant="outline"
-                      onClick={() => decide.mutate('reject')}
-                      disabled={decide.isPending || !canReject}
-                      data-testid="reject-verification"
-                    >
-                      <XIcon /> Reject
-                    </Button>
-                  </div>
+                    <option value="">Choose a reason</option>
+                    {VERIFICATION_REJECTION_REASONS.map((r) => (
+                      <option key={r} value={r}>
+                        {VERIFICATION_REJECTION_LABELS[r]}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </Field>
+                <Field
+                  id="verification-note"
+                  label={reason === 'other' ? 'Note (required)' : 'Note (optional)'}
+                >
+                  <Textarea
+                    id="verification-note"
+                    value={note}
+                    maxLength={500}
+                    onChange={(e) => setNote(e.target.value)}
+                  />
+                </Field>
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    onClick={() => decide.mutate('approve')}
+                    disabled={decide.isPending || !!reason}
+                    data-testid="approve-verification"
+                  >
+                    <CheckIcon /> Approve
+                  </Button>
+                  <Button
+                    variant="outline"
+                    onClick={() => decide.mutate('reject')}
+                    disabled={decide.isPending || !canReject}
+                    data-testid="reject-verification"
+                  >
+                    <XIcon /> Reject
+                  </Button>
                 </div>
-              )}
-              {v.status === 'approved' && (
-                <p className="flex items-center gap-2 text-sm text-green-700 dark:text-green-400">
-                  <BadgeCheckIcon className="size-4" aria-hidden /> Level {v.level} approved.
-                </p>
-              )}
-            </div>
+              </div>
+            )}
+            {v.status === 'approved' && (
+              <p className="flex items-center gap-2 text-sm text-green-700 dark:text-green-400">
+                <BadgeCheckIcon className="size-4" aria-hidden /> Level {v.level} approved.
+              </p>
+            )}
           </div>
-        )}
-      </DialogContent>
-    </Dialog>
+        </div>
+      )}
+    </DialogFrame>
   );
 }

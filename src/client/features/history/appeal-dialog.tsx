@@ -9,13 +9,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ScaleIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFrame } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest, serverMessage } from '@/lib/api';
@@ -97,86 +91,79 @@ function AppealDialog({
     onError: (e) => setError(serverMessage(e) ?? 'Your appeal could not be sent'),
   });
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent data-testid="appeal-dialog">
-        <DialogHeader>
-          <DialogTitle>Appeal the rejection</DialogTitle>
-          <DialogDescription>
-            Tell us why the {t.cardType} card should be looked at again. You can appeal once, within{' '}
-            {APPEAL_WINDOW_DAYS} days of the rejection; the decision is final.
-          </DialogDescription>
-        </DialogHeader>
-        <form
-          id="appeal-form"
-          className="grid gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!message.trim()) {
-              setError('Message is required: tell us why the card should be looked at again');
-              return;
-            }
-            send.mutate();
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      data-testid="appeal-dialog"
+      title="Appeal the rejection"
+      description={`Tell us why the ${t.cardType} card should be looked at again. You can appeal once, within ${APPEAL_WINDOW_DAYS} days of the rejection; the decision is final.`}
+    >
+      <form
+        id="appeal-form"
+        className="grid gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!message.trim()) {
+            setError('Message is required: tell us why the card should be looked at again');
+            return;
+          }
+          send.mutate();
+        }}
+      >
+        <Label htmlFor="appeal-message">Your message</Label>
+        <Textarea
+          id="appeal-message"
+          value={message}
+          maxLength={APPEAL_MESSAGE_MAX_LENGTH}
+          onChange={(e) => {
+            setMessage(e.target.value);
+            setError(undefined);
           }}
-        >
-          <Label htmlFor="appeal-message">Your message</Label>
-          <Textarea
-            id="appeal-message"
-            value={message}
-            maxLength={APPEAL_MESSAGE_MAX_LENGTH}
-            onChange={(e) => {
-              setMessage(e.target.value);
-              setError(undefined);
-            }}
-            aria-invalid={!!error}
-            aria-describedby={error ? 'appeal-error' : undefined}
-            disabled={send.isPending}
-            rows={5}
-          />
-          {error && (
-            <p id="appeal-error" role="alert" className="text-sm font-medium text-destructive">
-              {error}
-            </p>
-          )}
-          <Label htmlFor="appeal-photos" className="mt-2">
-            New photos (optional, up to {APPEAL_MAX_IMAGES})
-          </Label>
-          <input
-            id="appeal-photos"
-            type="file"
-            multiple
-            accept={ACCEPTED_UPLOAD_TYPES}
-            disabled={send.isPending}
-            aria-describedby={photoError ? 'appeal-photos-error' : undefined}
-            className="text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-card file:px-3 file:py-1.5 file:text-sm file:font-medium"
-            onChange={(e) => {
-              const picked = Array.from(e.target.files ?? []);
-              const problem =
-                picked.length > APPEAL_MAX_IMAGES
-                  ? `Add at most ${APPEAL_MAX_IMAGES} photos`
-                  : picked.map(localFileProblem).find((p) => p !== null);
-              setPhotoError(problem ?? undefined);
-              setPhotos(problem ? [] : picked);
-            }}
-          />
-          {photoError && (
-            <p
-              id="appeal-photos-error"
-              role="alert"
-              className="text-sm font-medium text-destructive"
-            >
-              {photoError}
-            </p>
-          )}
-        </form>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="appeal-form" disabled={send.isPending}>
-            {send.isPending ? 'Sending...' : 'Send appeal'}
-          </Button>
-        </div>
-      </DialogContent>
-    </Dialog>
+          aria-invalid={!!error}
+          aria-describedby={error ? 'appeal-error' : undefined}
+          disabled={send.isPending}
+          rows={5}
+        />
+        {error && (
+          <p id="appeal-error" role="alert" className="text-sm font-medium text-destructive">
+            {error}
+          </p>
+        )}
+        <Label htmlFor="appeal-photos" className="mt-2">
+          New photos (optional, up to {APPEAL_MAX_IMAGES})
+        </Label>
+        <input
+          id="appeal-photos"
+          type="file"
+          multiple
+          accept={ACCEPTED_UPLOAD_TYPES}
+          disabled={send.isPending}
+          aria-describedby={photoError ? 'appeal-photos-error' : undefined}
+          className="text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-card file:px-3 file:py-1.5 file:text-sm file:font-medium"
+          onChange={(e) => {
+            const picked = Array.from(e.target.files ?? []);
+            const problem =
+              picked.length > APPEAL_MAX_IMAGES
+                ? `Add at most ${APPEAL_MAX_IMAGES} photos`
+                : picked.map(localFileProblem).find((p) => p !== null);
+            setPhotoError(problem ?? undefined);
+            setPhotos(problem ? [] : picked);
+          }}
+        />
+        {photoError && (
+          <p id="appeal-photos-error" role="alert" className="text-sm font-medium text-destructive">
+            {photoError}
+          </p>
+        )}
+      </form>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button type="submit" form="appeal-form" disabled={send.isPending}>
+          {send.isPending ? 'Sending...' : 'Send appeal'}
+        </Button>
+      </div>
+    </DialogFrame>
   );
 }

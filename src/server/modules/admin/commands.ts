@@ -16,6 +16,7 @@ import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import { closeOfferUnsold, offerNotice } from '../../common/offers';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
+import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { FRAUD_REASONS, suspendOnFraudRejections } from './standing';
 
@@ -222,6 +223,13 @@ export async function updateTransactionAsStaff(
 const NOT_OFFERABLE =
   'A revised offer is for a card waiting for review or in review, and not yet paid';
 
+/** A card, locked for the rest of the transaction (a 404 when there is none). */
+async function lockCard(tx: Db, id: string) {
+  const [card] = await tx.select().from(transactions).where(eq(transactions.id, id)).for('update');
+  if (!card) throw notFound('Transaction not found');
+  return card;
+}
+
 /**
  * Staff make a revised offer when the balance on the card differs from the value the customer
  * entered (decision 073): the verified value × the card's own payoutRate, so the rate at
@@ -235,12 +243,7 @@ export async function makeOffer(
   input: { verifiedValue: string; note: string },
 ): Promise<Outcome<Offer>> {
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    if (!current) throw notFound('Transaction not found');
+    const current = await lockCard(tx, id);
     if (current.offerStatus === 'pending') {
       throw new HttpError(409, OFFER_PENDING, undefined, { code: 'offer_pending' });
     }
@@ -379,12 +382,7 @@ export async function decideAppeal(
   input: { decision: AppealDecisionInput['decision']; note: string | null },
 ): Promise<Outcome<void>> {
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    if (!current) throw notFound('Transaction not found');
+    const current = await lockCard(tx, id);
     if (current.appealStatus !== 'pending') {
       throw new HttpError(409, APPEAL_NOT_PENDING, undefined, { code: 'appeal_not_pending' });
     }

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { AdminTransaction, AuditEntry } from '../../../shared/admin';
+import type { AdminTransaction } from '../../../shared/admin';
 import { isPaid } from '../../../shared/statuses';
+import { auditEntries } from '../../common/audit';
 import { afterCursor, afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
 import { type HoldRules, holdColumns, holdOf } from '../../common/payout-holds';
 import { answerFields, feedbackColumns, payeeColumns } from '../../common/transaction-columns';
@@ -146,20 +147,8 @@ export async function findAdminTransaction(db: Db, id: string, holds: HoldRules)
   return toAdminTransaction(transaction, holds.now);
 }
 
-export async function transactionAudit(db: Db, id: string): Promise<AuditEntry[]> {
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.entityType, 'transaction'), eq(auditLog.entityId, id)))
-    .orderBy(desc(auditLog.createdAt));
-  return rows.map((r) => ({
-    id: r.id,
-    actorEmail: r.actorEmail,
-    action: r.action,
-    changes: r.changes as AuditEntry['changes'],
-    createdAt: r.createdAt.toISOString(),
-  }));
-}
+export const transactionAudit = (db: Db, id: string) =>
+  auditEntries(db, and(eq(auditLog.entityType, 'transaction'), eq(auditLog.entityId, id))!);
 
 export async function adminStats(db: Db) {
   const [totalTransactions, pendingReview, totalUsers, userMessages, [ratings], [unread]] =

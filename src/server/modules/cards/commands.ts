@@ -28,6 +28,7 @@ import { closeOfferUnsold } from '../../common/offers';
 import { levelLimits, lockAccount, submittedValue } from '../../common/selling-limits';
 import { alertStaff } from '../../common/staff-alert';
 import { accountNotActive } from '../../common/standing';
+import type { Db } from '../../db/client';
 import { scamCheckRefusals, transactions } from '../../db/schema';
 import { runSubmissionChecks } from '../checks/checks';
 import { claimCardImages } from '../files/uploads';
@@ -158,6 +159,17 @@ export async function rateCard(
 
 const CUSTOMER_TOPICS = ['transactions', 'stats', 'queue', 'admin-stats'] as const;
 
+/** The customer's own card, locked for the rest of the transaction; anyone else's is a 404. */
+async function lockOwnCard(tx: Db, customer: Account, id: string) {
+  const [card] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, id), eq(transactions.userId, customer.id)))
+    .for('update');
+  if (!card) throw notFound('Transaction not found');
+  return card;
+}
+
 /**
  * The customer answers a revised offer (decision 073): accepting sets the payment amount to the
  * offer, declining rejects the card (balance differs, "offer declined"). The card is locked, so
@@ -171,12 +183,7 @@ export async function answerOffer(
 ): Promise<Outcome<void>> {
   if (!isUuid(id)) throw notFound('Transaction not found');
   return context.db.transaction(async (tx) => {
-    const [card] = await tx
-      .select()
-      .from(transactions)
-      .where(and(eq(transactions.id, id), eq(transactions.userId, customer.id)))
-      .for('update');
-    if (!card) throw notFound('Transaction not found');
+    const card = await lockOwnCard(tx, customer, id);
     if (card.offerStatus !== 'pending') {
       throw new HttpError(409, OFFER_NOT_PENDING, undefined, { code: 'offer_not_pending' });
     }
@@ -223,12 +230,7 @@ export async function appealCard(
 ): Promise<Outcome<void>> {
   if (!isUuid(id)) throw notFound('Transaction not found');
   return context.db.transaction(async (tx) => {
-    const [card] = await tx
-      .select()
-      .from(transactions)
-      .where(and(eq(transactions.id, id), eq(transactions.userId, customer.id)))
-      .for('update');
-    if (!card) throw notFound('Transaction not found');
+    const card = await lockOwnCard(tx, customer, id);
     if (card.appealStatus !== null) {
       throw new HttpError(409, APPEAL_ALREADY_MADE, undefined, { code: 'appeal_exists' });
     }

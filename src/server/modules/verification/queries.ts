@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { AuditEntry } from '../../../shared/admin';
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
 import type {
   AdminVerification,
   VerificationState,
   VerificationStatus,
   VerificationSubmission,
 } from '../../../shared/verification';
+import { auditEntries } from '../../common/audit';
 import { afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
 import { levelLimits, submittedValue } from '../../common/selling-limits';
 import type { Db } from '../../db/client';
@@ -158,34 +158,9 @@ export async function findAdminVerification(db: Db, id: string) {
 }
 
 /** The decision and every time staff opened one of its documents, newest first. */
-export async function verificationAudit(db: Db, id: string): Promise<AuditEntry[]> {
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.entityType, 'verification'), eq(auditLog.entityId, id)))
-    .orderBy(desc(auditLog.createdAt));
-  return rows.map((r) => ({
-    id: r.id,
-    actorEmail: r.actorEmail,
-    action: r.action,
-    changes: r.changes as AuditEntry['changes'],
-    createdAt: r.createdAt.toISOString(),
-  }));
-}
+export const verificationAudit = (db: Db, id: string) =>
+  auditEntries(db, and(eq(auditLog.entityType, 'verification'), eq(auditLog.entityId, id))!);
 
 /** Limits history: every change staff made to the table, newest first. */
-export async function limitsHistory(db: Db, take: number): Promise<AuditEntry[]> {
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(inArray(auditLog.entityType, ['verification_limits']))
-    .orderBy(desc(auditLog.createdAt))
-    .limit(take);
-  return rows.map((r) => ({
-    id: r.id,
-    actorEmail: r.actorEmail,
-    action: r.action,
-    changes: r.changes as AuditEntry['changes'],
-    createdAt: r.createdAt.toISOString(),
-  }));
-}
+export const limitsHistory = (db: Db, take: number) =>
+  auditEntries(db, eq(auditLog.entityType, 'verification_limits'), take);
