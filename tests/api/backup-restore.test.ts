@@ -215,22 +215,23 @@ describe(`backup and restore drill (${onPostgres ? 'PostgreSQL + S3' : 'embedded
     );
   }, 180_000);
 
-  it.skipIf(onPostgres)(
-    'backs up the embedded database while no server runs',
-    async () => {
-      const stopped = await createTestApp({}, { onDisk: true });
-      await signUp(stopped.app, { password: PASSWORD });
-      await stopped.close();
-      const out = mkdtempSync(path.join(tmpdir(), 'cb-backup-'));
-      const env = { DATA_DIR: stopped.config.dataDir, DATABASE_URL: '' };
-      const done = await command('backup', ['--out', out], env);
-      expect(done.status).toBe(0);
-      expect((await readManifest(out)).database.tables['public.users']).toBe(1);
-      // Never over an earlier backup.
-      const refused = await command('backup', ['--out', out], env);
-      expect(refused.status).toBe(1);
-      expect(refused.output).toContain('is not empty: back up into a new folder');
-    },
-    60_000,
-  );
+  // The embedded database on disk, whichever database the rest of the suite runs on.
+  it('backs up the embedded database while no server runs', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-stopped-'));
+    const stopped = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+    await stopped.migrate();
+    await stopped.pool.query(
+      "insert into users (email, password, first_name, last_name) values ('stopped@example.com', 'x', 'Stopped', 'Server')",
+    );
+    await stopped.close();
+    const out = mkdtempSync(path.join(tmpdir(), 'cb-backup-'));
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    const done = await command('backup', ['--out', out], env);
+    expect(done.status).toBe(0);
+    expect((await readManifest(out)).database.tables['public.users']).toBe(1);
+    // Never over an earlier backup.
+    const refused = await command('backup', ['--out', out], env);
+    expect(refused.status).toBe(1);
+    expect(refused.output).toContain('is not empty: back up into a new folder');
+  }, 60_000);
 });

@@ -186,9 +186,9 @@ describe('rough edges a new user met', () => {
   }) => {
     const { page } = customer;
     const me = await (await page.request.get('/api/auth/user')).json();
-    await page.request.post('/api/chat/messages', { data: { message: 'Is anyone there?' } });
+    await page.request.post('/api/chat/messages', { data: { message: 'Is my chat being read?' } });
     await page.goto('/chat');
-    await expect(page.getByText('Is anyone there?')).toBeVisible();
+    await expect(page.getByText('Is my chat being read?')).toBeVisible();
     await page.waitForTimeout(300); // the event stream is open
     const staff = await staffContext(browser);
     const reply = (message: string) =>
