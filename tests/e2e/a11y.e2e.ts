@@ -359,7 +359,11 @@ describe('accessibility', () => {
       await page.keyboard.press('Escape');
       await page.getByRole('tab', { name: 'Tickets' }).click();
       await page.getByRole('tab', { name: 'Chat Support' }).click();
-      await page.getByTestId('conversation').first().click();
+      await page
+        .getByTestId('conversation')
+        .filter({ hasText: 'Is my card received?' })
+        .first()
+        .click();
       await expect(page.getByTestId('admin-thread')).toContainText('Is my card received?');
       await check('staff chat');
       await page.getByTestId('clear-chats').click();

@@ -185,10 +185,25 @@ export async function screenshot(page: Page, name: string, fullPage = true) {
 
 /** The page is no wider than its viewport: nothing makes a phone scroll sideways. */
 export async function expectNoSidewaysScroll(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
+  const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
+    // The innermost element reaching past the right edge names what to fix.
+    const past = [...document.querySelectorAll('body *')].filter(
+      (e) => e.getBoundingClientRect().right > window.innerWidth + 1,
+    );
+    const innermost = past.filter((e) => !past.some((o) => o !== e && e.contains(o)));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      widest: innermost
+        .slice(0, 3)
+        .map(
+          (e) =>
+            `<${e.tagName.toLowerCase()} class="${e.className}">${e.textContent?.slice(0, 40)}`,
+        ),
+    };
+  });
   if (scrollWidth > innerWidth)
-    throw new Error(`page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+    throw new Error(
+      `page is ${scrollWidth}px wide in a ${innerWidth}px viewport; past the edge: ${widest.join(' | ')}`,
+    );
 }
