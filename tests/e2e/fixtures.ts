@@ -186,9 +186,16 @@ export async function screenshot(page: Page, name: string, fullPage = true) {
 /** The page is no wider than its viewport: nothing makes a phone scroll sideways. */
 export async function expectNoSidewaysScroll(page: Page) {
   const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
-    // The innermost element reaching past the right edge names what to fix.
+    // The innermost element reaching past the right edge, outside any box that scrolls or
+    // clips it, names what to fix.
+    const clipped = (e: Element) => {
+      for (let p = e.parentElement; p; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
     const past = [...document.querySelectorAll('body *')].filter(
-      (e) => e.getBoundingClientRect().right > window.innerWidth + 1,
+      (e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(e),
     );
     const innermost = past.filter((e) => !past.some((o) => o !== e && e.contains(o)));
     return {

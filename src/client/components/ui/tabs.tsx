@@ -8,7 +8,9 @@ export function TabsList({ className, ...props }: React.ComponentProps<typeof Ta
   return (
     <TabsPrimitive.List
       className={cn(
-        'inline-flex h-10 items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground',
+        // Relative: a visually hidden label in a tab (an unread count's words) stays inside the list
+        // when it scrolls sideways on a phone, instead of widening the page.
+        'relative inline-flex h-10 items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground',
         className,
       )}
       {...props}
