@@ -3,7 +3,12 @@ import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { OBJECT_KEY_PATTERN, type ObjectStorage, type StoredObject } from './object-storage';
+import {
+  OBJECT_FOLDERS,
+  OBJECT_KEY_PATTERN,
+  type ObjectStorage,
+  type StoredObject,
+} from './object-storage';
 
 /** A partly written file older than this was left by a crash. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -48,7 +53,7 @@ export class LocalDiskStorage implements ObjectStorage {
 
   /** Every stored file; temporary files a crash left behind are removed on the way. */
   async *list(): AsyncIterable<{ key: string; lastModified: Date }> {
-    for (const folder of ['cards', 'chat']) {
+    for (const folder of OBJECT_FOLDERS) {
       let names: string[];
       try {
         names = await readdir(path.join(this.root, folder));

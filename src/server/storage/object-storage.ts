@@ -26,6 +26,9 @@ export interface ObjectStorage {
 }
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */
+/** The folders objects live in: card photos, chat files, identity documents. */
+export const OBJECT_FOLDERS = ['cards', 'chat', 'verification'] as const;
+
 export const OBJECT_KEY_PATTERN = new RegExp(
-  `^(cards|chat|verification)/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
+  `^(${OBJECT_FOLDERS.join('|')})/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
 );

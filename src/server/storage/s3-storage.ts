@@ -9,7 +9,12 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config';
-import { OBJECT_KEY_PATTERN, type ObjectStorage, type StoredObject } from './object-storage';
+import {
+  OBJECT_FOLDERS,
+  OBJECT_KEY_PATTERN,
+  type ObjectStorage,
+  type StoredObject,
+} from './object-storage';
 
 /**
  * Bytes held per upload: S3 needs each request's length before its body, so a stream of unknown
@@ -99,10 +104,10 @@ export class S3Storage implements ObjectStorage {
   }
 
   async *list(): AsyncIterable<{ key: string; lastModified: Date }> {
-    for (const prefix of ['cards/', 'chat/']) {
+    for (const folder of OBJECT_FOLDERS) {
       const pages = paginateListObjectsV2(
         { client: this.client },
-        { Bucket: this.bucket, Prefix: prefix },
+        { Bucket: this.bucket, Prefix: `${folder}/` },
       );
       for await (const page of pages) {
         for (const object of page.Contents ?? []) {
