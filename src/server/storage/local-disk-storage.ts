@@ -27,11 +27,15 @@ export class LocalDiskStorage implements ObjectStorage {
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file.
     const temp = `${file}.${process.pid}.tmp`;
+    const out = createWriteStream(temp, { mode: 0o600 });
     try {
-      await pipeline(body, createWriteStream(temp, { mode: 0o600 }));
+      await pipeline(body, out);
       await rename(temp, file);
     } catch (error) {
       await rm(temp, { force: true });
+      // A body that fails at once can end the pipeline before the file is even opened; the
+      // stream then creates it on its way to closing: removed again once it has closed.
+      if (!out.closed) out.once('close', () => void rm(temp, { force: true }));
       throw error;
     }
   }
