@@ -136,6 +136,21 @@ describe('verification levels', () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
   });
 
+  it('takes one of two staff decisions sent at the same moment, and refuses the other', async () => {
+    const who = await signUp(t.app);
+    const created = await submit(who, await identityBody(who));
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    const answers = await Promise.all([
+      decide(id, { decision: 'approve' }),
+      decide(id, { decision: 'reject', reason: 'other', note: 'at once' }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const state = await stateOf(who);
+    expect(['approved', 'rejected']).toContain(state.status);
+    expect(state.level).toBe(state.status === 'approved' ? 1 : 0);
+  });
+
   it('refuses under 18 with a clear message, and accepts 18 today', async () => {
     const who = await signUp(t.app);
     const young = await submit(who, await identityBody(who, { dateOfBirth: bornYearsAgo(18, -1) }));
