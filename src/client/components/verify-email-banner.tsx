@@ -1,5 +1,6 @@
 import { MailIcon } from 'lucide-react';
 import * as React from 'react';
+import { PageBanner } from '@/components/page-banner';
 import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
@@ -28,18 +29,19 @@ export function VerifyEmailBanner() {
     }
   };
   return (
-    <div
-      className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b bg-amber-50 px-4 py-2.5 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-100 sm:px-6"
+    <PageBanner
+      tone="warning"
+      icon={MailIcon}
       role="status"
-      data-testid="verify-email-banner"
+      testId="verify-email-banner"
+      textClassName="wrap-anywhere"
+      action={
+        <Button size="sm" variant="outline" onClick={resend} disabled={pending}>
+          {pending ? 'Sending...' : 'Resend link'}
+        </Button>
+      }
     >
-      <MailIcon className="size-4 shrink-0" aria-hidden />
-      <p className="min-w-0 flex-1 wrap-anywhere">
-        Please confirm your email address: we sent a link to <strong>{user.email}</strong>.
-      </p>
-      <Button size="sm" variant="outline" onClick={resend} disabled={pending}>
-        {pending ? 'Sending...' : 'Resend link'}
-      </Button>
-    </div>
+      Please confirm your email address: we sent a link to <strong>{user.email}</strong>.
+    </PageBanner>
   );
 }

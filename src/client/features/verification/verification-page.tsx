@@ -281,8 +281,57 @@ function FileField({
   );
 }
 
+/** A form's values and errors, and the props that bind one text field to them. */
+function useFormValues<T extends Record<string, string>>(initial: T) {
+  const [values, setValues] = React.useState(initial);
+  const [errors, setErrors] = React.useState<Errors>({});
+  const set = (key: keyof T) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+  const text = (key: keyof T & string, label: string, autoComplete: string) => ({
+    id: key,
+    label,
+    autoComplete,
+    value: values[key],
+    onChange: set(key),
+    error: errors[key],
+  });
+  return { values, errors, setErrors, set, text };
+}
+
+function CountrySelect({
+  id,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  error?: string;
+  onChange: (e: { target: { value: string } }) => void;
+}) {
+  return (
+    <Field id={id} label="Country" error={error}>
+      <NativeSelect id={id} value={value} onChange={onChange}>
+        {byName.map((code) => (
+          <option key={code} value={code}>
+            {countryNames.of(code) ?? code}
+          </option>
+        ))}
+      </NativeSelect>
+    </Field>
+  );
+}
+
+function SendButton({ pending, testId }: { pending: boolean; testId: string }) {
+  return (
+    <Button type="submit" className="sm:justify-self-start" data-testid={testId}>
+      {pending ? 'Sending...' : 'Send for review'}
+    </Button>
+  );
+}
+
 function IdentityForm() {
-  const [values, setValues] = React.useState({
+  const { values, errors, setErrors, set, text } = useFormValues({
     legalFirstName: '',
     legalLastName: '',
     dateOfBirth: '',
@@ -292,10 +341,7 @@ function IdentityForm() {
   const [front, setFront] = React.useState<File | null>(null);
   const [back, setBack] = React.useState<File | null>(null);
   const [selfie, setSelfie] = React.useState<File | null>(null);
-  const [errors, setErrors] = React.useState<Errors>({});
   const submit = useSubmit(setErrors);
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
   const hasBack = HAS_BACK[values.documentType];
 
   const onSubmit = (event: React.FormEvent) => {
@@ -339,40 +385,15 @@ function IdentityForm() {
         <form className="grid gap-5" noValidate onSubmit={onSubmit} data-testid="identity-form">
           <fieldset disabled={submit.isPending} className="grid gap-5">
             <div className="grid gap-5 sm:grid-cols-2">
-              <TextField
-                id="legalFirstName"
-                label="Legal first name"
-                autoComplete="given-name"
-                value={values.legalFirstName}
-                onChange={set('legalFirstName')}
-                error={errors.legalFirstName}
+              <TextField {...text('legalFirstName', 'Legal first name', 'given-name')} />
+              <TextField {...text('legalLastName', 'Legal last name', 'family-name')} />
+              <TextField {...text('dateOfBirth', 'Date of birth', 'bday')} type="date" />
+              <CountrySelect
+                id="country"
+                value={values.country}
+                error={errors.country}
+                onChange={set('country')}
               />
-              <TextField
-                id="legalLastName"
-                label="Legal last name"
-                autoComplete="family-name"
-                value={values.legalLastName}
-                onChange={set('legalLastName')}
-                error={errors.legalLastName}
-              />
-              <TextField
-                id="dateOfBirth"
-                label="Date of birth"
-                type="date"
-                autoComplete="bday"
-                value={values.dateOfBirth}
-                onChange={set('dateOfBirth')}
-                error={errors.dateOfBirth}
-              />
-              <Field id="country" label="Country" error={errors.country}>
-                <NativeSelect id="country" value={values.country} onChange={set('country')}>
-                  {byName.map((code) => (
-                    <option key={code} value={code}>
-                      {countryNames.of(code) ?? code}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </Field>
               <Field id="documentType" label="Document" error={errors.documentType}>
                 <NativeSelect
                   id="documentType"
@@ -413,9 +434,7 @@ function IdentityForm() {
                 capture="user"
               />
             </div>
-            <Button type="submit" className="sm:justify-self-start" data-testid="submit-identity">
-              {submit.isPending ? 'Sending...' : 'Send for review'}
-            </Button>
+            <SendButton pending={submit.isPending} testId="submit-identity" />
           </fieldset>
         </form>
       </CardContent>
@@ -424,7 +443,7 @@ function IdentityForm() {
 }
 
 function AddressForm() {
-  const [values, setValues] = React.useState({
+  const { values, errors, setErrors, set, text } = useFormValues({
     addressLine1: '',
     addressLine2: '',
     city: '',
@@ -432,10 +451,7 @@ function AddressForm() {
     country: 'US',
   });
   const [proof, setProof] = React.useState<File | null>(null);
-  const [errors, setErrors] = React.useState<Errors>({});
   const submit = useSubmit(setErrors);
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
     const problems: Errors = {
@@ -465,47 +481,16 @@ function AddressForm() {
       <CardContent>
         <form className="grid gap-5" noValidate onSubmit={onSubmit} data-testid="address-form">
           <fieldset disabled={submit.isPending} className="grid gap-5 sm:grid-cols-2">
-            <TextField
-              id="addressLine1"
-              label="Address"
-              autoComplete="address-line1"
-              value={values.addressLine1}
-              onChange={set('addressLine1')}
-              error={errors.addressLine1}
+            <TextField {...text('addressLine1', 'Address', 'address-line1')} />
+            <TextField {...text('addressLine2', 'Address line 2 (optional)', 'address-line2')} />
+            <TextField {...text('city', 'City', 'address-level2')} />
+            <TextField {...text('postalCode', 'Postal code', 'postal-code')} />
+            <CountrySelect
+              id="addressCountry"
+              value={values.country}
+              error={errors.country}
+              onChange={set('country')}
             />
-            <TextField
-              id="addressLine2"
-              label="Address line 2 (optional)"
-              autoComplete="address-line2"
-              value={values.addressLine2}
-              onChange={set('addressLine2')}
-              error={errors.addressLine2}
-            />
-            <TextField
-              id="city"
-              label="City"
-              autoComplete="address-level2"
-              value={values.city}
-              onChange={set('city')}
-              error={errors.city}
-            />
-            <TextField
-              id="postalCode"
-              label="Postal code"
-              autoComplete="postal-code"
-              value={values.postalCode}
-              onChange={set('postalCode')}
-              error={errors.postalCode}
-            />
-            <Field id="addressCountry" label="Country" error={errors.country}>
-              <NativeSelect id="addressCountry" value={values.country} onChange={set('country')}>
-                {byName.map((code) => (
-                  <option key={code} value={code}>
-                    {countryNames.of(code) ?? code}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
             <FileField
               id="proof"
               label="Proof of address"
@@ -513,9 +498,7 @@ function AddressForm() {
               error={errors.proof ?? errors.proofImages}
               onFile={setProof}
             />
-            <Button type="submit" className="sm:justify-self-start" data-testid="submit-address">
-              {submit.isPending ? 'Sending...' : 'Send for review'}
-            </Button>
+            <SendButton pending={submit.isPending} testId="submit-address" />
           </fieldset>
         </form>
       </CardContent>
