@@ -13,6 +13,7 @@ import { expireOffers } from './modules/admin/commands';
 import { sealTwoFactorSecrets } from './modules/auth/two-factor';
 import { applyRetention } from './modules/files/retention';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
+import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications/digests';
 import { deleteExpiredVerificationDocuments } from './modules/verification/commands';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
@@ -121,6 +122,18 @@ async function main() {
     (err: unknown) => app.log.warn({ err: loggableError(err) }, 'retention failed'),
   );
 
+  // The weekly digest (issue 22): once a week across all instances, to customers who keep it on.
+  const stopDigests = everyPeriod(
+    database,
+    'weekly-digest',
+    DIGEST_PERIOD_MS,
+    async () => {
+      const sent = await sendWeeklyDigests(app);
+      if (sent > 0) app.log.info({ sent }, 'weekly digests queued');
+    },
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'weekly digests failed'),
+  );
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -130,6 +143,7 @@ async function main() {
     stopHousekeeping();
     stopOfferExpiry();
     stopRetention();
+    stopDigests();
     await app.close();
     await bridge?.stop();
     await database.close();

@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { unsubscribeToken } from '../../src/server/common/unsubscribe';
+import { transactions } from '../../src/server/db/schema';
+import { sendWeeklyDigests } from '../../src/server/modules/notifications/digests';
 import {
   as,
   type SignedIn,
@@ -129,6 +132,54 @@ describe('email preferences', () => {
     // Transactional email still goes out.
     await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email } });
     await mail.waitFor(email, /Reset your Cardbridge password/);
+  });
+
+  it('sends the weekly digest to customers whose cards moved, each with its own one-click unsubscribe', async () => {
+    const seller = await signUp(t.app);
+    const waiting = (await submitCard(t.app, seller)).json();
+    const paid = (await submitCard(t.app, seller)).json();
+    const review = await as(t.app, staff, {
+      method: 'PATCH',
+      url: `/api/admin/transactions/${paid.id}`,
+      payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91' },
+    });
+    expect(review.statusCode).toBe(200);
+    // Digests off: nothing, though a card moved.
+    const optedOut = await signUp(t.app);
+    await setPreferences(optedOut, { statusUpdates: true, digests: false });
+    await submitCard(t.app, optedOut);
+    // Nothing new in the week: a card submitted 10 days ago and still waiting.
+    const quiet = await signUp(t.app);
+    const old = (await submitCard(t.app, quiet)).json();
+    await t.app.db
+      .update(transactions)
+      .set({ createdAt: new Date(t.now() - 10 * 24 * 60 * 60 * 1000) })
+      .where(eq(transactions.id, old.id));
+
+    expect(await sendWeeklyDigests(t.app)).toBeGreaterThanOrEqual(1);
+    await t.app.mail.deliverDue();
+    const digest = await mail.waitFor(seller.user.email, /your week/);
+    expect(digest.subject).toBe('Cardbridge: your week');
+    expect(digest.text).toContain('Cards submitted: 2');
+    expect(digest.text).toContain('Paid to you: $91.00 (1 card)');
+    expect(digest.text).toContain('Still under review: 1');
+    expect(waiting.status).toBe('pending');
+    const listUnsubscribe = header(digest, 'List-Unsubscribe')!;
+    expect(listUnsubscribe).toMatch(/\.digests\.[\w-]{43}>$/);
+    expect(header(digest, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const other of [optedOut, quiet]) {
+      expect(mail.to(other.user.email).filter((m) => /your week/.test(m.subject))).toEqual([]);
+    }
+
+    // The digest's link turns digests off, and status emails stay on.
+    const url = listUnsubscribe.slice(1, -1).slice(TEST_APP_URL.length);
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(200);
+    expect((await preferencesOf(seller)).json()).toEqual({ statusUpdates: true, digests: false });
+    await sendWeeklyDigests(t.app);
+    await t.app.mail.deliverDue();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mail.to(seller.user.email).filter((m) => /your week/.test(m.subject))).toHaveLength(1);
   });
 
   it('takes a digests link posted as multipart/form-data, as some mail programs send it', async () => {

@@ -1,13 +1,28 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Appeal, AppealStatus, Offer, OfferStatus } from '../../shared/fair-dealing';
 import type { Feedback } from '../../shared/feedback';
+import { PAYABLE_STATUSES } from '../../shared/payouts';
 import { rejectionReasonLabel } from '../../shared/rejections';
+import { PAID_PAYMENT_STATUSES } from '../../shared/statuses';
 import { feedback, paymentMethods, transactions, users } from '../db/schema';
 
 /**
  * Pieces of a transaction's answer that the customer's cards, the staff queue and payouts all
  * select: kept here, beneath those modules, so none of them imports another.
  */
+
+/** A card whose payment was sent or confirmed: money paid (the dashboard's earned, the digest). */
+export const PAID = inArray(transactions.paymentStatus, [...PAID_PAYMENT_STATUSES]);
+
+/** An approved card not paid yet, unless a revised offer waits for its answer (decision 073). */
+export const AWAITING_PAYMENT = and(
+  inArray(transactions.status, [...PAYABLE_STATUSES]),
+  eq(transactions.paymentStatus, 'pending'),
+  sql`${transactions.offerStatus} is distinct from 'pending'`,
+);
+
+/** What an approved card not paid yet will be paid: staff's amount, else the quote. */
+export const PAYOUT_DUE = sql`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})`;
 
 /**
  * Who a card belongs to and where to pay them (spec section 3), for a query that joins `users`

@@ -269,6 +269,24 @@ export const templates = {
       ],
       `You get these emails because status updates by email are on for your account. Unsubscribe from them in one click: ${d.unsubscribeUrl} (or choose in Profile: ${d.settingsUrl}).`,
     ),
+  'weekly-digest': (d: {
+    firstName: string | null;
+    lines: string[];
+    historyUrl: string;
+    settingsUrl: string;
+    unsubscribeUrl: string;
+  }) =>
+    layout(
+      'weekly-digest',
+      `${PRODUCT_NAME}: your week`,
+      hello(d.firstName),
+      [
+        { text: 'Here is what happened to your cards in the last 7 days:' },
+        { text: d.lines.join('\n') },
+        { link: d.historyUrl, label: 'Open my history' },
+      ],
+      `You get this weekly summary because digests are on for your account. Unsubscribe from them in one click: ${d.unsubscribeUrl} (or choose in Profile: ${d.settingsUrl}).`,
+    ),
 } satisfies Record<string, (data: never) => Rendered>;
 
 export type TemplateName = keyof typeof templates;

@@ -1,12 +1,13 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Feedback } from '../../../shared/feedback';
-import { PAYABLE_STATUSES } from '../../../shared/payouts';
-import { PAID_PAYMENT_STATUSES } from '../../../shared/statuses';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
 import {
+  AWAITING_PAYMENT,
   answerFields,
   fairDealingColumns,
   feedbackColumns,
+  PAID,
+  PAYOUT_DUE,
 } from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
@@ -135,14 +136,6 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
   return row;
 }
 
-const PAID = inArray(transactions.paymentStatus, [...PAID_PAYMENT_STATUSES]);
-const AWAITING = and(
-  inArray(transactions.status, [...PAYABLE_STATUSES]),
-  eq(transactions.paymentStatus, 'pending'),
-  // Not while a revised offer waits for the customer's answer (decision 073).
-  sql`${transactions.offerStatus} is distinct from 'pending'`,
-);
-
 /**
  * totalEarned sums paymentAmount over cards whose payment was sent or confirmed; awaitingPayment
  * sums what each approved card not paid yet will be paid: paymentAmount when staff set one, else
@@ -157,7 +150,7 @@ const statsLoader = (db: Db) =>
         pending: sql<number>`(count(*) filter (where ${transactions.status} = 'pending'))::int`,
         completed: sql<number>`(count(*) filter (where ${transactions.status} = 'completed'))::int`,
         totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${PAID}), 0)::numeric(12,2)::text`,
-        awaitingPayment: sql<string>`coalesce(sum(coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})) filter (where ${AWAITING}), 0)::numeric(12,2)::text`,
+        awaitingPayment: sql<string>`coalesce(sum(${PAYOUT_DUE}) filter (where ${AWAITING_PAYMENT}), 0)::numeric(12,2)::text`,
       })
       .from(transactions)
       .where(byUserIds)
