@@ -8,17 +8,14 @@
  *
  *   npm run bench:restart               on PGlite, and on PostgreSQL when DATABASE_URL is set
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sign } from 'cookie-signature';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase } from '../src/server/db/client';
 import { createPostgresDatabase } from './lib/postgres';
 import { startBuiltServer } from './lib/processes';
-import { seedCardbridge } from './lib/seed';
+import { seedCardbridge, signInSeeded } from './lib/seed';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const CUSTOMERS = env('BENCH_CUSTOMERS', 1000);
@@ -28,25 +25,6 @@ const RUNS = env('RUNS', 3);
 const SECRET = randomBytes(32).toString('hex');
 const DATA_KEY = randomBytes(32).toString('hex');
 const POLLS = ['/api/stats', '/api/transactions/recent', '/api/transactions', '/api/chat/messages'];
-
-/** One session row per customer, as sign-ins before the restart left them; their cookies. */
-async function signInEveryone(options: { databaseUrl?: string; pgliteDir?: string }) {
-  const database = await openDatabase(options);
-  const { rows } = await database.db.execute<{ id: string; email: string }>(
-    sql`select id, email from users order by email`,
-  );
-  const tokens = rows.map(() => randomBytes(32).toString('base64url'));
-  const sids = tokens.map((t) => createHash('sha256').update(t).digest('hex'));
-  await database.pool.query(
-    `insert into sessions (sid, sess, expire, account_kind, account_id, created_at, last_seen_at)
-     select sid, '{}'::json, now() + interval '20 hours', 'user', id::uuid,
-            now() - interval '4 hours', now() - interval '4 hours'
-       from unnest($1::text[], $2::text[]) as s(sid, id)`,
-    [sids, rows.map((r) => r.id)],
-  );
-  await database.close();
-  return tokens.map((t) => `cb.sid=${encodeURIComponent(sign(t, SECRET))}`);
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
@@ -136,7 +114,7 @@ for (const target of targets) {
     password: 'bench-password',
     staff: { email: 'bench-staff@example.com', password: 'bench staff password' },
   });
-  cookiesOf.set(target.kind, await signInEveryone(where));
+  cookiesOf.set(target.kind, await signInSeeded(where, SECRET));
   const runs = [];
   for (let run = 0; run < RUNS; run++)
     runs.push(await restartRun(target.kind, dataDir, fresh?.url));

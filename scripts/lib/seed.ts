@@ -1,3 +1,5 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { sign } from 'cookie-signature';
 import { sql } from 'drizzle-orm';
 import { hashPassword, upsertAdmin } from '../../src/server/common/accounts';
 import { openDatabase } from '../../src/server/db/client';
@@ -60,4 +62,33 @@ export async function seedCardbridge(
   for (const row of rows.rows) cardIds[Number(row.n)] = row.id;
   await database.close();
   return { cardIds } satisfies Seeded;
+}
+
+/**
+ * Signs in every seeded account of `kind` directly in the database: one session row each, as
+ * sign-ins made before the benchmark would have left them. Answers their cookies, signed with
+ * `secret` (the server's SESSION_SECRET), in email order.
+ */
+export async function signInSeeded(
+  options: { databaseUrl?: string; pgliteDir?: string },
+  secret: string,
+  kind: 'user' | 'admin' = 'user',
+) {
+  const database = await openDatabase(options);
+  const { rows } = await database.db.execute<{ id: string }>(
+    kind === 'user'
+      ? sql`select id from users order by email`
+      : sql`select id from admins order by email`,
+  );
+  const tokens = rows.map(() => randomBytes(32).toString('base64url'));
+  const sids = tokens.map((t) => createHash('sha256').update(t).digest('hex'));
+  await database.pool.query(
+    `insert into sessions (sid, sess, expire, account_kind, account_id, created_at, last_seen_at)
+     select sid, '{}'::json, now() + interval '20 hours', $3, id::uuid,
+            now() - interval '4 hours', now() - interval '4 hours'
+       from unnest($1::text[], $2::text[]) as s(sid, id)`,
+    [sids, rows.map((r) => r.id), kind],
+  );
+  await database.close();
+  return tokens.map((t) => `cb.sid=${encodeURIComponent(sign(t, secret))}`);
 }
