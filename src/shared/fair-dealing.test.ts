@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canAppeal,
-  durationText,
-  makeOfferSchema,
-  offerHeadline,
-  reviewTimeText,
-} from './fair-dealing';
+import { canAppeal, makeOfferSchema } from './fair-dealing';
+import { durationText, offerHeadline, reviewTimeText } from './fair-dealing-text';
 
 describe('fair dealing rules (decision 073)', () => {
   it('says durations as people do', () => {

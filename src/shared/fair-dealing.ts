@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatMoney, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 
 /**
  * Fair dealing (decision 073): revised offers by consent, appeals of rejections, review times
@@ -56,10 +56,6 @@ export const OFFER_NOT_PENDING = 'This card has no revised offer waiting for an 
 export const OFFER_EXPIRED = 'This offer has expired';
 export const BELOW_QUOTE =
   'The payment amount cannot be below the quoted payout. Make a revised offer for the customer to accept instead.';
-
-/** The customer's words for an offer: "Revised offer: $36.40 for a $40.00 balance". */
-export const offerHeadline = (offer: { amount: string; verifiedValue: string }) =>
-  `Revised offer: ${formatMoney(offer.amount)} for a ${formatMoney(offer.verifiedValue)} balance`;
 
 // --- Appeals ---
 
@@ -166,33 +162,6 @@ export const reviewSummarySchema = z.object({
 });
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
 
-/** Minutes as people say them: "45 minutes", "2 hours", "1 hour 30 minutes", "3 days". */
-export function durationText(minutes: number): string {
-  const m = Math.max(1, Math.round(minutes));
-  if (m < 60) return `${m} minute${m === 1 ? '' : 's'}`;
-  if (m < 48 * 60) {
-    const hours = Math.floor(m / 60);
-    const rest = m % 60;
-    const h = `${hours} hour${hours === 1 ? '' : 's'}`;
-    return rest === 0 ? h : `${h} ${rest} minute${rest === 1 ? '' : 's'}`;
-  }
-  const days = Math.round(m / (24 * 60));
-  return `${days} days`;
-}
-
-/**
- * The line the upload form and a card's detail show: the brand's median when it has enough
- * decisions, else the overall one, else (no decisions in the window) the staff's target.
- */
-export function reviewTimeText(times: ReviewTimes, cardType?: string): string {
-  const brand = cardType ? times.brands[cardType] : undefined;
-  const median = brand?.medianMinutes ?? times.overall.medianMinutes;
-  if (median === null) {
-    return `We aim to review every card within ${durationText(times.targetMinutes)}`;
-  }
-  return `Usually reviewed within ${durationText(median)}`;
-}
-
 // --- Timeline ---
 
 export const TIMELINE_STEPS = [
@@ -209,20 +178,6 @@ export const TIMELINE_STEPS = [
   'appeal_decided',
 ] as const;
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
-
-export const TIMELINE_LABELS: Record<TimelineStep, string> = {
-  submitted: 'Submitted',
-  in_review: 'In review',
-  offer_made: 'Revised offer made',
-  offer_accepted: 'Offer accepted',
-  offer_declined: 'Offer declined',
-  offer_expired: 'Offer expired',
-  approved: 'Approved',
-  payment_sent: 'Payment sent',
-  rejected: 'Rejected',
-  appealed: 'Appealed',
-  appeal_decided: 'Appeal decided',
-};
 
 /** One step of GET /api/transactions/{id}/timeline; `by` (who did it) in staff's answer only. */
 export const timelineEntrySchema = z.object({

@@ -4,8 +4,6 @@ import { Redirect, Route, Switch } from 'wouter';
 import { TooltipProvider } from '@/components/ui/tooltip';
 // The home page comes with the shell, one round trip sooner than the pages loaded on demand.
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
-import { PrivacyPage } from '@/features/legal/privacy-page';
-import { TermsPage } from '@/features/legal/terms-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
 import { queryClient } from '@/lib/query-client';
 import { ResetPasswordPage, SignInLinkPage, VerifyEmailPage } from './account-pages';
@@ -20,8 +18,10 @@ const PaymentMethodsPage = lazyPage(
   () => import('@/features/payment-methods/payment-methods-page'),
   'PaymentMethodsPage',
 );
+const PrivacyPage = lazyPage(() => import('@/features/legal/privacy-page'), 'PrivacyPage');
 const ProfilePage = lazyPage(() => import('@/features/profile/profile-page'), 'ProfilePage');
 const SupportPage = lazyPage(() => import('@/features/support/support-page'), 'SupportPage');
+const TermsPage = lazyPage(() => import('@/features/legal/terms-page'), 'TermsPage');
 const UploadPage = lazyPage(() => import('@/features/upload/upload-page'), 'UploadPage');
 const VerificationPage = lazyPage(
   () => import('@/features/verification/verification-page'),

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { offerHeadline, type TimelineEntry } from '../../shared/fair-dealing';
+import type { TimelineEntry } from '../../shared/fair-dealing';
+import { offerHeadline } from '../../shared/fair-dealing-text';
 import { formatMoney } from '../../shared/money';
 import { rejectionText } from '../../shared/rejections';
 import type { Db } from '../db/client';

@@ -1,4 +1,5 @@
-import { TIMELINE_LABELS, type TimelineEntry } from '@shared/fair-dealing';
+import type { TimelineEntry } from '@shared/fair-dealing';
+import { TIMELINE_LABELS } from '@shared/fair-dealing-text';
 import { useQuery } from '@tanstack/react-query';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getJson } from '@/lib/api';

@@ -1,4 +1,5 @@
-import { type ReviewTimes, reviewTimeText } from '@shared/fair-dealing';
+import type { ReviewTimes } from '@shared/fair-dealing';
+import { reviewTimeText } from '@shared/fair-dealing-text';
 import { useQuery } from '@tanstack/react-query';
 import { ClockIcon } from 'lucide-react';
 import { cn } from '@/lib/utils';

@@ -1,4 +1,4 @@
-import { offerHeadline } from '@shared/fair-dealing';
+import { offerHeadline } from '@shared/fair-dealing-text';
 import { formatMoney } from '@shared/money';
 import type { Transaction } from '@shared/transactions';
 import { useMutation } from '@tanstack/react-query';

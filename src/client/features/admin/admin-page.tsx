@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from '@shared/brand';
-import { durationText } from '@shared/fair-dealing';
+import { durationText } from '@shared/fair-dealing-text';
 import { displayName } from '@shared/user-display';
 import { useQuery } from '@tanstack/react-query';
 import {

@@ -3,8 +3,8 @@ import {
   APPEAL_NOTE_MAX_LENGTH,
   APPEAL_NOTE_REQUIRED,
   OFFER_NOTE_MAX_LENGTH,
-  offerHeadline,
 } from '@shared/fair-dealing';
+import { offerHeadline } from '@shared/fair-dealing-text';
 import { expectedPayout, formatMoney, MONEY_PATTERN, toCents } from '@shared/money';
 import { isPaid } from '@shared/statuses';
 import { useMutation } from '@tanstack/react-query';
