@@ -17,7 +17,7 @@ export default async function reviewTimeRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/review-summary',
-    { onRequest: requireStaff, schema: { response: { 200: reviewSummarySchema } } },
+    { config: { capability: 'portal.read' }, schema: { response: { 200: reviewSummarySchema } } },
     async () =>
       reviewSummary(app.db, new Date(app.now()), app.config.fairDealing.reviewTargetMinutes),
   );

@@ -96,7 +96,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
   r.post(
     '/api/admin/users/:id/sessions/revoke',
     {
-      onRequest: requireStaff,
+      config: { capability: 'users.standing' },
       schema: { params: idParams, response: { 200: z.object({ ended: z.number() }) } },
     },
     async (request) => {
