@@ -14,7 +14,7 @@ import {
   as,
   type SignedIn,
   setUpTestApp,
-  signInStaff,
+  signInAs,
   signUp,
   type TestApp,
   uniqueEmail,
@@ -27,7 +27,7 @@ const t = setUpTestApp();
  * table of which role holds which capability is src/shared/staff-roles.ts; this list is checked
  * against the routes the app has, so a new admin route fails here until it is added.
  */
-export const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
+const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'GET /api/admin/stats': 'portal.read',
   'GET /api/admin/review-summary': 'portal.read',
   'GET /api/admin/transactions': 'cards.read',
@@ -78,14 +78,6 @@ const urlOf = (path: string) =>
     .replace(':userId', ZERO_ID)
     .replace(':brand', 'no-such-brand')
     .replace(':level', '1');
-
-/** A staff member of `role`, signed in through both steps. */
-export async function signInAs(testApp: TestApp, role: StaffRole): Promise<SignedIn> {
-  const email = uniqueEmail(role);
-  await upsertAdmin(testApp.database.db, { email, password: 'staff password 1' }, 4);
-  await testApp.database.db.update(admins).set({ role }).where(eq(admins.email, email));
-  return signInStaff(testApp, email);
-}
 
 const adminRoutes = () =>
   t.app.apiRoutes.filter(

@@ -39,6 +39,8 @@ export default async function staffRoutes(app: FastifyInstance) {
       const { id } = await app.run((context) =>
         inviteStaff(context, accountOf(request), request.body),
       );
+      // The email was queued with the invitation's commit: send it now.
+      app.mail.kick();
       const member = (await listStaff(app.db)).find((m) => m.id === id)!;
       return reply.code(201).send(member);
     },
