@@ -1,8 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { toAccount } from '../../src/server/common/account';
-import { upsertAdmin } from '../../src/server/common/accounts';
-import { admins } from '../../src/server/db/schema';
 import {
   type Capability,
   can,
@@ -10,15 +7,7 @@ import {
   STAFF_ROLES,
   type StaffRole,
 } from '../../src/shared/staff-roles';
-import {
-  as,
-  type SignedIn,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  type TestApp,
-  uniqueEmail,
-} from './helpers';
+import { as, type SignedIn, setUpTestApp, signInAs, signUp } from './helpers';
 
 const t = setUpTestApp();
 
