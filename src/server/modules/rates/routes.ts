@@ -9,7 +9,7 @@ import {
   rateListSchema,
   updateRateSchema,
 } from '../../../shared/rate-schemas';
-import { accountOf, requireStaff } from '../../plugins/auth';
+import { accountOf } from '../../plugins/auth';
 import { addBrand, changeBrand } from './commands';
 import { activeRates, allRates, rateHistory } from './queries';
 

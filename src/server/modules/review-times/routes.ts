@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { reviewSummarySchema, reviewTimesSchema } from '../../../shared/fair-dealing';
-import { requireStaff } from '../../plugins/auth';
 import { reviewSummary, reviewTimes } from './queries';
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/verification';
 import { notFound } from '../../common/http-error';
 import { levelLimits } from '../../common/selling-limits';
-import { accountOf, requireCustomer, requireStaff } from '../../plugins/auth';
+import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
 import {
   findAdminVerification,
