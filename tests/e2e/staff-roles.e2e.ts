@@ -145,6 +145,15 @@ describe('staff roles and invitations', () => {
         await expectNoAxeFindings(page, `the Staff tab (${theme}, ${size})`);
         await expectNoSidewaysScroll(page);
         await screenshot(page, `staff-tab-${theme}-${size}`);
+        await page.getByTestId('invite-staff').click();
+        await expect(page.getByTestId('invite-dialog')).toBeVisible();
+        await screenshot(page, `staff-invite-dialog-${theme}-${size}`, false);
+        await context.clearCookies();
+        await page.goto('/staff-invitation?token=shown-for-the-screenshot');
+        await expect(page.getByRole('heading', { name: 'Join the staff' })).toBeVisible();
+        await expectNoAxeFindings(page, `the accept-invitation page (${theme}, ${size})`);
+        await expectNoSidewaysScroll(page);
+        await screenshot(page, `staff-invitation-${theme}-${size}`);
         await context.close();
       }
     }
