@@ -21,8 +21,10 @@ import payoutRoutes from './modules/payouts/routes';
 import rateRoutes from './modules/rates/routes';
 import reviewTimeRoutes from './modules/review-times/routes';
 import sessionRoutes from './modules/sessions/routes';
+import staffRoutes from './modules/staff/routes';
 import supportRoutes from './modules/support/routes';
 import verificationRoutes from './modules/verification/routes';
+import { registerStaffGuard } from './plugins/auth';
 import { registerClient } from './plugins/client';
 import { registerApiDocs } from './plugins/docs';
 import {
@@ -118,6 +120,7 @@ export async function buildApp(
   registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
   await registerRateLimits(app);
+  registerStaffGuard(app);
   registerMail(app);
 
   await app.register(fastifyMultipart, {
@@ -140,6 +143,7 @@ export async function buildApp(
   await app.register(chatRoutes);
   await app.register(supportRoutes);
   await app.register(verificationRoutes);
+  await app.register(staffRoutes);
   await app.register(eventRoutes);
   await app.register(healthRoutes);
 

@@ -8,6 +8,7 @@ import {
   PASSWORD_TOO_LONG,
   PASSWORD_TOO_SHORT,
 } from './auth-rules';
+import { STAFF_ROLES } from './staff-roles';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_TOO_LONG } from './auth-rules';
 
@@ -121,6 +122,8 @@ export const currentUserSchema = z.object({
   standing: z.enum(['active', 'suspended', 'closed']),
   /** Customers: 0, 1 (identity checked) or 2 (address checked); staff: 0. */
   verificationLevel: z.number(),
+  /** Staff only: their role (src/shared/staff-roles.ts, decision 076). */
+  staffRole: z.enum(STAFF_ROLES).optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sign } from 'cookie-signature';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createPostgresDatabase } from '../../scripts/lib/postgres';
@@ -11,8 +12,9 @@ import { type BuildOptions, buildApp } from '../../src/server/app';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { type AppConfig, type Limits, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
-import { sessions } from '../../src/server/db/schema';
+import { admins, sessions } from '../../src/server/db/schema';
 import { SESSION_LIMITS } from '../../src/server/plugins/session';
+import type { StaffRole } from '../../src/shared/staff-roles';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -324,3 +326,11 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
 }
 
 export { freshCode } from '../../scripts/lib/staff-sign-in';
+
+/** A staff member of `role` (src/shared/staff-roles.ts), signed in through both steps. */
+export async function signInAs(testApp: TestApp, role: StaffRole): Promise<SignedIn> {
+  const email = uniqueEmail(role);
+  await upsertAdmin(testApp.database.db, { email, password: 'staff password 1' }, 4);
+  await testApp.database.db.update(admins).set({ role }).where(eq(admins.email, email));
+  return signInStaff(testApp, email);
+}

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
+import { upsertAdmin } from '../../src/server/common/accounts';
 import { openDatabase } from '../../src/server/db/client';
+import { admins } from '../../src/server/db/schema';
 import { openEvents } from '../api/live-helpers';
 import { type Cluster, call, type Instance, STAFF, signIn, startCluster, within } from './cluster';
 
@@ -99,6 +102,48 @@ describe('two instances on one PostgreSQL', () => {
     } finally {
       events.close();
     }
+  });
+
+  it('a role change and a deactivation through one reach the other’s sessions within 1 s', async () => {
+    const member = {
+      email: `cluster.member.${Date.now().toString(36)}@example.com`,
+      password: 'cluster member password',
+    };
+    const database = await openDatabase({ databaseUrl: cluster.databaseUrl });
+    try {
+      const { admin } = await upsertAdmin(database.db, member, 4);
+      await database.db.update(admins).set({ role: 'reviewer' }).where(eq(admins.id, admin.id));
+    } finally {
+      await database.close();
+    }
+    const owner = await staffSignIn(a.base);
+    const cookie = (await signInStaffOverHttp(b.base, member)).cookie;
+    const me = await (await call(b.base, cookie, 'GET', '/api/auth/user')).json();
+    expect(me.staffRole).toBe('reviewer');
+    // B holds the session in memory: the reviewer reads the queue, and payouts are refused.
+    expect((await call(b.base, cookie, 'GET', '/api/admin/transactions')).status).toBe(200);
+    expect((await call(b.base, cookie, 'GET', '/api/admin/payouts')).status).toBe(403);
+
+    const promoted = await call(a.base, owner, 'PATCH', `/api/admin/staff/${me.id}`, {
+      role: 'finance',
+    });
+    expect(promoted.status).toBe(200);
+    expect(
+      await within(
+        1000,
+        async () => (await call(b.base, cookie, 'GET', '/api/admin/payouts')).status === 200,
+      ),
+    ).toBeLessThan(1000);
+
+    const off = await call(a.base, owner, 'PATCH', `/api/admin/staff/${me.id}`, { active: false });
+    expect(off.status).toBe(200);
+    expect(
+      await within(
+        1000,
+        async () => (await call(b.base, cookie, 'GET', '/api/auth/user')).status === 401,
+      ),
+    ).toBeLessThan(1000);
+    expect((await call(b.base, cookie, 'GET', '/api/admin/payouts')).status).toBe(401);
   });
 
   it('staff on one instance see an upload made through the other within 1 s', async () => {

@@ -1151,6 +1151,43 @@ export const CATALOGUE: RouteSpec[] = [
     validBody: ({ rng }) => obj({ status: rng.pick(TICKET_STATUSES) }),
   },
 
+  // staff management (issue 21; the fuzzer's staff account is an owner)
+  { method: 'GET', path: '/api/admin/staff', access: 'staff' },
+  {
+    method: 'POST',
+    path: '/api/admin/staff/invitations',
+    access: 'staff',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        email: `invitee-${rng.hex(8)}@example.com`,
+        role: rng.pick(['owner', 'reviewer', 'support', 'finance']),
+      }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/staff/:id',
+    access: 'staff',
+    body: 'json',
+    // Never the fuzzer's own account: a made-up id (404).
+    param: ({ rng }) => rng.uuid(),
+    validBody: ({ rng }) => obj({ role: rng.pick(['reviewer', 'support', 'finance']) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/staff-invitations/accept',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        token: rng.hex(43),
+        password: 'a brand new secret 9',
+        firstName: 'In',
+        lastName: 'Vite',
+      }),
+    check: () => 'a made-up invitation token made a staff account',
+  },
+
   // live updates
   { method: 'GET', path: '/api/events', access: 'signed-in', streaming: true },
 

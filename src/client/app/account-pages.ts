@@ -13,3 +13,7 @@ export const SignInLinkPage = lazyPage(
   () => import('@/features/auth/sign-in-link-page'),
   'SignInLinkPage',
 );
+export const StaffInvitationPage = lazyPage(
+  () => import('@/features/auth/staff-invitation-page'),
+  'StaffInvitationPage',
+);

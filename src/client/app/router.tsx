@@ -2,7 +2,12 @@ import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { LandingPage } from '@/features/landing/landing-page';
 import { useAuth } from '@/lib/auth';
-import { ResetPasswordPage, SignInLinkPage, VerifyEmailPage } from './account-pages';
+import {
+  ResetPasswordPage,
+  SignInLinkPage,
+  StaffInvitationPage,
+  VerifyEmailPage,
+} from './account-pages';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
 
@@ -27,6 +32,7 @@ export function Router() {
           <Route path="/reset-password" component={ResetPasswordPage} />
           <Route path="/verify-email" component={VerifyEmailPage} />
           <Route path="/sign-in-link" component={SignInLinkPage} />
+          <Route path="/staff-invitation" component={StaffInvitationPage} />
           <Route path="/terms">
             <main>
               <TermsPage />

@@ -6,7 +6,12 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
 import { queryClient } from '@/lib/query-client';
-import { ResetPasswordPage, SignInLinkPage, VerifyEmailPage } from './account-pages';
+import {
+  ResetPasswordPage,
+  SignInLinkPage,
+  StaffInvitationPage,
+  VerifyEmailPage,
+} from './account-pages';
 import { AppLayout } from './app-layout';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
@@ -39,6 +44,7 @@ export function SignedInApp() {
             <Route path="/reset-password" component={ResetPasswordPage} />
             <Route path="/verify-email" component={VerifyEmailPage} />
             <Route path="/sign-in-link" component={SignInLinkPage} />
+            <Route path="/staff-invitation" component={StaffInvitationPage} />
             <Route path="/admin/login">
               <Redirect to="/admin" replace />
             </Route>

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '../../shared/auth-schemas';
+import { isStaffRole } from '../../shared/staff-roles';
 
 /** Whose a session, a token or a count is: a customer's (`user`) or a staff member's (`admin`). */
 export interface Principal {
@@ -22,6 +23,8 @@ export type AccountRow = {
   emailNotifications?: boolean;
   standing?: string;
   verificationLevel?: number;
+  /** A staff row's role (src/shared/staff-roles.ts). */
+  role?: string;
 };
 
 export type Standing = CurrentUser['standing'];
@@ -45,6 +48,12 @@ export function toAccount(kind: Principal['kind'], row: AccountRow): Account {
     emailNotifications: kind === 'user' && row.emailNotifications !== false,
     standing: kind === 'user' ? standingOf(row.standing) : 'active',
     verificationLevel: kind === 'user' ? (row.verificationLevel ?? 0) : 0,
+    // A staff row's role; a customer row flagged isAdmin counts as an owner (decision 076).
+    ...(kind === 'admin'
+      ? { staffRole: isStaffRole(row.role) ? row.role : 'reviewer' }
+      : row.isAdmin === true
+        ? { staffRole: 'owner' as const }
+        : {}),
   };
 }
 

@@ -29,7 +29,8 @@ export function recordAudit(
       | 'brand_rate'
       | 'payouts'
       | 'verification'
-      | 'verification_limits';
+      | 'verification_limits'
+      | 'staff';
     entityId: string | null;
     action: string;
     changes: AuditChanges;

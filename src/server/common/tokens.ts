@@ -5,12 +5,18 @@ import type { Db } from '../db/client';
 import { authTokens } from '../db/schema';
 import type { Principal } from './account';
 
-export type TokenPurpose = 'password_reset' | 'email_verification' | 'signin_link';
+export type TokenPurpose =
+  | 'password_reset'
+  | 'email_verification'
+  | 'signin_link'
+  | 'staff_invitation';
 
 export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   password_reset: 30 * 60 * 1000,
   email_verification: 48 * 60 * 60 * 1000,
   signin_link: 15 * 60 * 1000,
+  // An invitation to join the staff (decision 077): 72 hours.
+  staff_invitation: 72 * 60 * 60 * 1000,
 };
 
 /**
@@ -22,6 +28,7 @@ const NEWEST_ONLY: Record<TokenPurpose, boolean> = {
   password_reset: true,
   email_verification: true,
   signin_link: false,
+  staff_invitation: true,
 };
 
 /**

@@ -66,6 +66,11 @@ export const admins = pgTable(
     password: text('password').notNull(),
     firstName: varchar('first_name', { length: 100 }),
     lastName: varchar('last_name', { length: 100 }),
+    /** owner | reviewer | support | finance (src/shared/staff-roles.ts, decision 076). */
+    role: varchar('role', { length: 16 }).notNull().default('owner'),
+    /** False once deactivated, and while an invitation waits to be accepted (decision 077). */
+    active: boolean('active').notNull().default(true),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

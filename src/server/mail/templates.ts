@@ -115,6 +115,23 @@ export const templates = {
       `You get this email because a password reset was asked for at ${PRODUCT_NAME}.`,
     ),
 
+  'staff-invitation': (d: { link: string; role: string; invitedBy: string }) =>
+    layout(
+      'staff-invitation',
+      `You are invited to join the ${PRODUCT_NAME} staff`,
+      hello(null),
+      [
+        {
+          text: `${d.invitedBy} invited you to the ${PRODUCT_NAME} staff portal as ${d.role}. Open the link to choose your name and password; you will then set up two-factor sign-in.`,
+        },
+        { link: d.link, label: 'Accept the invitation' },
+        {
+          text: 'The link works once, for 72 hours. If you did not expect this, ignore this email.',
+        },
+      ],
+      `You get this email because a ${PRODUCT_NAME} owner invited this address.`,
+    ),
+
   'signin-link': (d: { firstName: string | null; link: string }) =>
     layout(
       'signin-link',

@@ -1,5 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import {
+  CAPABILITIES,
+  type Capability,
+  can,
+  FORBIDDEN_ROLE,
+  forbiddenRoleMessage,
+} from '../../shared/staff-roles';
 import type { Account } from '../common/account';
 import { HttpError } from '../common/http-error';
 import { accountNotActive } from '../common/standing';
@@ -35,6 +42,48 @@ export async function requireStaff(request: FastifyRequest): Promise<void> {
   const account = await currentAccount(request);
   if (!account) throw new HttpError(401, UNAUTHORIZED);
   if (!account.isAdmin) throw new HttpError(403, 'Admin access required');
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What an `/api/admin` route needs (src/shared/staff-roles.ts); the guard below enforces it. */
+    capability?: Capability;
+  }
+}
+
+/** The `/api/admin` routes open to anyone: staff sign-in itself. */
+const OPEN_ADMIN_ROUTES = new Set(['/api/admin/signin', '/api/admin/signin/verify']);
+
+/** A guard for one capability: 401 signed out, 403 for a customer, 403 `forbidden_role` for a role without it. */
+export function requireCapability(capability: Capability): onRequestHookHandler {
+  if (!(capability in CAPABILITIES)) throw new Error(`Unknown capability ${capability}`);
+  return async (request) => {
+    await requireStaff(request);
+    const role = accountOf(request).staffRole;
+    if (!can(role, capability)) {
+      throw new HttpError(403, forbiddenRoleMessage(role ?? 'reviewer'), undefined, {
+        code: FORBIDDEN_ROLE,
+      });
+    }
+  };
+}
+
+/**
+ * Every `/api/admin` route states the capability it needs in its config, in one place
+ * (decision 076); this hook adds its guard. A route without one stops the app at start.
+ */
+export function registerStaffGuard(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/admin') || OPEN_ADMIN_ROUTES.has(route.url)) return;
+    const capability = (route.config as { capability?: Capability } | undefined)?.capability;
+    if (!capability) {
+      throw new Error(
+        `${route.method} ${route.url} names no capability (src/shared/staff-roles.ts)`,
+      );
+    }
+    const guard = requireCapability(capability);
+    route.onRequest = [guard, ...[route.onRequest ?? []].flat()];
+  });
 }
 
 /** Card and payment-method creation is for customers only: staff get 403 (PRODUCT.md). */

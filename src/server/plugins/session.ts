@@ -65,7 +65,8 @@ const SESSION_WITH_ACCOUNT = `
            u.email_notifications as user_email_notifications,
            u.standing as user_standing, u.verification_level as user_verification_level,
            a.id as admin_id, a.email as admin_email, a.first_name as admin_first_name,
-           a.last_name as admin_last_name, a.created_at as admin_created_at
+           a.last_name as admin_last_name, a.created_at as admin_created_at,
+           a.role as admin_role, a.active as admin_active
       from sessions s
       left join users u on s.account_kind = 'user' and u.id = s.account_id
       left join admins a on s.account_kind = 'admin' and a.id = s.account_id`;
@@ -125,6 +126,8 @@ interface SessionRow {
   admin_first_name: string | null;
   admin_last_name: string | null;
   admin_created_at: Date;
+  admin_role: string;
+  admin_active: boolean;
 }
 
 function accountOfRow(row: SessionRow): Account | null {
@@ -143,13 +146,15 @@ function accountOfRow(row: SessionRow): Account | null {
       verificationLevel: row.user_verification_level,
     });
   }
-  if (row.account_kind === 'admin' && row.admin_id) {
+  // A deactivated staff member's session leads nowhere (decision 077).
+  if (row.account_kind === 'admin' && row.admin_id && row.admin_active !== false) {
     return toAccount('admin', {
       id: row.admin_id,
       email: row.admin_email,
       firstName: row.admin_first_name,
       lastName: row.admin_last_name,
       createdAt: row.admin_created_at,
+      role: row.admin_role,
     });
   }
   return null;

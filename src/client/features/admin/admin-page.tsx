@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from '@shared/brand';
 import { durationText } from '@shared/fair-dealing-text';
+import type { Capability } from '@shared/staff-roles';
 import { displayName } from '@shared/user-display';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -24,11 +25,13 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
+import { useStaffCan } from '@/lib/staff-role';
 import { ChatTab, ChatUnreadBadge } from './chat-tab';
 import { LimitsCard } from './limits-card';
 import { PayoutsTab } from './payouts-tab';
 import { adminStatsQuery, reviewSummaryQuery } from './queries';
 import { RatesTab } from './rates-tab';
+import { StaffTab } from './staff-tab';
 import { TicketsTab } from './tickets-tab';
 import { UploadsTab } from './uploads-tab';
 import { UsersTab } from './users-tab';
@@ -88,45 +91,84 @@ export function AdminPage() {
         <SummaryCards />
         <Card>
           <CardContent className="p-4 sm:p-6">
-            <Tabs defaultValue="uploads">
-              <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
-                <TabsTrigger value="uploads">User Uploads</TabsTrigger>
-                <TabsTrigger value="payouts">Payouts</TabsTrigger>
-                <TabsTrigger value="verification">Verification</TabsTrigger>
-                <TabsTrigger value="users">Users</TabsTrigger>
-                <TabsTrigger value="chat">
-                  Chat Support <ChatUnreadBadge />
-                </TabsTrigger>
-                <TabsTrigger value="tickets">Tickets</TabsTrigger>
-                <TabsTrigger value="rates">Rates</TabsTrigger>
-              </TabsList>
-              <TabsContent value="uploads">
-                <UploadsTab />
-              </TabsContent>
-              <TabsContent value="payouts">
-                <PayoutsTab />
-              </TabsContent>
-              <TabsContent value="verification">
-                <VerificationsTab />
-              </TabsContent>
-              <TabsContent value="users">
-                <UsersTab />
-              </TabsContent>
-              <TabsContent value="chat">
-                <ChatTab />
-              </TabsContent>
-              <TabsContent value="tickets">
-                <TicketsTab />
-              </TabsContent>
-              <TabsContent value="rates" className="grid grid-cols-[minmax(0,1fr)] gap-6">
-                <RatesTab />
-                <LimitsCard />
-              </TabsContent>
-            </Tabs>
+            <PortalTabs />
           </CardContent>
         </Card>
       </main>
     </div>
+  );
+}
+
+/**
+ * The portal's tabs, each shown only to a role whose capability allows it (the table in
+ * src/shared/staff-roles.ts the server enforces too).
+ */
+const TABS: {
+  value: string;
+  label: React.ReactNode;
+  capability: Capability;
+  content: React.ReactNode;
+  className?: string;
+}[] = [
+  { value: 'uploads', label: 'User Uploads', capability: 'cards.read', content: <UploadsTab /> },
+  { value: 'payouts', label: 'Payouts', capability: 'payouts', content: <PayoutsTab /> },
+  {
+    value: 'verification',
+    label: 'Verification',
+    capability: 'verifications',
+    content: <VerificationsTab />,
+  },
+  { value: 'users', label: 'Users', capability: 'users.read', content: <UsersTab /> },
+  {
+    value: 'chat',
+    label: (
+      <>
+        Chat Support <ChatUnreadBadge />
+      </>
+    ),
+    capability: 'chat',
+    content: <ChatTab />,
+  },
+  { value: 'tickets', label: 'Tickets', capability: 'tickets', content: <TicketsTab /> },
+  {
+    value: 'rates',
+    label: 'Rates',
+    capability: 'rates.read',
+    className: 'grid grid-cols-[minmax(0,1fr)] gap-6',
+    content: <RatesAndLimits />,
+  },
+  { value: 'staff', label: 'Staff', capability: 'staff.manage', content: <StaffTab /> },
+];
+
+function RatesAndLimits() {
+  const can = useStaffCan();
+  return (
+    <>
+      <RatesTab />
+      {can('verifications') && <LimitsCard />}
+    </>
+  );
+}
+
+function PortalTabs() {
+  const can = useStaffCan();
+  const tabs = TABS.filter((tab) => can(tab.capability));
+  if (tabs.length === 0) return null;
+  return (
+    <Tabs defaultValue={tabs[0]!.value}>
+      <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
+        {tabs.map((tab) => (
+          <TabsTrigger key={tab.value} value={tab.value}>
+            {tab.label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {tabs.map((tab) => (
+        <TabsContent key={tab.value} value={tab.value} className={tab.className}>
+          {tab.content}
+        </TabsContent>
+      ))}
+    </Tabs>
   );
 }
 

@@ -16,6 +16,7 @@ import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { queryClient } from '@/lib/query-client';
+import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { Pager, useCursorPages } from './pager';
@@ -31,6 +32,7 @@ export function ChatTab() {
   const pages = useCursorPages();
   const { data } = useQuery(adminConversationsQuery(pages.cursor));
   const conversations = data?.items ?? [];
+  const canClear = useStaffCan()('chat.clear');
   // The one chosen, kept while the list pages or refreshes under it.
   const [current, setCurrent] = React.useState<AdminConversation | null>(null);
   const selected = current?.userId ?? null;
@@ -68,11 +70,13 @@ export function ChatTab() {
 
   return (
     <div className="grid gap-4">
-      <div className="flex justify-end">
-        <Button variant="outline" onClick={() => setConfirming(true)} data-testid="clear-chats">
-          <Trash2Icon className="text-destructive" /> Clear Chats
-        </Button>
-      </div>
+      {canClear && (
+        <div className="flex justify-end">
+          <Button variant="outline" onClick={() => setConfirming(true)} data-testid="clear-chats">
+            <Trash2Icon className="text-destructive" /> Clear Chats
+          </Button>
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-[18rem_minmax(0,1fr)]">
         <div className="grid content-start gap-2">
           <ul

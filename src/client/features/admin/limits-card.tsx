@@ -18,6 +18,7 @@ import {
 import { TextField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
+import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { adminLimitsQuery } from './queries';
 
@@ -28,6 +29,7 @@ type Values = Pick<LevelLimits, 'perCard' | 'perDay' | 'per30Days'>;
 export function LimitsCard() {
   const { data, isLoading } = useQuery(adminLimitsQuery());
   const [editing, setEditing] = React.useState<LevelLimits | null>(null);
+  const manage = useStaffCan()('limits.manage');
   return (
     <Card data-testid="limits-card">
       <CardHeader>
@@ -65,14 +67,16 @@ export function LimitsCard() {
                     {formatMoney(l.per30Days)}
                   </TableCell>
                   <TableCell className="text-right">
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() => setEditing(l)}
-                      aria-label={`Edit the limits of level ${l.level}`}
-                    >
-                      <PencilIcon /> Edit
-                    </Button>
+                    {manage && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() => setEditing(l)}
+                        aria-label={`Edit the limits of level ${l.level}`}
+                      >
+                        <PencilIcon /> Edit
+                      </Button>
+                    )}
                   </TableCell>
                 </TableRow>
               ))}

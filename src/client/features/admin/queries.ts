@@ -7,6 +7,7 @@ import type {
 import type { ReviewSummary } from '@shared/fair-dealing';
 import type { Payouts } from '@shared/payouts';
 import type { AdminBrandRate, RateChange } from '@shared/rates';
+import type { StaffMember } from '@shared/staff';
 import type {
   AdminConversation,
   AdminTicket,
@@ -203,3 +204,6 @@ export const adminVerificationQuery = (id: string | null) =>
 /** The selling limits by level (decision 072). */
 export const adminLimitsQuery = () =>
   queryOptions<LevelLimits[]>({ queryKey: ['/api/admin/limits'] });
+
+/** The staff accounts (owners only, decision 077). */
+export const staffQuery = () => queryOptions<StaffMember[]>({ queryKey: ['/api/admin/staff'] });

@@ -22,6 +22,7 @@ import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { problemsResolver } from '@/lib/form';
+import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { adminRatesQuery, rateHistoryQuery, refreshRates } from './queries';
 
@@ -33,6 +34,7 @@ export function RatesTab() {
   const [editing, setEditing] = React.useState<AdminBrandRate | 'new' | null>(null);
   const [retiring, setRetiring] = React.useState<AdminBrandRate | null>(null);
   const change = useRateWrite(() => setRetiring(null));
+  const manage = useStaffCan()('rates.manage');
 
   if (isLoading) return <Skeleton className="h-48" />;
   return (
@@ -41,9 +43,11 @@ export function RatesTab() {
         <p className="max-w-prose text-sm text-muted-foreground">
           New quotes use these at once; a card keeps the rate it was submitted at.
         </p>
-        <Button onClick={() => setEditing('new')} data-testid="add-brand">
-          <PlusIcon /> Add brand
-        </Button>
+        {manage && (
+          <Button onClick={() => setEditing('new')} data-testid="add-brand">
+            <PlusIcon /> Add brand
+          </Button>
+        )}
       </div>
       <Table data-testid="rates-table">
         <TableColumns
@@ -65,41 +69,45 @@ export function RatesTab() {
                 )}
               </TableCell>
               <TableCell className="whitespace-nowrap text-right">
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setEditing(r)}
-                  aria-label={`Edit ${r.brand}`}
-                >
-                  <PencilIcon /> Edit
-                </Button>
-                {r.brand !== OTHER_BRAND &&
-                  (r.retired ? (
+                {manage && (
+                  <>
                     <Button
                       variant="ghost"
                       size="sm"
-                      disabled={change.isPending}
-                      onClick={() =>
-                        change.mutate({
-                          brand: r.brand,
-                          body: { retired: false },
-                          done: 'restored',
-                        })
-                      }
-                      aria-label={`Restore ${r.brand}`}
+                      onClick={() => setEditing(r)}
+                      aria-label={`Edit ${r.brand}`}
                     >
-                      <ArchiveRestoreIcon /> Restore
+                      <PencilIcon /> Edit
                     </Button>
-                  ) : (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => setRetiring(r)}
-                      aria-label={`Retire ${r.brand}`}
-                    >
-                      <ArchiveXIcon /> Retire
-                    </Button>
-                  ))}
+                    {r.brand !== OTHER_BRAND &&
+                      (r.retired ? (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          disabled={change.isPending}
+                          onClick={() =>
+                            change.mutate({
+                              brand: r.brand,
+                              body: { retired: false },
+                              done: 'restored',
+                            })
+                          }
+                          aria-label={`Restore ${r.brand}`}
+                        >
+                          <ArchiveRestoreIcon /> Restore
+                        </Button>
+                      ) : (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          onClick={() => setRetiring(r)}
+                          aria-label={`Retire ${r.brand}`}
+                        >
+                          <ArchiveXIcon /> Retire
+                        </Button>
+                      ))}
+                  </>
+                )}
               </TableCell>
             </TableRow>
           ))}

@@ -41,6 +41,7 @@ import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
+import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { ChecksPanel } from './checks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
@@ -80,6 +81,8 @@ function ReviewBody({
   onOpen?: (id: string) => void;
 }) {
   const query = useQuery(adminTransactionQuery(id));
+  // Support and finance read a card; only a reviewer (or owner) changes it (decision 076).
+  const canReview = useStaffCan()('cards.review');
   if (query.isLoading || !query.data) {
     return (
       <div className="flex justify-center py-12">
@@ -96,22 +99,31 @@ function ReviewBody({
         </h3>
         <ChecksPanel checks={query.data.checks} onOpen={onOpen} />
       </section>
-      <FairDealingPanel
-        key={`appeal-${query.data.updatedAt}`}
-        part="appeal"
-        transaction={query.data}
-      />
-      <ReviewForm
-        key={query.data.updatedAt}
-        transaction={query.data}
-        onClose={onClose}
-        onReload={() => query.refetch()}
-      />
-      <FairDealingPanel
-        key={`offer-${query.data.updatedAt}`}
-        part="offer"
-        transaction={query.data}
-      />
+      {canReview ? (
+        <>
+          <FairDealingPanel
+            key={`appeal-${query.data.updatedAt}`}
+            part="appeal"
+            transaction={query.data}
+          />
+          <ReviewForm
+            key={query.data.updatedAt}
+            transaction={query.data}
+            onClose={onClose}
+            onReload={() => query.refetch()}
+          />
+          <FairDealingPanel
+            key={`offer-${query.data.updatedAt}`}
+            part="offer"
+            transaction={query.data}
+          />
+        </>
+      ) : (
+        <p className="rounded-md border bg-muted/40 p-3 text-sm" data-testid="review-read-only">
+          Status: <strong>{statusLabel(query.data.status)}</strong>. Your role can read this card
+          but not change its status.
+        </p>
+      )}
       <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>
   );

@@ -15,6 +15,7 @@ import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
 import { queryClient } from '@/lib/query-client';
+import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { Pager, useCursorPages } from './pager';
 import { adminUsersQuery } from './queries';
@@ -22,6 +23,7 @@ import { adminUsersQuery } from './queries';
 export function UsersTab() {
   const pages = useCursorPages();
   const query = useQuery(adminUsersQuery(pages.cursor));
+  const can = useStaffCan();
   const [ending, setEnding] = React.useState<AdminUser | null>(null);
   const endSessions = useMutation({
     mutationFn: async (user: AdminUser) =>
@@ -115,6 +117,7 @@ export function UsersTab() {
               </TableCell>
               <TableCell className="whitespace-nowrap text-right">
                 {!u.isAdmin &&
+                  can('users.standing') &&
                   (u.standing === 'active' ? (
                     <>
                       <Button
@@ -127,16 +130,18 @@ export function UsersTab() {
                       >
                         <BanIcon />
                       </Button>
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => openStanding(u, 'close')}
-                        data-testid="close-user"
-                        aria-label={`Close ${u.email}`}
-                        title="Close"
-                      >
-                        <UserXIcon />
-                      </Button>
+                      {can('users.close') && (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          onClick={() => openStanding(u, 'close')}
+                          data-testid="close-user"
+                          aria-label={`Close ${u.email}`}
+                          title="Close"
+                        >
+                          <UserXIcon />
+                        </Button>
+                      )}
                     </>
                   ) : (
                     <Button
@@ -150,15 +155,17 @@ export function UsersTab() {
                       <UserCheckIcon />
                     </Button>
                   ))}
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setEnding(u)}
-                  aria-label={`End sessions of ${u.email}`}
-                  data-testid="end-user-sessions"
-                >
-                  <LogOutIcon /> End sessions
-                </Button>
+                {can('users.standing') && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => setEnding(u)}
+                    aria-label={`End sessions of ${u.email}`}
+                    data-testid="end-user-sessions"
+                  >
+                    <LogOutIcon /> End sessions
+                  </Button>
+                )}
               </TableCell>
             </TableRow>
           ))}

@@ -45,7 +45,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/stats',
     {
-      config: { live: { topic: 'admin-stats', scope: 'staff' } },
+      config: { capability: 'portal.read', live: { topic: 'admin-stats', scope: 'staff' } },
       schema: { response: { 200: adminStatsSchema } },
     },
     async () => adminStats(app.db),
@@ -54,7 +54,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/transactions',
     {
-      config: { live: { topic: 'queue', scope: 'staff' } },
+      config: { capability: 'cards.read', live: { topic: 'queue', scope: 'staff' } },
       schema: {
         querystring: adminListQuerySchema,
         response: { 200: z.array(adminTransactionSchema) },
@@ -72,7 +72,10 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/transactions/:id',
-    { schema: { params: idParams, response: { 200: adminTransactionDetailSchema } } },
+    {
+      config: { capability: 'cards.read' },
+      schema: { params: idParams, response: { 200: adminTransactionDetailSchema } },
+    },
     async (request) => {
       const { id } = request.params;
       const transaction = isUuid(id)
@@ -90,7 +93,10 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/transactions/:id/timeline',
-    { schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } } },
+    {
+      config: { capability: 'cards.read' },
+      schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } },
+    },
     async (request) => {
       const { id } = request.params;
       const steps = isUuid(id) ? await cardTimeline(app.db, id, { withBy: true }) : null;
@@ -102,6 +108,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.patch(
     '/api/admin/transactions/:id',
     {
+      config: { capability: 'cards.review' },
       schema: {
         params: idParams,
         body: updateTransactionSchema,
@@ -122,6 +129,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.post(
     '/api/admin/transactions/:id/offer',
     {
+      config: { capability: 'cards.review' },
       schema: {
         params: idParams,
         body: makeOfferSchema,
@@ -141,6 +149,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.post(
     '/api/admin/transactions/:id/appeal/decision',
     {
+      config: { capability: 'cards.review' },
       schema: {
         params: idParams,
         body: appealDecisionSchema,
@@ -158,7 +167,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/users',
     {
-      config: { live: { topic: 'users', scope: 'staff' } },
+      config: { capability: 'users.read', live: { topic: 'users', scope: 'staff' } },
       schema: {
         querystring: adminListQuerySchema.pick({ cursor: true, limit: true }),
         response: { 200: z.array(adminUserSchema) },
@@ -176,6 +185,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     r.post(
       `/api/admin/users/:id/${action}`,
       {
+        config: { capability: action === 'close' ? 'users.close' : 'users.standing' },
         schema: {
           params: idParams,
           ...(action === 'reinstate' ? {} : { body: standingChangeSchema }),

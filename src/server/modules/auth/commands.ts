@@ -4,7 +4,7 @@ import { type Account, toAccount } from '../../common/account';
 import { isUniqueViolation, normalizeEmail } from '../../common/accounts';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError } from '../../common/http-error';
-import { accountDevices, sessions, users } from '../../db/schema';
+import { accountDevices, admins, sessions, users } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 
 const ACCOUNT_EXISTS = 'An account with this email already exists';
@@ -90,7 +90,14 @@ export async function recordSignInDevice(
   account: Account,
   device: { userAgent: string | undefined; ip: string },
 ): Promise<Outcome<boolean>> {
-  if (account.kind !== 'user') return { value: false, changed: [] };
+  if (account.kind !== 'user') {
+    // A staff member's last sign-in, for the Staff tab (decision 077).
+    await context.db
+      .update(admins)
+      .set({ lastSignInAt: new Date(context.now()) })
+      .where(eq(admins.id, account.id));
+    return { value: false, changed: [] };
+  }
   const deviceHash = createHash('sha256')
     .update(`${device.userAgent ?? ''}|${device.ip}`)
     .digest('hex');

@@ -205,10 +205,12 @@ export default async function authRoutes(app: FastifyInstance) {
         );
         throw error;
       });
-    const row =
+    const found =
       kind === 'user'
         ? await findUserByEmail(app.db, email)
         : await findAdminByEmail(app.db, email);
+    // A deactivated staff member (or one whose invitation waits) signs in no more (decision 077).
+    const row = found && 'active' in found && found.active === false ? undefined : found;
     if (!(await checkPassword(request.body.password, row?.password, bcryptCost)) || !row) {
       // The account when there is one; an unknown email is not written to the log.
       request.log.info(
@@ -299,7 +301,8 @@ export default async function authRoutes(app: FastifyInstance) {
         refusal: 'Too many wrong codes.',
       });
       const enrolment = await findTwoFactor(app.db, app.config.encryption, pending);
-      const row = await findAccountRow(app.db, pending);
+      const found = await findAccountRow(app.db, pending);
+      const row = found && 'active' in found && found.active === false ? undefined : found;
       if (!enrolment || !row) throw new HttpError(401, NO_PENDING_SIGNIN);
       const now = app.now();
       const { code } = request.body;

@@ -55,7 +55,7 @@ export default async function chatRoutes(app: FastifyInstance) {
     '/api/admin/chats',
     {
       onRequest: requireStaff,
-      config: { live: { topic: 'chats', scope: 'staff' } },
+      config: { capability: 'chat', live: { topic: 'chats', scope: 'staff' } },
       schema: { response: { 200: z.array(adminChatMessageSchema) } },
     },
     async () => allChats(app.db),
@@ -65,7 +65,7 @@ export default async function chatRoutes(app: FastifyInstance) {
     '/api/admin/conversations',
     {
       onRequest: requireStaff,
-      config: { live: { topic: 'chats', scope: 'staff' } },
+      config: { capability: 'chat', live: { topic: 'chats', scope: 'staff' } },
       schema: {
         querystring: adminListQuerySchema.pick({ cursor: true, limit: true }),
         response: { 200: z.array(adminConversationSchema) },
@@ -82,7 +82,7 @@ export default async function chatRoutes(app: FastifyInstance) {
     '/api/admin/conversations/:userId',
     {
       onRequest: requireStaff,
-      config: { live: { topic: 'chats', scope: 'staff' } },
+      config: { capability: 'chat', live: { topic: 'chats', scope: 'staff' } },
       schema: {
         params: z.object({ userId: z.string() }),
         response: { 200: z.array(chatMessageSchema) },
@@ -98,7 +98,7 @@ export default async function chatRoutes(app: FastifyInstance) {
   r.post(
     '/api/admin/conversations/:userId/read',
     {
-      onRequest: requireStaff,
+      config: { capability: 'chat' },
       schema: {
         params: z.object({ userId: z.string() }),
         body: markConversationReadSchema,
@@ -115,7 +115,7 @@ export default async function chatRoutes(app: FastifyInstance) {
   r.delete(
     '/api/admin/chats',
     {
-      onRequest: requireStaff,
+      config: { capability: 'chat.clear' },
       schema: { response: { 200: z.object({ success: z.literal(true), deleted: z.number() }) } },
     },
     async (request) => {

@@ -35,13 +35,13 @@ export default async function payoutRoutes(app: FastifyInstance) {
     '/api/admin/payouts',
     {
       // Payable cards change with the queue: a review, a new card, an edited payment method.
-      config: { live: { topic: 'queue', scope: 'staff' } },
+      config: { capability: 'payouts', live: { topic: 'queue', scope: 'staff' } },
       schema: { response: { 200: payoutsSchema } },
     },
     async () => listPayouts(app.db, holdRulesOf(app)),
   );
 
-  r.get('/api/admin/payouts.csv', async (request, reply) => {
+  r.get('/api/admin/payouts.csv', { config: { capability: 'payouts' } }, async (request, reply) => {
     const { groups } = await listPayouts(app.db, holdRulesOf(app));
     const cards = groups.flatMap((g) => g.cards);
     const rows = cards.map((c) => [
@@ -70,7 +70,10 @@ export default async function payoutRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/payouts/mark-sent',
-    { schema: { body: markSentSchema, response: { 200: markSentResultSchema } } },
+    {
+      config: { capability: 'payouts' },
+      schema: { body: markSentSchema, response: { 200: markSentResultSchema } },
+    },
     async (request) => {
       const { items, payoutReference } = request.body;
       return app.run((context) =>

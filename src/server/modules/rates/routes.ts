@@ -9,7 +9,7 @@ import {
   rateListSchema,
   updateRateSchema,
 } from '../../../shared/rate-schemas';
-import { accountOf, requireStaff } from '../../plugins/auth';
+import { accountOf } from '../../plugins/auth';
 import { addBrand, changeBrand } from './commands';
 import { activeRates, allRates, rateHistory } from './queries';
 
@@ -32,7 +32,7 @@ export default async function rateRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/rates',
     {
-      onRequest: requireStaff,
+      config: { capability: 'rates.read' },
       schema: { response: { 200: z.array(adminBrandRateSchema) } },
     },
     async () => allRates(app.db),
@@ -40,14 +40,17 @@ export default async function rateRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/rates/history',
-    { onRequest: requireStaff, schema: { response: { 200: z.array(rateChangeSchema) } } },
+    {
+      config: { capability: 'rates.read' },
+      schema: { response: { 200: z.array(rateChangeSchema) } },
+    },
     async () => rateHistory(app.db, HISTORY_SHOWN),
   );
 
   r.post(
     '/api/admin/rates',
     {
-      onRequest: requireStaff,
+      config: { capability: 'rates.manage' },
       schema: { body: createRateSchema, response: { 201: brandRateSchema } },
     },
     async (request, reply) => {
@@ -59,7 +62,7 @@ export default async function rateRoutes(app: FastifyInstance) {
   r.put(
     '/api/admin/rates/:brand',
     {
-      onRequest: requireStaff,
+      config: { capability: 'rates.manage' },
       schema: {
         params: z.object({ brand: z.string().max(120) }),
         body: updateRateSchema,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { reviewSummarySchema, reviewTimesSchema } from '../../../shared/fair-dealing';
-import { requireStaff } from '../../plugins/auth';
 import { reviewSummary, reviewTimes } from './queries';
 
 /**
@@ -17,7 +16,7 @@ export default async function reviewTimeRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/review-summary',
-    { onRequest: requireStaff, schema: { response: { 200: reviewSummarySchema } } },
+    { config: { capability: 'portal.read' }, schema: { response: { 200: reviewSummarySchema } } },
     async () =>
       reviewSummary(app.db, new Date(app.now()), app.config.fairDealing.reviewTargetMinutes),
   );

@@ -6,7 +6,7 @@ import { isUuid } from '../../../shared/ids';
 import { sessionSchema } from '../../../shared/sessions';
 import { notFound } from '../../common/http-error';
 import type { SessionData } from '../../common/session-cache';
-import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
+import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { endAccountSessions, endSession, endSessionsById } from '../../plugins/session';
 import { endCustomerSessions } from './commands';
 import { accountSessions, sessionIdOf } from './queries';
@@ -96,7 +96,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
   r.post(
     '/api/admin/users/:id/sessions/revoke',
     {
-      onRequest: requireStaff,
+      config: { capability: 'users.standing' },
       schema: { params: idParams, response: { 200: z.object({ ended: z.number() }) } },
     },
     async (request) => {

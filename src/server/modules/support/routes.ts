@@ -98,7 +98,7 @@ export default async function supportRoutes(app: FastifyInstance) {
     '/api/admin/support-tickets',
     {
       onRequest: requireStaff,
-      config: { live: { topic: 'staff-tickets', scope: 'staff' } },
+      config: { capability: 'tickets', live: { topic: 'staff-tickets', scope: 'staff' } },
       schema: {
         querystring: adminTicketsQuerySchema,
         response: { 200: z.array(adminTicketSchema) },
@@ -115,7 +115,7 @@ export default async function supportRoutes(app: FastifyInstance) {
     '/api/admin/support-tickets/:id',
     {
       onRequest: requireStaff,
-      config: { live: { topic: 'staff-tickets', scope: 'staff' } },
+      config: { capability: 'tickets', live: { topic: 'staff-tickets', scope: 'staff' } },
       schema: { params: ticketParams, response: { 200: adminTicketThreadSchema } },
     },
     async (request) => ticketThread(app.db, request.params.id),
@@ -123,14 +123,14 @@ export default async function supportRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/support-tickets/:id/replies',
-    { onRequest: requireStaff, schema: replySchema },
+    { config: { capability: 'tickets' }, schema: replySchema },
     addReply,
   );
 
   r.patch(
     '/api/admin/support-tickets/:id',
     {
-      onRequest: requireStaff,
+      config: { capability: 'tickets' },
       schema: {
         params: ticketParams,
         body: updateTicketSchema,

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/verification';
 import { notFound } from '../../common/http-error';
 import { levelLimits } from '../../common/selling-limits';
-import { accountOf, requireCustomer, requireStaff } from '../../plugins/auth';
+import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
 import {
   findAdminVerification,
@@ -57,7 +57,7 @@ export default async function verificationRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/verifications',
     {
-      onRequest: requireStaff,
+      config: { capability: 'verifications' },
       schema: {
         querystring: adminVerificationListQuerySchema,
         response: { 200: z.array(adminVerificationSchema) },
@@ -73,7 +73,7 @@ export default async function verificationRoutes(app: FastifyInstance) {
   r.get(
     '/api/admin/verifications/:id',
     {
-      onRequest: requireStaff,
+      config: { capability: 'verifications' },
       schema: {
         params: idParams,
         response: { 200: adminVerificationSchema.extend({ audit: z.array(auditEntrySchema) }) },
@@ -90,7 +90,7 @@ export default async function verificationRoutes(app: FastifyInstance) {
   r.post(
     '/api/admin/verifications/:id/decision',
     {
-      onRequest: requireStaff,
+      config: { capability: 'verifications' },
       schema: {
         params: idParams,
         body: verificationDecisionSchema,
@@ -107,20 +107,26 @@ export default async function verificationRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/limits',
-    { onRequest: requireStaff, schema: { response: { 200: z.array(levelLimitsSchema) } } },
+    {
+      config: { capability: 'verifications' },
+      schema: { response: { 200: z.array(levelLimitsSchema) } },
+    },
     async () => levelLimits(app.db),
   );
 
   r.get(
     '/api/admin/limits/history',
-    { onRequest: requireStaff, schema: { response: { 200: z.array(auditEntrySchema) } } },
+    {
+      config: { capability: 'verifications' },
+      schema: { response: { 200: z.array(auditEntrySchema) } },
+    },
     async () => limitsHistory(app.db, HISTORY_SHOWN),
   );
 
   r.put(
     '/api/admin/limits/:level',
     {
-      onRequest: requireStaff,
+      config: { capability: 'limits.manage' },
       schema: {
         params: z.object({
           level: z.coerce

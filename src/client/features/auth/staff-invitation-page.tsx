@@ -1,0 +1,129 @@
+import { newPasswordProblem } from '@shared/auth-rules';
+import { CheckCircle2Icon, UserPlusIcon } from 'lucide-react';
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useSearch } from 'wouter';
+import { FormTextField } from '@/components/form-text-field';
+import { Button } from '@/components/ui/button';
+import { apiRequest, serverMessage } from '@/lib/api';
+import { problemsResolver } from '@/lib/form';
+import { AuthCardPage } from './auth-card-page';
+
+type Values = { firstName: string; lastName: string; password: string; confirm: string };
+
+const problems = ({ firstName, lastName, password, confirm }: Values) => ({
+  firstName: firstName.trim() ? undefined : 'First name is required',
+  lastName: lastName.trim() ? undefined : 'Last name is required',
+  password: newPasswordProblem(password),
+  confirm: password === confirm ? undefined : 'The two passwords are not the same',
+});
+
+/**
+ * /staff-invitation?token=…: the page an owner's invitation links to (decision 077). The invitee
+ * chooses a name and password, then signs in at the staff portal, which enrols two-factor.
+ */
+export function StaffInvitationPage() {
+  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const [done, setDone] = React.useState<{ email: string } | null>(null);
+  const [failure, setFailure] = React.useState<string | null>(null);
+  const form = useForm<Values>({
+    resolver: problemsResolver(problems),
+    defaultValues: { firstName: '', lastName: '', password: '', confirm: '' },
+  });
+  const submit = async ({ firstName, lastName, password }: Values) => {
+    setFailure(null);
+    try {
+      const user = await (
+        await apiRequest('POST', '/api/staff-invitations/accept', {
+          token,
+          password,
+          firstName: firstName.trim(),
+          lastName: lastName.trim(),
+        })
+      ).json();
+      setDone(user);
+    } catch (error) {
+      const message = serverMessage(error) ?? 'Could not accept the invitation. Please try again.';
+      if (/password/i.test(message) && !/link/i.test(message)) {
+        form.setError('password', { message });
+      } else {
+        setFailure(message);
+      }
+    }
+  };
+
+  if (done) {
+    return (
+      <AuthCardPage
+        icon={<CheckCircle2Icon />}
+        title="Welcome aboard"
+        testId="staff-invitation-page"
+      >
+        <p className="text-center text-sm text-muted-foreground" role="status">
+          Your staff account {done.email} is ready. Sign in now: you will set up two-factor sign-in
+          with an authenticator app.
+        </p>
+        <Button asChild className="w-full">
+          <Link href="/admin/login">Sign in to the staff portal</Link>
+        </Button>
+      </AuthCardPage>
+    );
+  }
+  return (
+    <AuthCardPage
+      icon={<UserPlusIcon />}
+      title="Join the staff"
+      description="Choose your name and a password (at least 8 characters)."
+      testId="staff-invitation-page"
+    >
+      {!token ? (
+        <p className="text-sm text-destructive" role="alert">
+          This link is incomplete. Open the link from the email again.
+        </p>
+      ) : (
+        <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormTextField
+              form={form}
+              name="firstName"
+              id="invite-first-name"
+              label="First name"
+              autoComplete="given-name"
+            />
+            <FormTextField
+              form={form}
+              name="lastName"
+              id="invite-last-name"
+              label="Last name"
+              autoComplete="family-name"
+            />
+          </div>
+          <FormTextField
+            form={form}
+            name="password"
+            id="invite-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+          />
+          <FormTextField
+            form={form}
+            name="confirm"
+            id="invite-confirm"
+            label="Repeat the password"
+            type="password"
+            autoComplete="new-password"
+          />
+          {failure && (
+            <p className="text-sm font-medium text-destructive" role="alert">
+              {failure}
+            </p>
+          )}
+          <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? 'Saving...' : 'Create my staff account'}
+          </Button>
+        </form>
+      )}
+    </AuthCardPage>
+  );
+}
