@@ -210,6 +210,8 @@ export async function registerSessions(app: FastifyInstance, secret: string | st
  */
 class SessionTouches {
   private due = new Map<string, number>();
+  /** Renewals being written: still the last use of their sessions until the write commits. */
+  private writing = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly app: FastifyInstance) {
@@ -223,13 +225,14 @@ class SessionTouches {
 
   /** When the session was last used, if its renewal is not written yet. */
   pending(sid: string): number | undefined {
-    return this.due.get(sid);
+    return this.due.get(sid) ?? this.writing.get(sid);
   }
 
   async flush() {
     if (this.due.size === 0) return;
     const due = this.due;
     this.due = new Map();
+    for (const [sid, seen] of due) this.writing.set(sid, seen);
     const sids = [...due.keys()];
     try {
       const { rows } = await this.app.database.pool.query<{ sid: string }>({
@@ -243,6 +246,8 @@ class SessionTouches {
       // Tried again at the next interval (the database may be restarting).
       for (const [sid, seen] of due) this.add(sid, seen);
       this.app.log.warn({ err: error }, 'could not renew sessions');
+    } finally {
+      for (const [sid, seen] of due) if (this.writing.get(sid) === seen) this.writing.delete(sid);
     }
   }
 
