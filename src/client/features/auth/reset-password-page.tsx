@@ -1,4 +1,3 @@
-import { newPasswordProblem } from '@shared/auth-rules';
 import { CheckCircle2Icon, KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,13 +8,9 @@ import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
 import { AuthCardPage } from './auth-card-page';
+import { newPasswordProblems, showNewPasswordFailure } from './new-password';
 
 type Values = { password: string; confirm: string };
-
-const problems = ({ password, confirm }: Values) => ({
-  password: newPasswordProblem(password),
-  confirm: password === confirm ? undefined : 'The two passwords are not the same',
-});
 
 /** /reset-password?token=…: the page the reset email links to. */
 export function ResetPasswordPage() {
@@ -38,7 +33,7 @@ export function ResetPasswordPage() {
     };
   }, [token]);
   const form = useForm<Values>({
-    resolver: problemsResolver(problems),
+    resolver: problemsResolver(newPasswordProblems),
     defaultValues: { password: '', confirm: '' },
   });
   const submit = async ({ password }: Values) => {
@@ -52,12 +47,7 @@ export function ResetPasswordPage() {
       await refreshCurrentUser();
     } catch (error) {
       const message = serverMessage(error) ?? 'Could not change the password. Please try again.';
-      // A password the server refuses (too common) belongs to the field; a dead link to the page.
-      if (/password/i.test(message) && !/link/i.test(message)) {
-        form.setError('password', { message });
-      } else {
-        setFailure(message);
-      }
+      showNewPasswordFailure(message, (m) => form.setError('password', { message: m }), setFailure);
     }
   };
 

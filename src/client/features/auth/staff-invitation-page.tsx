@@ -1,4 +1,3 @@
-import { newPasswordProblem } from '@shared/auth-rules';
 import { CheckCircle2Icon, UserPlusIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,14 +7,14 @@ import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
 import { AuthCardPage } from './auth-card-page';
+import { newPasswordProblems, showNewPasswordFailure } from './new-password';
 
 type Values = { firstName: string; lastName: string; password: string; confirm: string };
 
 const problems = ({ firstName, lastName, password, confirm }: Values) => ({
   firstName: firstName.trim() ? undefined : 'First name is required',
   lastName: lastName.trim() ? undefined : 'Last name is required',
-  password: newPasswordProblem(password),
-  confirm: password === confirm ? undefined : 'The two passwords are not the same',
+  ...newPasswordProblems({ password, confirm }),
 });
 
 /**
@@ -44,11 +43,7 @@ export function StaffInvitationPage() {
       setDone(user);
     } catch (error) {
       const message = serverMessage(error) ?? 'Could not accept the invitation. Please try again.';
-      if (/password/i.test(message) && !/link/i.test(message)) {
-        form.setError('password', { message });
-      } else {
-        setFailure(message);
-      }
+      showNewPasswordFailure(message, (m) => form.setError('password', { message: m }), setFailure);
     }
   };
 
