@@ -13,6 +13,10 @@ export const ADMIN_PAGE_SIZE = 25;
 /** The response header carrying the cursor of the next page, when there is one. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
+/** A staff member holding a card for review (decision 078). */
+export const claimantSchema = z.object({ id: z.string(), name: z.string() });
+export type Claimant = z.infer<typeof claimantSchema>;
+
 /** A transaction as staff see it: with its customer and where to pay (spec section 3). */
 export const adminTransactionSchema = transactionSchema.extend({
   userId: z.string(),
@@ -41,8 +45,24 @@ export const adminTransactionSchema = transactionSchema.extend({
   scamCheck: z.string().nullable(),
   /** When staff first decided anything about the card; null while it waits (review times). */
   firstDecisionAt: z.string().nullable(),
+  /** The staff member reviewing it now (decision 078); null when nobody holds it. */
+  claimedBy: claimantSchema.nullable(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
+
+// --- Claimed reviews (issue 21, decision 078) ---
+
+/** A claim lapses this long after its holder's last activity on the card. */
+export const CLAIM_MINUTES = 15;
+/** POST /api/admin/transactions/{id}/claim: `takeOver` takes a card another staff member holds. */
+export const claimRequestSchema = z
+  .object({ takeOver: z.boolean({ error: 'takeOver must be true or false' }).optional() })
+  .nullish();
+export const claimSchema = z.object({ claimedBy: claimantSchema, claimedUntil: z.string() });
+export type Claim = z.infer<typeof claimSchema>;
+/** The 409 when another staff member holds the card. */
+export const claimedMessage = (by: Claimant) =>
+  `${by.name} is reviewing this card. Take it over to save your changes.`;
 
 export const auditEntrySchema = z.object({
   id: z.string(),
@@ -136,6 +156,8 @@ export const updateTransactionSchema = z.object({
     )
     .nullable()
     .optional(),
+  /** Save even though another staff member holds the card (decision 078): audited. */
+  takeOver: z.boolean({ error: 'takeOver must be true or false' }).optional(),
   /** The row's updatedAt when the dialog loaded it; a newer row means someone else saved. */
   expectedUpdatedAt: z.iso
     .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })

@@ -161,6 +161,18 @@ describe('the checks the fuzzer relies on', () => {
     expect(
       contractViolations({ ...ok, headers: { ...secure, 'content-type': 'text/plain' } }),
     ).toContain('error with content type "text/plain", not JSON');
+    // A page's error, to a browser that asked for HTML: right, but still with its headers.
+    const page = { ...ok, headers: { ...secure, 'content-type': 'text/html; charset=utf-8' } };
+    expect(contractViolations({ ...page, body: '<p>Bad link</p>' }, { page: true })).toEqual([]);
+    expect(contractViolations({ ...page, body: '<p>Bad link</p>' })).toContain(
+      'error with content type "text/html; charset=utf-8", not JSON',
+    );
+    expect(
+      contractViolations(
+        { ...page, headers: { 'content-type': 'text/html' }, body: '<p>Bad</p>' },
+        { page: true },
+      ),
+    ).toContain('error without X-Content-Type-Options: nosniff');
     expect(
       contractViolations({
         ...ok,

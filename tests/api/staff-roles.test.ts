@@ -24,6 +24,8 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'GET /api/admin/transactions/:id/timeline': 'cards.read',
   'PATCH /api/admin/transactions/:id': 'cards.review',
   'POST /api/admin/transactions/:id/offer': 'cards.review',
+  'POST /api/admin/transactions/:id/claim': 'cards.review',
+  'DELETE /api/admin/transactions/:id/claim': 'cards.review',
   'POST /api/admin/transactions/:id/appeal/decision': 'cards.review',
   'GET /api/admin/users': 'users.read',
   'POST /api/admin/users/:id/suspend': 'users.standing',

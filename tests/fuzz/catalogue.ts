@@ -125,6 +125,8 @@ export interface RouteSpec {
   prepare?: (app: FastifyInstance, world: World) => Promise<void>;
   /** Generic: a registered route the catalogue does not describe. */
   generic?: boolean;
+  /** Shows a page to a browser that asks for HTML, its errors too (the unsubscribe link). */
+  page?: boolean;
 }
 
 export const routeKey = (route: Pick<RouteSpec, 'method' | 'path'>) =>
@@ -383,6 +385,7 @@ export const CATALOGUE: RouteSpec[] = [
     method: 'POST',
     path: '/api/unsubscribe',
     access: 'public',
+    page: true,
     query: { token: ({ rng, world }) => `${world.customer.id}.statusUpdates.${rng.hex(43)}` },
     check: () => 'a made-up unsubscribe token was accepted',
   },
@@ -390,6 +393,7 @@ export const CATALOGUE: RouteSpec[] = [
     method: 'GET',
     path: '/api/unsubscribe',
     access: 'public',
+    page: true,
     query: { token: ({ rng, world }) => `${world.customer.id}.digests.${rng.hex(43)}` },
     check: () => 'a made-up unsubscribe token was shown a page',
   },
@@ -712,6 +716,23 @@ export const CATALOGUE: RouteSpec[] = [
       foreign(world, 'otherTransactions', param)
         ? "a customer appealed another customer's card"
         : null,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/transactions/:id/claim',
+    access: 'staff',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng }) =>
+      obj(rng.pick<Record<string, JsonLike>>([{}, { takeOver: true }, { takeOver: false }])),
+    check: ({ json }) =>
+      typeof asRecord(json).claimedUntil === 'string' ? null : 'a claim had no claimedUntil',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/transactions/:id/claim',
+    access: 'staff',
+    param: anyTransaction,
   },
   {
     method: 'POST',

@@ -46,9 +46,13 @@ const header = (answer: Answer, name: string) => {
 
 /**
  * The contract of one answer. Returns what is wrong with it, or an empty list. `head` is true for
- * HEAD requests (no body to check).
+ * HEAD requests (no body to check); `page` when the route shows a page to a browser and the
+ * request asked for HTML (Accept: text/html): an HTML error page is then the right answer.
  */
-export function contractViolations(answer: Answer, options: { head?: boolean } = {}): string[] {
+export function contractViolations(
+  answer: Answer,
+  options: { head?: boolean; page?: boolean } = {},
+): string[] {
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`${answer.status} answer`);
   if (answer.status < 400) return problems;
@@ -60,6 +64,7 @@ export function contractViolations(answer: Answer, options: { head?: boolean } =
   if (options.head) return problems;
 
   const type = header(answer, 'content-type') ?? '';
+  if (options.page && type.startsWith('text/html')) return problems;
   if (!type.startsWith('application/json')) {
     problems.push(`error with content type ${JSON.stringify(type)}, not JSON`);
   }

@@ -882,7 +882,11 @@ export async function runFuzz(t: TestApp, world: World, options: RunOptions): Pr
     if (outcome.status === 'timeout') problems.push(outcome.error!);
     if (outcome.status === 'inject-error') problems.push(`the request broke: ${outcome.error}`);
     if (outcome.answer) {
-      problems.push(...contractViolations(outcome.answer, { head: request.method === 'HEAD' }));
+      const page =
+        request.spec?.page === true && (request.headers.accept ?? '').includes('text/html');
+      problems.push(
+        ...contractViolations(outcome.answer, { head: request.method === 'HEAD', page }),
+      );
     }
     const code = typeof outcome.status === 'number' ? outcome.status : 200;
     if (request.expectDenied && code < 400) {

@@ -146,6 +146,13 @@ export const transactions = pgTable(
     scamCheck: varchar('scam_check', { length: 8 }),
     /** When staff first decided anything about the card (review times, decision 073). */
     firstDecisionAt: timestamp('first_decision_at', { withTimezone: true }),
+    /**
+     * Who is reviewing the card (issue 21, decision 078): a staff member's id and name, until
+     * `claimed_until` (15 minutes after their last activity). Null when nobody holds it.
+     */
+    claimedById: uuid('claimed_by_id'),
+    claimedByName: varchar('claimed_by_name', { length: 200 }),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     /** When the card was last rejected: an appeal is open for 14 days from it. */
     rejectedAt: timestamp('rejected_at', { withTimezone: true }),
     /**

@@ -1,4 +1,5 @@
-import { and, asc, eq, getTableColumns, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, lte, or, sql } from 'drizzle-orm';
+import { CLAIM_MINUTES, type Claim, claimedMessage } from '../../../shared/admin';
 import {
   APPEAL_NOT_PENDING,
   type AppealDecisionInput,
@@ -9,6 +10,7 @@ import {
 import { expectedPayout, formatMoney, fromCents, toCents } from '../../../shared/money';
 import { rejectionProblems } from '../../../shared/rejections';
 import { isPaid } from '../../../shared/statuses';
+import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -18,6 +20,7 @@ import { closeOfferUnsold, offerNotice } from '../../common/offers';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
+import { claimantOf } from './queries';
 import { FRAUD_REASONS, suspendOnFraudRejections } from './standing';
 
 const EDITABLE = [
@@ -93,6 +96,7 @@ export async function updateTransactionAsStaff(
   id: string,
   input: TransactionChanges,
   expectedUpdatedAt?: string,
+  takeOver = false,
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
     const [current] = await tx
@@ -110,6 +114,8 @@ export async function updateTransactionAsStaff(
     ) {
       throw new HttpError(409, STALE_SAVE);
     }
+    // Another staff member holds the card (decision 078): theirs unless this save takes it over.
+    const tookOver = await checkClaim(context, tx, actor, current, takeOver);
 
     const changes: AuditChanges = {};
     const set: TransactionChanges = {};
@@ -133,7 +139,11 @@ export async function updateTransactionAsStaff(
       set[field] = rejection[field];
       changes[field] = { from: current[field], to: rejection[field] };
     }
-    if (Object.keys(changes).length === 0) return { value: [], changed: [] };
+    // A save ends the claim: the card is free for the next reviewer.
+    const released = await releaseClaimIn(tx, id, actor);
+    if (Object.keys(changes).length === 0) {
+      return { value: [], changed: released || tookOver ? [change([STAFF], ['queue'])] : [] };
+    }
     // While the customer has a revised offer to answer, its decision and its money wait for them.
     if (
       current.offerStatus === 'pending' &&
@@ -218,6 +228,122 @@ export async function updateTransactionAsStaff(
       ],
     };
   });
+}
+
+/** The name staff see on a card another staff member holds. */
+const claimantName = (actor: Account) =>
+  displayName({ firstName: actor.firstName, lastName: actor.lastName, email: actor.email });
+
+const claimedBy = (card: {
+  claimedById: string | null;
+  claimedByName: string | null;
+  claimedUntil: Date | null;
+}) => ({ id: card.claimedById!, name: card.claimedByName ?? 'Staff' });
+
+/**
+ * Inside a save of a locked card: refuses with 409 `claimed` while another staff member's claim
+ * lasts, unless `takeOver`, which is audited. Answers whether a claim was taken over.
+ */
+async function checkClaim(
+  context: CommandContext,
+  tx: Db,
+  actor: Account,
+  card: typeof transactions.$inferSelect,
+  takeOver: boolean,
+): Promise<boolean> {
+  const holder = claimantOf(card, context.now());
+  if (!holder || holder.id === actor.id) return false;
+  if (!takeOver) {
+    throw new HttpError(409, claimedMessage(holder), undefined, { code: 'claimed', by: holder });
+  }
+  await recordAudit(tx, actor, {
+    entityType: 'transaction',
+    entityId: card.id,
+    action: 'take_over',
+    changes: { claimedBy: { from: holder.name, to: claimantName(actor) } },
+  });
+  return true;
+}
+
+/** Ends `actor`'s claim on the card, if they hold it. Answers whether there was one. */
+async function releaseClaimIn(tx: Db, id: string, actor: Account) {
+  const released = await tx
+    .update(transactions)
+    .set({ claimedById: null, claimedByName: null, claimedUntil: null })
+    .where(and(eq(transactions.id, id), eq(transactions.claimedById, actor.id)))
+    .returning({ id: transactions.id });
+  return released.length > 0;
+}
+
+/**
+ * Staff open a card for review (decision 078): it is theirs for CLAIM_MINUTES, renewed by each
+ * claim (the dialog claims again while it stays open). One statement decides between two staff
+ * claiming at once: the row is taken only when free, lapsed or already theirs, or with
+ * `takeOver` (audited). Otherwise 409 `{ code: 'claimed', by }`.
+ */
+export async function claimCard(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+  takeOver = false,
+): Promise<Outcome<Claim>> {
+  return context.db.transaction(async (tx) => {
+    const now = new Date(context.now());
+    const until = new Date(now.getTime() + CLAIM_MINUTES * 60_000);
+    const free = or(
+      isNull(transactions.claimedById),
+      eq(transactions.claimedById, actor.id),
+      lte(transactions.claimedUntil, now),
+    );
+    const [previous] = await tx
+      .select({
+        claimedById: transactions.claimedById,
+        claimedByName: transactions.claimedByName,
+        claimedUntil: transactions.claimedUntil,
+      })
+      .from(transactions)
+      .where(eq(transactions.id, id))
+      .for('update');
+    if (!previous) throw notFound('Transaction not found');
+    const [taken] = await tx
+      .update(transactions)
+      .set({ claimedById: actor.id, claimedByName: claimantName(actor), claimedUntil: until })
+      .where(and(eq(transactions.id, id), takeOver ? undefined : free))
+      .returning({ id: transactions.id });
+    const holder = claimantOf(previous, now.getTime());
+    if (!taken) {
+      throw new HttpError(409, claimedMessage(holder ?? claimedBy(previous)), undefined, {
+        code: 'claimed',
+        by: holder ?? claimedBy(previous),
+      });
+    }
+    if (takeOver && holder && holder.id !== actor.id) {
+      await recordAudit(tx, actor, {
+        entityType: 'transaction',
+        entityId: id,
+        action: 'take_over',
+        changes: { claimedBy: { from: holder.name, to: claimantName(actor) } },
+      });
+    }
+    const changed = holder?.id === actor.id ? [] : [change([STAFF], ['queue'])];
+    return {
+      value: {
+        claimedBy: { id: actor.id, name: claimantName(actor) },
+        claimedUntil: until.toISOString(),
+      },
+      changed,
+    };
+  });
+}
+
+/** Staff close a card's dialog: their claim ends (someone else's stays). */
+export async function releaseClaim(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+): Promise<Outcome<{ released: boolean }>> {
+  const released = await releaseClaimIn(context.db, id, actor);
+  return { value: { released }, changed: released ? [change([STAFF], ['queue'])] : [] };
 }
 
 const NOT_OFFERABLE =

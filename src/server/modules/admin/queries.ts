@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { AdminTransaction } from '../../../shared/admin';
+import type { AdminTransaction, Claimant } from '../../../shared/admin';
 import { isPaid } from '../../../shared/statuses';
 import { auditEntries } from '../../common/audit';
 import { afterCursor, afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
@@ -47,7 +47,17 @@ export const toAdminTransaction = (
     ? null
     : (holdOf({ methodHoldEnds, accountHoldEnds }, now)?.until ?? null),
   firstDecisionAt: row.firstDecisionAt ? row.firstDecisionAt.toISOString() : null,
+  claimedBy: claimantOf(row, now),
 });
+
+/** Who holds the card for review at `now` (decision 078): nobody once the claim lapsed. */
+export const claimantOf = (
+  row: { claimedById: string | null; claimedByName: string | null; claimedUntil: Date | null },
+  now: number,
+): Claimant | null =>
+  row.claimedById && row.claimedUntil && row.claimedUntil.getTime() > now
+    ? { id: row.claimedById, name: row.claimedByName ?? 'Staff' }
+    : null;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -7,6 +7,8 @@ import {
   adminTransactionDetailSchema,
   adminTransactionSchema,
   adminUserSchema,
+  claimRequestSchema,
+  claimSchema,
   NEXT_CURSOR_HEADER,
   standingChangeSchema,
   updateTransactionSchema,
@@ -23,7 +25,13 @@ import { holdRulesOf } from '../../common/payout-holds';
 import { cardTimeline } from '../../common/timeline';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { checksOf } from '../checks/checks';
-import { decideAppeal, makeOffer, updateTransactionAsStaff } from './commands';
+import {
+  claimCard,
+  decideAppeal,
+  makeOffer,
+  releaseClaim,
+  updateTransactionAsStaff,
+} from './commands';
 import {
   adminStats,
   findAdminTransaction,
@@ -118,11 +126,47 @@ export default async function adminRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Transaction not found');
-      const { expectedUpdatedAt, ...changes } = request.body;
+      const { expectedUpdatedAt, takeOver, ...changes } = request.body;
       await app.run((context) =>
-        updateTransactionAsStaff(context, accountOf(request), id, changes, expectedUpdatedAt),
+        updateTransactionAsStaff(
+          context,
+          accountOf(request),
+          id,
+          changes,
+          expectedUpdatedAt,
+          takeOver,
+        ),
       );
       return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
+    },
+  );
+
+  // Claimed reviews (decision 078): opening a card claims it, closing releases it.
+  r.post(
+    '/api/admin/transactions/:id/claim',
+    {
+      config: { capability: 'cards.review' },
+      schema: { params: idParams, body: claimRequestSchema, response: { 200: claimSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      return app.run((context) =>
+        claimCard(context, accountOf(request), id, request.body?.takeOver ?? false),
+      );
+    },
+  );
+
+  r.delete(
+    '/api/admin/transactions/:id/claim',
+    {
+      config: { capability: 'cards.review' },
+      schema: { params: idParams, response: { 200: z.object({ released: z.boolean() }) } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      return app.run((context) => releaseClaim(context, accountOf(request), id));
     },
   );
 
