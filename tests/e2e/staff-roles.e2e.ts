@@ -43,8 +43,9 @@ async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }
 }
 
 describe('staff roles and invitations', () => {
-  test('an owner invites a reviewer, who accepts, enrols two-factor and reaches the queue', async ({
+  test('an owner invites a reviewer, who accepts, enrols two-factor, reaches the queue and sees a card the owner is reviewing', async ({
     browser,
+    customer,
   }) => {
     const owner = await staffPage(browser);
     await openStaffTab(owner);
@@ -89,6 +90,32 @@ describe('staff roles and invitations', () => {
     await expect(row).toContainText('Rae Viewer');
     await expect(row).toContainText('Active');
     await expect(row.getByText('On', { exact: true })).toBeVisible();
+
+    // Claimed reviews (decision 078): the owner opens a card; the reviewer sees who has it.
+    await submitCardByApi(customer.page.request);
+    const search = async (page: Page) => {
+      await page.getByRole('tab', { name: 'User Uploads' }).click();
+      await page.getByLabel('Search card type, email or ID').fill(customer.account.email);
+      await expect(page.getByTestId('upload-row')).toHaveCount(1);
+    };
+    await search(owner);
+    await owner.getByTestId('upload-row').getByRole('button', { name: 'Review' }).click();
+    await expect(owner.getByTestId('save-review')).toBeVisible();
+    await search(invitee);
+    const claimed = invitee.getByTestId('upload-row').getByTestId('claim-badge');
+    await expect(claimed).toContainText('In review by');
+    await invitee.getByTestId('upload-row').getByRole('button', { name: 'Review' }).click();
+    const notice = invitee.getByTestId('claim-notice');
+    await expect(notice).toContainText('In review by');
+    await expectNoAxeFindings(invitee, 'the review dialog of a claimed card');
+    await screenshot(invitee, 'review-claimed-by-another');
+    await notice.getByRole('button', { name: 'Take over' }).click();
+    await expect(notice).toHaveCount(0);
+    // The owner's queue now names the reviewer.
+    await owner.keyboard.press('Escape');
+    await expect(owner.getByTestId('upload-row').getByTestId('claim-badge')).toContainText(
+      'Rae Viewer',
+    );
   });
 
   test('a finance user sees Payouts, and no status change in a card', async ({

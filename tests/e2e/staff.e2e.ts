@@ -35,7 +35,7 @@ describe('the staff portal', () => {
     const dialog = await openReview(admin, customer.account.email);
     await expect(dialog.getByTestId('review-expected')).toHaveText('$91.00');
     await expect(dialog).toContainText('Riley Stone');
-    await expect(dialog).toContainText('partially used');
+    await expect(dialog).toContainText('Partially Used');
     await expect(dialog).toContainText('Gift card images (1)');
     await expect(dialog).toContainText('riley.paypal@example.com');
     await expect(dialog).toContainText('PIN is on the back');

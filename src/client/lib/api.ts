@@ -19,17 +19,20 @@ export function isUnauthorizedError(error: unknown): boolean {
  * The server's `message` out of an error made by this client, for toasts; undefined when the
  * server gave none (an empty body, a proxy's HTML page), so the caller shows the spec's fallback.
  */
-export function serverMessage(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const body = error.message.replace(/^\d{3}: /, '');
+/** The JSON body of a failed request's answer (an Error from apiRequest), or null. */
+export function serverBody(error: unknown): Record<string, unknown> | null {
+  if (!(error instanceof Error)) return null;
   try {
-    const parsed = JSON.parse(body) as { message?: unknown };
-    return typeof parsed.message === 'string' && parsed.message.trim() !== ''
-      ? parsed.message
-      : undefined;
+    const parsed: unknown = JSON.parse(error.message.replace(/^\d{3}: /, ''));
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+export function serverMessage(error: unknown): string | undefined {
+  const message = serverBody(error)?.message;
+  return typeof message === 'string' && message.trim() !== '' ? message : undefined;
 }
 
 /** JSON bodies go with a JSON content type; FormData goes without one (the browser sets it). */

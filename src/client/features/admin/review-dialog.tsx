@@ -4,7 +4,12 @@ import {
   PAYMENT_AMOUNT_MESSAGE,
 } from '@shared/admin';
 import { ratePercent } from '@shared/brands';
-import { CARD_FORMAT_LABELS, type CardFormat, humanize } from '@shared/card-rules';
+import {
+  CARD_CONDITION_LABELS,
+  CARD_FORMAT_LABELS,
+  type CardFormat,
+  humanize,
+} from '@shared/card-rules';
 import { formatMoney, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { PAYOUT_REFERENCE_MAX_LENGTH } from '@shared/payouts';
@@ -46,6 +51,7 @@ import { toast } from '@/lib/toast';
 import { ChecksPanel } from './checks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
+import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
 
 export function ReviewDialog({
   id,
@@ -83,6 +89,40 @@ function ReviewBody({
   const query = useQuery(adminTransactionQuery(id));
   // Support and finance read a card; only a reviewer (or owner) changes it (decision 076).
   const canReview = useStaffCan()('cards.review');
+  if (!canReview) return <ReviewContent id={id} query={query} onClose={onClose} onOpen={onOpen} />;
+  return <ClaimedReview id={id} query={query} onClose={onClose} onOpen={onOpen} />;
+}
+
+type DetailQuery = ReturnType<typeof useQuery<AdminTransactionDetail>>;
+
+/** A reviewer's view: the card is claimed while the dialog is open (decision 078). */
+function ClaimedReview(props: {
+  id: string;
+  query: DetailQuery;
+  onClose: () => void;
+  onOpen?: (id: string) => void;
+}) {
+  const claim = useReviewClaim(props.id);
+  return <ReviewContent {...props} claim={claim.state} onTakeOver={claim.takeOver} canReview />;
+}
+
+function ReviewContent({
+  id,
+  query,
+  onClose,
+  onOpen,
+  claim = null,
+  onTakeOver,
+  canReview = false,
+}: {
+  id: string;
+  query: DetailQuery;
+  onClose: () => void;
+  onOpen?: (id: string) => void;
+  claim?: ClaimState;
+  onTakeOver?: () => void;
+  canReview?: boolean;
+}) {
   if (query.isLoading || !query.data) {
     return (
       <div className="flex justify-center py-12">
@@ -93,6 +133,7 @@ function ReviewBody({
   // Keyed by updatedAt: a reload after someone else's save starts the form from their values.
   return (
     <div className="grid gap-6">
+      <ClaimNotice state={claim} onTakeOver={() => onTakeOver?.()} />
       <section className="grid gap-2" aria-labelledby="checks-heading">
         <h3 id="checks-heading" className="text-sm font-semibold">
           Automated checks
@@ -192,7 +233,7 @@ function ReviewForm({
       // Only a stale save asks for a reload; the quote's floor and a waiting offer say why.
       if (
         error.message.startsWith('409: ') &&
-        !/"code":"(below_quote|offer_pending)"/.test(error.message)
+        !/"code":"(below_quote|offer_pending|claimed)"/.test(error.message)
       )
         setStale(true);
       errorToast('Failed to update transaction')(error);
@@ -235,7 +276,10 @@ function ReviewForm({
         </Detail>
         <Detail label="Card Type">{t.cardType}</Detail>
         <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
-        <Detail label="Card Condition">{humanize(t.cardCondition)}</Detail>
+        <Detail label="Card Condition">
+          {CARD_CONDITION_LABELS[t.cardCondition as keyof typeof CARD_CONDITION_LABELS] ??
+            humanize(t.cardCondition)}
+        </Detail>
         <Detail label="Card Format">
           {CARD_FORMAT_LABELS[t.cardFormat as CardFormat] ?? t.cardFormat}
         </Detail>

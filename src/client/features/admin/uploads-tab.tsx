@@ -17,6 +17,7 @@ import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/component
 import { formatDate, formatTime } from '@/lib/dates';
 import { Pager, useCursorPages } from './pager';
 import { adminTransactionsQuery, reviewSummaryQuery } from './queries';
+import { ClaimBadge } from './review-claim';
 import { ReviewDialog } from './review-dialog';
 import { UserCell } from './user-cell';
 import { ValidationFlag } from './validation-flag';
@@ -120,6 +121,7 @@ export function UploadsTab() {
                   <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
                   <ValidationFlag flags={t.validationFlags} />
                   <FairDealingBadges transaction={t} />
+                  <ClaimBadge claimedBy={t.claimedBy} />
                 </p>
                 <p className="text-xs text-muted-foreground">
                   {formatDate(t.createdAt)} {formatTime(t.createdAt)} ·{' '}
@@ -168,6 +170,7 @@ export function UploadsTab() {
                       {t.cardType}
                       <ValidationFlag flags={t.validationFlags} />
                       <FairDealingBadges transaction={t} />
+                      <ClaimBadge claimedBy={t.claimedBy} />
                     </span>
                   </TableCell>
                   <TableCell className="text-right tabular-nums">
