@@ -79,6 +79,22 @@ expect.extend({
       return { pass: matches(value, expected), actual: value };
     },
   ),
+  toHaveValue: matcher(
+    (e) => `to have value ${e}`,
+    async (l, expected: string | RegExp) => {
+      const value = await l.inputValue({ timeout: 1000 });
+      return { pass: matches(value, expected), actual: value };
+    },
+  ),
+  toBeFocused: matcher(
+    () => 'to be focused',
+    async (l) => {
+      const focused = await l.evaluate((element) => element === document.activeElement, undefined, {
+        timeout: 1000,
+      });
+      return { pass: focused, actual: focused ? 'focused' : 'not focused' };
+    },
+  ),
   toHaveCount: matcher(
     (n) => `to have count ${n}`,
     async (l, expected: number) => {
@@ -96,5 +112,7 @@ declare module 'vitest' {
     toHaveAttribute(name: string, expected: string | RegExp): Promise<T>;
     toHaveClass(expected: RegExp): Promise<T>;
     toHaveCount(expected: number): Promise<T>;
+    toHaveValue(expected: string | RegExp): Promise<T>;
+    toBeFocused(): Promise<T>;
   }
 }

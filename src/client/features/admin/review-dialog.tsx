@@ -43,6 +43,7 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { useShortcuts } from '@/hooks/use-shortcuts';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
@@ -52,6 +53,7 @@ import { ChecksPanel } from './checks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
 import { adminTransactionQuery, refreshAfterReview } from './queries';
 import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
+import { ShortcutsDialog } from './review-shortcuts';
 
 export function ReviewDialog({
   id,
@@ -205,7 +207,8 @@ function ReviewForm({
   const noteError = submitted ? problems.rejectionNote : undefined;
 
   const save = useMutation({
-    mutationFn: async () =>
+    // `approve` (the A key) sends its own status and amount, without waiting for a render.
+    mutationFn: async (approve?: { status: string; paymentAmount: string }) =>
       (
         await apiRequest('PATCH', `/api/admin/transactions/${t.id}`, {
           status,
@@ -221,6 +224,7 @@ function ReviewForm({
           ...(paying ? { payoutReference: payoutReference.trim() || null } : {}),
           // Blank means no amount is sent (spec section 5).
           ...(paymentAmount.trim() !== '' ? { paymentAmount: paymentAmount.trim() } : {}),
+          ...approve,
           expectedUpdatedAt: t.updatedAt,
         })
       ).json(),
@@ -239,6 +243,34 @@ function ReviewForm({
       errorToast('Failed to update transaction')(error);
     },
   });
+
+  // Keyboard review (issue 21, item 4): A approves in one key, R opens the reason picker.
+  const reasonPicker = React.useRef<HTMLSelectElement>(null);
+  const [pickReason, setPickReason] = React.useState(false);
+  React.useEffect(() => {
+    if (pickReason && rejecting) {
+      reasonPicker.current?.focus();
+      setPickReason(false);
+    }
+  }, [pickReason, rejecting]);
+  const [showKeys, setShowKeys] = React.useState(false);
+  useShortcuts(
+    {
+      a: () => {
+        if (t.status !== 'pending' || save.isPending) return;
+        setStatus('processing');
+        const amount = paymentAmount.trim() || floor;
+        setPaymentAmount(amount);
+        save.mutate({ status: 'processing', paymentAmount: amount });
+      },
+      r: () => {
+        setStatus('rejected');
+        setPickReason(true);
+      },
+      '?': () => setShowKeys(true),
+    },
+    !save.isPending && !showKeys,
+  );
 
   const submittedBy = t.userEmail
     ? `${displayName({ email: t.userEmail, firstName: t.userFirstName, lastName: t.userLastName })}${
@@ -349,6 +381,7 @@ function ReviewForm({
         {rejecting && (
           <Field id="review-rejection-reason" label="Rejection Reason" error={reasonError}>
             <NativeSelect
+              ref={reasonPicker}
               id="review-rejection-reason"
               value={rejectionReason}
               aria-invalid={!!reasonError}
@@ -461,6 +494,11 @@ function ReviewForm({
           {save.isPending ? 'Saving...' : 'Save Changes'}
         </Button>
       </div>
+      <p className="text-right text-xs text-muted-foreground" data-testid="review-keys-hint">
+        Keys: <kbd className="font-mono">A</kbd> approve · <kbd className="font-mono">R</kbd> reject
+        · <kbd className="font-mono">?</kbd> all shortcuts
+      </p>
+      <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { ADMIN_PAGE_SIZE, type AdminTransaction } from '@shared/admin';
 import { formatMoney } from '@shared/money';
 import { useQuery } from '@tanstack/react-query';
-import { InboxIcon, RefreshCwIcon } from 'lucide-react';
+import { InboxIcon, KeyboardIcon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
@@ -14,13 +14,19 @@ import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
+import { useShortcuts } from '@/hooks/use-shortcuts';
 import { formatDate, formatTime } from '@/lib/dates';
+import { cn } from '@/lib/utils';
 import { Pager, useCursorPages } from './pager';
 import { adminTransactionsQuery, reviewSummaryQuery } from './queries';
 import { ClaimBadge } from './review-claim';
 import { ReviewDialog } from './review-dialog';
+import { ShortcutsDialog } from './review-shortcuts';
 import { UserCell } from './user-cell';
 import { ValidationFlag } from './validation-flag';
+
+/** The queue's selected card (J and K): a ring and a tint, in both layouts. */
+const SELECTED = 'ring-2 ring-inset ring-primary bg-primary/5';
 
 function useDebounced<T>(value: T, ms = 300) {
   const [debounced, setDebounced] = React.useState(value);
@@ -46,6 +52,24 @@ export function UploadsTab() {
   const now = useMinuteClock();
   const [reviewing, setReviewing] = React.useState<string | null>(null);
   const rows = query.data?.items ?? [];
+  // Keyboard review (issue 21, item 4): J and K move the selection, Enter opens it, ? lists keys.
+  const [selected, setSelected] = React.useState(0);
+  const [showKeys, setShowKeys] = React.useState(false);
+  const current = Math.min(selected, rows.length - 1);
+  const move = (by: number) => setSelected(Math.max(0, Math.min(rows.length - 1, current + by)));
+  useShortcuts(
+    {
+      j: () => move(1),
+      k: () => move(-1),
+      enter: () => rows[current] && setReviewing(rows[current].id),
+      '?': () => setShowKeys(true),
+    },
+    reviewing === null && !showKeys,
+  );
+  const selection = (index: number) =>
+    index === current
+      ? { 'aria-current': true as const, 'data-selected': true, className: SELECTED }
+      : {};
 
   return (
     <div className="grid gap-4">
@@ -90,6 +114,17 @@ export function UploadsTab() {
           >
             <RefreshCwIcon className={query.isFetching ? 'animate-spin' : undefined} />
           </Button>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-10"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            onClick={() => setShowKeys(true)}
+            data-testid="show-shortcuts"
+          >
+            <KeyboardIcon />
+          </Button>
         </div>
       </div>
 
@@ -104,8 +139,13 @@ export function UploadsTab() {
       ) : (
         <>
           <ul className="grid grid-cols-1 gap-3 sm:hidden">
-            {rows.map((t) => (
-              <li key={t.id} className="rounded-lg border p-4" data-testid="upload-card">
+            {rows.map((t, index) => (
+              <li
+                key={t.id}
+                className={cn('rounded-lg border p-4', index === current && SELECTED)}
+                data-testid="upload-card"
+                aria-current={index === current || undefined}
+              >
                 <div className="flex items-start justify-between gap-3">
                   <UserCell
                     id={t.userId}
@@ -149,8 +189,8 @@ export function UploadsTab() {
               ]}
             />
             <TableBody>
-              {rows.map((t) => (
-                <TableRow key={t.id} data-testid="upload-row">
+              {rows.map((t, index) => (
+                <TableRow key={t.id} data-testid="upload-row" {...selection(index)}>
                   <TableCell>
                     <DateTimeStack value={t.createdAt} />
                   </TableCell>
@@ -205,6 +245,7 @@ export function UploadsTab() {
         onPrevious={pages.previous}
       />
       <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} onOpen={setReviewing} />
+      <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} />
     </div>
   );
 }

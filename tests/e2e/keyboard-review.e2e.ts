@@ -1,0 +1,86 @@
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { submitCardByApi } from './api-helpers';
+import { expectNoAxeFindings } from './axe';
+import { screenshot, staffPage, test } from './fixtures';
+
+/** The queue narrowed to one customer's cards, with the focus off every field. */
+async function queueOf(page: Page, email: string, count: number) {
+  await page.getByLabel('Search card type, email or ID').fill(email);
+  await expect(page.getByTestId('upload-row')).toHaveCount(count);
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).click();
+}
+
+describe('keyboard review (issue 21, item 4)', () => {
+  test('staff approve a card with the keyboard alone, and reject with R', async ({
+    browser,
+    customer,
+  }) => {
+    await submitCardByApi(customer.page.request);
+    await submitCardByApi(customer.page.request, 'Target');
+    const staff = await staffPage(browser);
+    await queueOf(staff, customer.account.email, 2);
+    const rows = staff.getByTestId('upload-row');
+
+    // Typing in a field fires nothing.
+    const searchBox = staff.getByLabel('Search card type, email or ID');
+    await searchBox.fill('');
+    await searchBox.press('j');
+    await expect(searchBox).toHaveValue('j');
+    await queueOf(staff, customer.account.email, 2);
+
+    // J and K move the selection; Enter opens it.
+    await expect(rows.nth(0)).toHaveAttribute('aria-current', 'true');
+    await staff.keyboard.press('j');
+    await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true');
+    await staff.keyboard.press('k');
+    await expect(rows.nth(0)).toHaveAttribute('aria-current', 'true');
+    await staff.keyboard.press('?');
+    const keys = staff.getByTestId('shortcuts-dialog');
+    await expect(keys).toContainText('Approve');
+    await expectNoAxeFindings(staff, 'the shortcuts dialog');
+    await staff.keyboard.press('Escape');
+    await expect(keys).toHaveCount(0);
+
+    await staff.keyboard.press('Enter');
+    const dialog = staff.getByTestId('review-dialog');
+    await expect(dialog.getByTestId('save-review')).toBeVisible();
+    const expected = (await dialog.getByTestId('review-expected').textContent())!;
+    // A: approved in one key, paid the expected payout.
+    await staff.keyboard.press('a');
+    await expect(staff.getByTestId('toast').first()).toContainText('Transaction updated');
+    await expect(dialog).toHaveCount(0);
+    await expect(rows.nth(0)).toContainText('Processing');
+
+    // R: the other card, rejected; the reason picker takes the focus.
+    await staff.keyboard.press('j');
+    await staff.keyboard.press('Enter');
+    await expect(dialog.getByTestId('save-review')).toBeVisible();
+    await staff.keyboard.press('r');
+    await expect(dialog.getByLabel('Status', { exact: true })).toHaveValue('rejected');
+    await expect(dialog.getByLabel('Rejection Reason')).toBeFocused();
+    await screenshot(staff, 'review-reject-by-key');
+
+    // The photo viewer: zoom, rotate; its arrows are its own.
+    await dialog.getByRole('button', { name: 'View image 1 larger' }).click();
+    const viewer = staff.getByTestId('image-viewer');
+    await expect(viewer).toContainText('1 / 1');
+    await viewer.getByRole('button', { name: 'Rotate' }).click();
+    await viewer.getByRole('button', { name: 'Zoom' }).click();
+    await expect(viewer.getByRole('button', { name: 'Fit' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await staff.keyboard.press('ArrowRight');
+    await expect(viewer).toContainText('1 / 1');
+    await expectNoAxeFindings(staff, 'the photo viewer');
+    await screenshot(staff, 'review-photo-viewer');
+    await staff.keyboard.press('Escape');
+    await expect(viewer).toHaveCount(0);
+    // Approved card's amount is the quote.
+    await staff.keyboard.press('Escape');
+    await staff.keyboard.press('k');
+    await staff.keyboard.press('Enter');
+    await expect(dialog.getByLabel('Payment Amount')).toHaveValue(expected.replace('$', ''));
+  });
+});
