@@ -82,5 +82,13 @@ describe('keyboard review (issue 21, item 4)', () => {
     await staff.keyboard.press('k');
     await staff.keyboard.press('Enter');
     await expect(dialog.getByLabel('Payment Amount')).toHaveValue(expected.replace('$', ''));
+    // Mark paid: the reference field comes and takes the focus; one save pays the card.
+    await expect(dialog.getByTestId('quick-approve')).toHaveAttribute('disabled', '');
+    await dialog.getByTestId('quick-mark-paid').click();
+    await expect(dialog.getByLabel('Payout Reference')).toBeFocused();
+    await staff.keyboard.type('TX-KEYS-1');
+    await dialog.getByTestId('save-review').click();
+    await expect(dialog).toHaveCount(0);
+    await expect(rows.nth(0)).toContainText('Sent');
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '@shared/card-rules';
 import { formatMoney, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
-import { PAYOUT_REFERENCE_MAX_LENGTH } from '@shared/payouts';
+import { PAYABLE_STATUSES, PAYOUT_REFERENCE_MAX_LENGTH } from '@shared/payouts';
 import {
   REJECTION_LABELS,
   REJECTION_NOTE_MAX_LENGTH,
@@ -29,7 +29,14 @@ import {
 } from '@shared/statuses';
 import { displayName } from '@shared/user-display';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { HistoryIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
+import {
+  BanknoteIcon,
+  CheckIcon,
+  HistoryIcon,
+  Loader2Icon,
+  RefreshCwIcon,
+  XIcon,
+} from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
@@ -201,6 +208,7 @@ function ReviewForm({
         ? `At least ${formatMoney(floor)}: to pay less, make a revised offer for the customer to accept`
         : undefined;
   const rejecting = status === 'rejected';
+  const moneyHidden = rejecting && !isPaid(t.paymentStatus);
   // The server's own rule (shared): what the rejection still lacks.
   const problems = rejectionProblems({ status, reason: rejectionReason, note: rejectionNote });
   const reasonError = submitted ? problems.rejectionReason : undefined;
@@ -223,7 +231,9 @@ function ReviewForm({
             : {}),
           ...(paying ? { payoutReference: payoutReference.trim() || null } : {}),
           // Blank means no amount is sent (spec section 5).
-          ...(paymentAmount.trim() !== '' ? { paymentAmount: paymentAmount.trim() } : {}),
+          ...(paymentAmount.trim() !== '' && !moneyHidden
+            ? { paymentAmount: paymentAmount.trim() }
+            : {}),
           ...approve,
           expectedUpdatedAt: t.updatedAt,
         })
@@ -254,21 +264,30 @@ function ReviewForm({
     }
   }, [pickReason, rejecting]);
   const [showKeys, setShowKeys] = React.useState(false);
+  // The three primary actions (issue 24, item 6), by button or by key.
+  const canApprove = t.status === 'pending' && !save.isPending;
+  const approve = () => {
+    if (!canApprove) return;
+    setStatus('processing');
+    const amount = paymentAmount.trim() || floor;
+    setPaymentAmount(amount);
+    save.mutate({ status: 'processing', paymentAmount: amount });
+  };
+  const reject = () => {
+    setStatus('rejected');
+    setPickReason(true);
+  };
+  const referenceField = React.useRef<HTMLInputElement>(null);
+  const canMarkPaid =
+    (PAYABLE_STATUSES as readonly string[]).includes(t.status) && !isPaid(t.paymentStatus);
+  const markPaid = () => {
+    setPaymentStatus('sent');
+    if (paymentAmount.trim() === '') setPaymentAmount(floor);
+    // The reference field appears with the paid status: focused once it is there.
+    setTimeout(() => referenceField.current?.focus(), 0);
+  };
   useShortcuts(
-    {
-      a: () => {
-        if (t.status !== 'pending' || save.isPending) return;
-        setStatus('processing');
-        const amount = paymentAmount.trim() || floor;
-        setPaymentAmount(amount);
-        save.mutate({ status: 'processing', paymentAmount: amount });
-      },
-      r: () => {
-        setStatus('rejected');
-        setPickReason(true);
-      },
-      '?': () => setShowKeys(true),
-    },
+    { a: approve, r: reject, '?': () => setShowKeys(true) },
     !save.isPending && !showKeys,
   );
 
@@ -285,7 +304,7 @@ function ReviewForm({
         event.preventDefault();
         setSubmitted(true);
         const incomplete = Object.keys(problems).length > 0;
-        if (!amountError && !incomplete) save.mutate();
+        if ((moneyHidden || !amountError) && !incomplete) save.mutate(undefined);
       }}
     >
       {stale && (
@@ -301,6 +320,27 @@ function ReviewForm({
           </Button>
         </div>
       )}
+      <CardImages urls={t.imageUrls} removed={t.removedImages} />
+
+      <fieldset className="flex flex-wrap gap-2">
+        <legend className="sr-only">Decide</legend>
+        <Button type="button" onClick={approve} disabled={!canApprove} data-testid="quick-approve">
+          <CheckIcon /> Approve
+        </Button>
+        <Button type="button" variant="outline" onClick={reject} data-testid="quick-reject">
+          <XIcon /> Reject
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={markPaid}
+          disabled={!canMarkPaid}
+          data-testid="quick-mark-paid"
+        >
+          <BanknoteIcon /> Mark paid
+        </Button>
+      </fieldset>
+
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
         <Detail label="Submitted By" className="col-span-2 sm:col-span-3">
           <span className="mr-2">{submittedBy}</span>
@@ -326,8 +366,6 @@ function ReviewForm({
           </span>
         </Detail>
       </dl>
-
-      <CardImages urls={t.imageUrls} removed={t.removedImages} />
 
       {t.notes && (
         <div className="rounded-md bg-muted/60 px-3 py-2 text-sm">
@@ -424,35 +462,41 @@ function ReviewForm({
             New payout details or a new account: this card cannot be marked paid before then.
           </p>
         )}
-        <Field id="review-payment-status" label="Payment Status">
-          <NativeSelect
-            id="review-payment-status"
-            value={paymentStatus}
-            onChange={(e) => setPaymentStatus(e.target.value)}
-          >
-            {PAYMENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {paymentStatusLabel(s)}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
-        <Field id="review-amount" label="Payment Amount" error={amountError}>
-          <Input
-            id="review-amount"
-            type="number"
-            step="0.01"
-            min="0"
-            inputMode="decimal"
-            placeholder="Amount sent"
-            value={paymentAmount}
-            aria-invalid={!!amountError}
-            onChange={(e) => setPaymentAmount(e.target.value)}
-          />
-        </Field>
+        {/* A card being rejected with nothing paid has no payment to set (issue 24, item 6). */}
+        {!moneyHidden && (
+          <>
+            <Field id="review-payment-status" label="Payment Status">
+              <NativeSelect
+                id="review-payment-status"
+                value={paymentStatus}
+                onChange={(e) => setPaymentStatus(e.target.value)}
+              >
+                {PAYMENT_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {paymentStatusLabel(s)}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Field id="review-amount" label="Payment Amount" error={amountError}>
+              <Input
+                id="review-amount"
+                type="number"
+                step="0.01"
+                min="0"
+                inputMode="decimal"
+                placeholder="Amount sent"
+                value={paymentAmount}
+                aria-invalid={!!amountError}
+                onChange={(e) => setPaymentAmount(e.target.value)}
+              />
+            </Field>
+          </>
+        )}
         {paying && (
           <Field id="review-reference" label="Payout Reference" className="sm:col-span-2">
             <Input
+              ref={referenceField}
               id="review-reference"
               placeholder="Transfer id, optional (printed on the receipt)"
               maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
