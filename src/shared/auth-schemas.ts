@@ -65,6 +65,16 @@ export const resetPasswordSchema = z.object({
 export const checkResetLinkSchema = z.object({ token: resetTokenSchema });
 
 /** POST /api/password/change: the current password proves it is the owner, not a borrowed tab. */
+/** POST /api/account/email: a new address for the account, confirmed from a link sent to it. */
+export const changeEmailSchema = z.object({
+  email,
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1000, 'Password is incorrect'),
+});
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
 export const changePasswordSchema = z.object({
   currentPassword: z
     .string({ error: 'Current password is required' })

@@ -356,6 +356,15 @@ export const CATALOGUE: RouteSpec[] = [
         : 'a profile change answered another account',
   },
 
+  {
+    method: 'POST',
+    path: '/api/account/email',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({ email: `moved.${rng.hex(8)}@example.com`, password: rng.pick(['wrong password', '']) }),
+    check: () => 'an email change went through without the password',
+  },
   // email preferences and the one-click unsubscribe (issue 22)
   {
     method: 'GET',

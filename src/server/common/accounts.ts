@@ -2,11 +2,17 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { admins, users } from '../db/schema';
 import type { Principal } from './account';
+import { HttpError } from './http-error';
 import { hashPassword } from './passwords';
 
 export { hashPassword } from './passwords';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+const ACCOUNT_EXISTS = 'An account with this email already exists';
+
+/** 409 for an email already taken, whatever its case (PRODUCT.md): sign-up and an email change. */
+export const accountExists = () => new HttpError(409, ACCOUNT_EXISTS, { email: ACCOUNT_EXISTS });
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db

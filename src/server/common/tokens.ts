@@ -9,7 +9,8 @@ export type TokenPurpose =
   | 'password_reset'
   | 'email_verification'
   | 'signin_link'
-  | 'staff_invitation';
+  | 'staff_invitation'
+  | 'email_change';
 
 export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   password_reset: 30 * 60 * 1000,
@@ -17,6 +18,8 @@ export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   signin_link: 15 * 60 * 1000,
   // An invitation to join the staff (decision 077): 72 hours.
   staff_invitation: 72 * 60 * 60 * 1000,
+  // A new address for the account, confirmed from the link sent to it (issue 22, item 3).
+  email_change: 48 * 60 * 60 * 1000,
 };
 
 /**
@@ -29,6 +32,7 @@ const NEWEST_ONLY: Record<TokenPurpose, boolean> = {
   email_verification: true,
   signin_link: false,
   staff_invitation: true,
+  email_change: true,
 };
 
 /**

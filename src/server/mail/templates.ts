@@ -304,6 +304,35 @@ export const templates = {
       ],
       `You get this weekly summary because digests are on for your account. Unsubscribe from them in one click: ${d.unsubscribeUrl} (or choose in Profile: ${d.settingsUrl}).`,
     ),
+  'confirm-email-change': (d: { firstName: string | null; email: string; link: string }) =>
+    layout(
+      'confirm-email-change',
+      `Confirm your new ${PRODUCT_NAME} email address`,
+      hello(d.firstName),
+      [
+        {
+          text: `You asked to use ${d.email} for your ${PRODUCT_NAME} account. Open the link within 48 hours to confirm it; until then your account keeps its old address.`,
+        },
+        { link: d.link, label: 'Confirm my new email address' },
+      ],
+      `You get this email because someone asked to move a ${PRODUCT_NAME} account to this address. If it was not you, ignore it: nothing changes.`,
+    ),
+
+  'email-changed': (d: { firstName: string | null; email: string }) =>
+    layout(
+      'email-changed',
+      `Your ${PRODUCT_NAME} email address was changed`,
+      hello(d.firstName),
+      [
+        {
+          text: `The email address of your ${PRODUCT_NAME} account is now ${d.email}. Emails about your account go there from now on.`,
+        },
+        {
+          text: `If this was not you, contact us at once at ${SUPPORT_EMAIL} or ${SUPPORT_PHONE}.`,
+        },
+      ],
+      `You get this email because this was the address of your ${PRODUCT_NAME} account.`,
+    ),
 } satisfies Record<string, (data: never) => Rendered>;
 
 export type TemplateName = keyof typeof templates;

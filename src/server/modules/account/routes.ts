@@ -2,23 +2,34 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  changeEmailSchema,
   currentUserSchema,
   updateProfileSchema,
   verifyEmailSchema,
 } from '../../../shared/auth-schemas';
 import { emailPreferencesSchema } from '../../../shared/email-preferences';
 import { toCurrentUser } from '../../common/account';
-import { isConfirmed } from '../../common/accounts';
+import { isConfirmed, passwordHashOf } from '../../common/accounts';
 import { badRequest, HttpError } from '../../common/http-error';
+import { checkPassword } from '../../common/passwords';
 import { findToken, sendVerificationEmail } from '../../common/tokens';
 import { readUnsubscribeToken } from '../../common/unsubscribe';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
-import { HOUR, tooMany } from '../../plugins/rate-limit';
-import { confirmEmail, setEmailPreferences, unsubscribe, updateProfile } from './commands';
+import { countAttempt, HOUR, tooMany } from '../../plugins/rate-limit';
+import {
+  confirmEmail,
+  requestEmailChange,
+  setEmailPreferences,
+  unsubscribe,
+  updateProfile,
+} from './commands';
 import { emailPreferencesOf } from './queries';
 import { confirmPage, donePage, invalidPage } from './unsubscribe-page';
 
 const BAD_LINK = 'This link is invalid or has expired. Sign in and ask for a new one.';
+const WRONG_PASSWORD = 'Password is incorrect';
+/** Wrong passwords an account may send in an hour, shared with the password change. */
+const WRONG_PASSWORDS_PER_HOUR = 10;
 const messageSchema = z.object({ message: z.string() });
 const INVALID_UNSUBSCRIBE =
   'This unsubscribe link is not valid. Sign in and choose your emails in Profile.';
@@ -41,12 +52,43 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
+  // A new email address (issue 22, item 3): the password, then a link to the new address.
+  r.post(
+    '/api/account/email',
+    {
+      onRequest: requireCustomer,
+      schema: { body: changeEmailSchema, response: { 202: messageSchema } },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      // Counted before the password is checked, with the password change's own budget.
+      const succeeded = await countAttempt(app.counters, reply, {
+        key: `password-change-failure:${account.kind}:${account.id}`,
+        max: WRONG_PASSWORDS_PER_HOUR,
+        windowMs: HOUR,
+        refusal: 'Too many wrong passwords.',
+      });
+      const stored = await passwordHashOf(app.db, account);
+      if (!(await checkPassword(request.body.password, stored, app.config.bcryptCost))) {
+        throw new HttpError(400, WRONG_PASSWORD, { password: WRONG_PASSWORD });
+      }
+      await succeeded();
+      await app.run((context) => requestEmailChange(context, account, request.body.email));
+      app.mail.kick();
+      return reply.code(202).send({
+        message: `We sent a link to ${request.body.email.trim().toLowerCase()}. Open it to use that address; until then your account keeps ${account.email}.`,
+      });
+    },
+  );
+
   r.post(
     '/api/email/verify',
     { schema: { body: verifyEmailSchema, response: { 200: messageSchema } } },
     async (request) => {
       const { token } = request.body;
       const used = await app.run((context) => confirmEmail(context, token));
+      // An email change tells the old address at once.
+      app.mail.kick();
       if (used) {
         request.log.info({ event: 'email_verified', account: used }, 'email verified');
         return { message: 'Thank you: your email address is confirmed.' };

@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Account, toAccount } from '../../common/account';
-import { isUniqueViolation, normalizeEmail } from '../../common/accounts';
+import { accountExists, isUniqueViolation, normalizeEmail } from '../../common/accounts';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
-import { HttpError } from '../../common/http-error';
 import { accountDevices, admins, sessions, users } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
-
-const ACCOUNT_EXISTS = 'An account with this email already exists';
-
-/** 409 for an email already taken, whatever its case (PRODUCT.md). */
-export const accountExists = () => new HttpError(409, ACCOUNT_EXISTS, { email: ACCOUNT_EXISTS });
 
 /** A new customer account; two sign-ups racing for one email make one account and one 409. */
 export async function signUpCustomer(

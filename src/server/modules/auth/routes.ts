@@ -13,6 +13,7 @@ import {
 import { SUPPORT_EMAIL } from '../../../shared/brand';
 import { type Account, type Principal, toAccount, toCurrentUser } from '../../common/account';
 import {
+  accountExists,
   findAccountRow,
   findAdminByEmail,
   findUserByEmail,
@@ -45,7 +46,7 @@ import {
 } from '../../plugins/auth';
 import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, startSession } from '../../plugins/session';
-import { accountExists, markSessionFresh, recordSignInDevice, signUpCustomer } from './commands';
+import { markSessionFresh, recordSignInDevice, signUpCustomer } from './commands';
 import { SignInThrottle } from './throttle';
 import {
   acceptCode,
