@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { codeAt } from '../../src/server/modules/auth/two-factor';
 import { submitCardByApi } from './api-helpers';
+import { expectNoAxeFindings } from './axe';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
@@ -222,5 +223,27 @@ describe('accounts people can trust', () => {
     await page.getByRole('link', { name: 'Go to Dashboard' }).click();
     await expect(page.getByTestId('shell-brand')).toBeVisible();
     await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
+  });
+
+  test('a customer moves the account to a new email from Profile, and the old address is told', async ({
+    customer,
+  }) => {
+    const { page, account } = customer;
+    const moved = uniqueEmail('moved');
+    await page.goto('/profile?tab=security');
+    const card = page.getByTestId('change-email-card');
+    await expect(card).toContainText(account.email);
+    await card.getByLabel('New email address').fill(moved);
+    await card.getByLabel('Your password').fill(CUSTOMER_PASSWORD);
+    await card.getByRole('button', { name: 'Send the link' }).click();
+    await expect(card.getByRole('status')).toContainText(moved);
+    await expectNoAxeFindings(page, 'the email change card');
+    await screenshot(page, 'profile-email-change-sent');
+    const link = linkIn(await waitForMail(moved, /Confirm your new Cardbridge email address/));
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Email confirmed' })).toBeVisible();
+    await waitForMail(account.email, /Your Cardbridge email address was changed/);
+    await page.goto('/profile?tab=security');
+    await expect(page.getByTestId('change-email-card')).toContainText(moved);
   });
 });

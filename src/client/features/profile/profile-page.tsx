@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/lib/auth';
+import { ChangeEmailCard } from './change-email-card';
 import { ProfileDetails } from './profile-details';
 import { ChangePasswordCard, SessionsCard } from './security-card';
 import { TwoFactorCard } from './two-factor-card';
@@ -55,6 +56,7 @@ export function ProfilePage() {
         </TabsContent>
         <TabsContent value="security" className="grid gap-6">
           <ChangePasswordCard />
+          {!user.isAdmin && <ChangeEmailCard email={user.email} />}
           {!user.isAdmin && <TwoFactorCard />}
           <SessionsCard />
         </TabsContent>
