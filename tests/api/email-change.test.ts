@@ -81,6 +81,19 @@ describe('changing the account email (issue 22, item 3)', () => {
     expect((await me(customer)).email).toBe(customer.user.email);
   });
 
+  it('mails a few links an hour at most, however many requests come at once', async () => {
+    const customer = await signUp(t.app);
+    const most = t.config.limits.accountEmailsPerHour;
+    const answers = await Promise.all(
+      Array.from({ length: most + 3 }, () =>
+        change(customer, { email: uniqueEmail('bulk'), password: PASSWORD }),
+      ),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 202)).toHaveLength(most);
+    expect(codes.filter((c) => c === 429)).toHaveLength(3);
+  });
+
   it('counts wrong passwords sent all at once, with the password change', async () => {
     const customer = await signUp(t.app);
     const answers = await Promise.all(

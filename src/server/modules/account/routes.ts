@@ -73,6 +73,11 @@ export default async function accountRoutes(app: FastifyInstance) {
         throw new HttpError(400, WRONG_PASSWORD, { password: WRONG_PASSWORD });
       }
       await succeeded();
+      // Each request mails the address given: a few an hour, so no one mails a stranger in bulk.
+      const sent = await app.counters.hit(`email-change:${account.id}`, HOUR);
+      if (sent.current > app.config.limits.accountEmailsPerHour) {
+        throw tooMany(reply, sent.ttl, 'We have sent several links in the last hour.');
+      }
       await app.run((context) => requestEmailChange(context, account, request.body.email));
       app.mail.kick();
       return reply.code(202).send({
