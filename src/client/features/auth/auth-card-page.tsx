@@ -1,5 +1,8 @@
+import { CheckCircle2Icon } from 'lucide-react';
 import type * as React from 'react';
+import { Link } from 'wouter';
 import { ThemeToggle } from '@/components/theme-toggle';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
 /** A page of its own around one card: the admin sign-in, a password reset, an email check. */
@@ -35,5 +38,31 @@ export function AuthCardPage({
         <CardContent className="grid gap-4">{children}</CardContent>
       </Card>
     </main>
+  );
+}
+
+/** The page after a link did its work: what happened, and one way on (sign in, most often). */
+export function AuthDonePage({
+  title,
+  testId,
+  children,
+  href,
+  action,
+}: {
+  title: string;
+  testId: string;
+  children: React.ReactNode;
+  href: string;
+  action: string;
+}) {
+  return (
+    <AuthCardPage icon={<CheckCircle2Icon />} title={title} testId={testId}>
+      <p className="text-center text-sm text-muted-foreground" role="status">
+        {children}
+      </p>
+      <Button asChild className="w-full">
+        <Link href={href}>{action}</Link>
+      </Button>
+    </AuthCardPage>
   );
 }

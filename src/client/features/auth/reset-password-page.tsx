@@ -1,4 +1,4 @@
-import { CheckCircle2Icon, KeyRoundIcon } from 'lucide-react';
+import { KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
-import { AuthCardPage } from './auth-card-page';
+import { AuthCardPage, AuthDonePage } from './auth-card-page';
 import { newPasswordProblems, showNewPasswordFailure } from './new-password';
 
 type Values = { password: string; confirm: string };
@@ -53,18 +53,14 @@ export function ResetPasswordPage() {
 
   if (done) {
     return (
-      <AuthCardPage
-        icon={<CheckCircle2Icon />}
+      <AuthDonePage
         title="Password changed"
         testId="reset-password-page"
+        href={done.account === 'staff' ? '/admin/login' : '/?auth=signin'}
+        action="Sign in"
       >
-        <p className="text-center text-sm text-muted-foreground" role="status">
-          {done.message}
-        </p>
-        <Button asChild className="w-full">
-          <Link href={done.account === 'staff' ? '/admin/login' : '/?auth=signin'}>Sign in</Link>
-        </Button>
-      </AuthCardPage>
+        {done.message}
+      </AuthDonePage>
     );
   }
   return (

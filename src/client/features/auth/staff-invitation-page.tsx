@@ -1,12 +1,12 @@
-import { CheckCircle2Icon, UserPlusIcon } from 'lucide-react';
+import { UserPlusIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { FormTextField } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
-import { AuthCardPage } from './auth-card-page';
+import { AuthCardPage, AuthDonePage } from './auth-card-page';
 import { newPasswordProblems, showNewPasswordFailure } from './new-password';
 
 type Values = { firstName: string; lastName: string; password: string; confirm: string };
@@ -49,19 +49,15 @@ export function StaffInvitationPage() {
 
   if (done) {
     return (
-      <AuthCardPage
-        icon={<CheckCircle2Icon />}
+      <AuthDonePage
         title="Welcome aboard"
         testId="staff-invitation-page"
+        href="/admin/login"
+        action="Sign in to the staff portal"
       >
-        <p className="text-center text-sm text-muted-foreground" role="status">
-          Your staff account {done.email} is ready. Sign in now: you will set up two-factor sign-in
-          with an authenticator app.
-        </p>
-        <Button asChild className="w-full">
-          <Link href="/admin/login">Sign in to the staff portal</Link>
-        </Button>
-      </AuthCardPage>
+        Your staff account {done.email} is ready. Sign in now: you will set up two-factor sign-in
+        with an authenticator app.
+      </AuthDonePage>
     );
   }
   return (
