@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminListQuerySchema } from './admin';
 import { TICKET_STATUSES } from './statuses';
+import { CHAT_OBJECT_PATH } from './upload-types';
 
 export const MAX_CHAT_MESSAGE = 5000;
 
@@ -61,6 +62,9 @@ const required = (message: string, max: number) =>
     .min(1, message)
     .max(max, `${message.split(' ')[0]} is too long`);
 
+export const TICKET_ATTACHMENT_MESSAGE =
+  'Attachment must be a file you uploaded or a link starting with https://';
+
 /** POST /api/support-tickets (spec section 5). */
 export const createTicketSchema = z.object({
   email: z
@@ -76,9 +80,10 @@ export const createTicketSchema = z.object({
     .max(2000)
     .nullish()
     .transform((v) => v || null)
+    // A file uploaded from the form (issue 24, item 11), or a link that starts with https://.
     .refine(
-      (v) => v === null || /^https?:\/\/\S+$/i.test(v),
-      'Attachment must be a valid URL (http or https)',
+      (v) => v === null || CHAT_OBJECT_PATH.test(v) || /^https:\/\/\S+$/i.test(v),
+      TICKET_ATTACHMENT_MESSAGE,
     ),
 });
 export type CreateTicketInput = z.input<typeof createTicketSchema>;

@@ -118,3 +118,8 @@ export function mayBeAcceptedFile(file: { name: string; type: string }): boolean
     (t) => (t.declared as readonly string[]).includes(file.type) || t.names.test(file.name),
   );
 }
+
+/** Where a chat or ticket attachment uploaded here is served: `/objects/chat/<uuid>.<ext>`. */
+export const CHAT_OBJECT_PATH = new RegExp(
+  `^/objects/chat/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
+);

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, ticketReplies } from '../../src/server/db/schema';
-import { as, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
+import { deleteOrphanUploads } from '../../src/server/modules/files/uploads';
+import { as, fixture, multipart, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
 
 const t = setUpTestApp();
 const staff = setUpStaff(t);
@@ -47,11 +48,50 @@ describe('support tickets', () => {
       email: 'Invalid email address',
       subject: 'Subject is required',
       message: 'Message is required',
-      attachmentUrl: 'Attachment must be a valid URL (http or https)',
+      attachmentUrl: 'Attachment must be a file you uploaded or a link starting with https://',
     });
     const script = await file(who, { ...valid, attachmentUrl: 'javascript:alert(1)' });
     expect(script.statusCode).toBe(400);
     expect((await file(who, { ...valid, attachmentUrl: '' })).statusCode).toBe(201);
+  });
+
+  it('takes a file the customer uploaded as in chat, served to them and staff, kept by the sweep', async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const upload = async (who: SignedIn) => {
+      const response = await as(t.app, who, {
+        method: 'POST',
+        url: '/api/chat/upload-attachment',
+        ...multipart(fixture('card-front.jpg')),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().url as string;
+    };
+    const alicesFile = await upload(alice);
+    const bobsFile = await upload(bob);
+    // Another customer's file, and a plain http link, are refused.
+    const foreign = await file(alice, { ...valid, attachmentUrl: bobsFile });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors.attachmentUrl).toBe(
+      'Attachment must be a file you uploaded or a link starting with https://',
+    );
+    expect(
+      (await file(alice, { ...valid, attachmentUrl: 'http://example.com/x.png' })).statusCode,
+    ).toBe(400);
+
+    const filed = await file(alice, { ...valid, attachmentUrl: alicesFile });
+    expect(filed.statusCode, filed.body).toBe(201);
+    expect(filed.json().attachmentUrl).toBe(alicesFile);
+    const get = (who: SignedIn) => as(t.app, who, { method: 'GET', url: alicesFile });
+    expect((await get(alice)).statusCode).toBe(200);
+    expect((await get(staff)).statusCode).toBe(200);
+    expect((await get(bob)).statusCode).toBe(404);
+    // The sweep of unused uploads keeps the ticket's file and removes Bob's unsent one.
+    const bobsOwn = () => as(t.app, bob, { method: 'GET', url: bobsFile });
+    expect((await bobsOwn()).statusCode).toBe(200);
+    await deleteOrphanUploads(t.app.db, t.app.storage, 0);
+    expect((await get(alice)).statusCode).toBe(200);
+    expect((await bobsOwn()).statusCode).toBe(404);
   });
 
   it('is for customers: staff 403, anonymous 401', async () => {

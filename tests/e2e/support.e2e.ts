@@ -103,10 +103,10 @@ describe('support', () => {
     await page
       .getByLabel('Message', { exact: true })
       .fill('My Amazon card was completed but I see no PayPal payment.');
-    await page.getByLabel('Attachment URL (optional)').fill('ftp://example.com/x');
-    await page.getByRole('button', { name: 'Submit Ticket' }).click();
-    await expect(page.getByText('Attachment must be a valid URL (http or https)')).toBeVisible();
-    await page.getByLabel('Attachment URL (optional)').fill('https://example.com/screenshot.png');
+    // The attachment is uploaded as in chat (issue 24, item 11), not typed as a link.
+    await expect(page.getByRole('button', { name: 'Attach a file' })).toBeVisible();
+    await page.getByTestId('chat-file-input').setInputFiles(path.join(fixtures, 'card-front.jpg'));
+    await expect(page.getByTestId('attachment-state')).toContainText('Attachment ready');
     await page.getByRole('button', { name: 'Submit Ticket' }).click();
     await expect(page.getByTestId('toast')).toContainText(
       'Our support team will get back to you soon',
@@ -119,6 +119,10 @@ describe('support', () => {
     const admin = await staffAdmin(browser, 'Tickets');
     const row = admin.getByTestId('admin-ticket').filter({ hasText: 'Payout not received' });
     await expect(row).toContainText(account.email);
+    // Staff open the customer's file.
+    const attached = row.getByRole('link', { name: 'View attachment' });
+    const href = (await attached.getAttribute('href'))!;
+    expect((await admin.request.get(href)).status()).toBe(200);
     await row.getByLabel('Status of Payout not received').selectOption('resolved');
     await expect(admin.getByTestId('toast')).toContainText('Ticket updated successfully');
     await expect(row.getByTestId('ticket-status')).toHaveText('Resolved');

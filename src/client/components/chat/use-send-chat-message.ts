@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@shared/support';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import type { ReadyAttachment } from './chat-composer';
+import type { ReadyAttachment } from './attachment';
 
 /** POST /api/chat/messages with the spec's payload; staff name the customer in `userId`. */
 export function useSendChatMessage(options: {

@@ -181,7 +181,7 @@ function TicketList({
                   rel="noreferrer noopener"
                   className="mt-1 inline-block break-all text-sm text-primary underline-offset-2 hover:underline"
                 >
-                  {ticket.attachmentUrl}
+                  View attachment
                 </a>
               )}
             </div>

@@ -11,6 +11,7 @@ import { InboxIcon, MailIcon, MessagesSquareIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation, useSearch } from 'wouter';
+import { AttachButton, AttachmentChip, useAttachment } from '@/components/chat/attachment';
 import { FormTextField } from '@/components/form-text-field';
 import { PageHeader } from '@/components/page-header';
 import { ColouredBadge } from '@/components/status-badge';
@@ -28,7 +29,7 @@ import { supportTicketQuery, supportTicketsQuery } from '@/lib/queries';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
 
-type FormValues = { email: string; subject: string; message: string; attachmentUrl: string };
+type FormValues = { email: string; subject: string; message: string };
 
 export function SupportPage() {
   const { user } = useAuth();
@@ -40,9 +41,17 @@ export function SupportPage() {
     navigate(id ? `/support?ticket=${encodeURIComponent(id)}` : '/support', { replace: true });
   const form = useForm<FormValues, unknown, CreateTicketInput>({
     resolver: zodResolver(createTicketSchema) as never,
-    defaultValues: { email: user?.email ?? '', subject: '', message: '', attachmentUrl: '' },
+    defaultValues: { email: user?.email ?? '', subject: '', message: '' },
   });
   const { errors } = form.formState;
+  // A file attached as in chat (issue 24, item 11): uploaded when chosen, sent by its path.
+  const file = useAttachment((error) =>
+    toast({
+      title: 'Failed to upload attachment',
+      description: serverMessage(error) ?? error.message,
+      variant: 'destructive',
+    }),
+  );
   const accountEmail = user?.email ?? '';
   React.useEffect(() => form.setValue('email', accountEmail), [form, accountEmail]);
   const submit = useMutation({
@@ -54,7 +63,8 @@ export function SupportPage() {
         title: 'Ticket Submitted',
         description: 'Our support team will get back to you soon',
       });
-      form.reset({ email: form.getValues('email'), subject: '', message: '', attachmentUrl: '' });
+      form.reset({ email: form.getValues('email'), subject: '', message: '' });
+      file.clear();
     },
     onError: (error) =>
       toast({
@@ -82,7 +92,9 @@ export function SupportPage() {
             <form
               className="grid gap-4"
               noValidate
-              onSubmit={form.handleSubmit((v) => submit.mutate(v))}
+              onSubmit={form.handleSubmit((v) =>
+                submit.mutate({ ...v, attachmentUrl: file.ready?.url ?? null }),
+              )}
             >
               {/* Signed in, the ticket is the account's: its email, changed only in Profile. */}
               <FormTextField
@@ -103,15 +115,18 @@ export function SupportPage() {
                   {...form.register('message')}
                 />
               </Field>
-              <FormTextField
-                form={form}
-                name="attachmentUrl"
-                id="ticket-attachment"
-                label="Attachment URL (optional)"
-                hint="A link to a screenshot or document, starting with https://"
-                type="url"
-                placeholder="https://"
-              />
+              <div className="grid gap-2">
+                {file.input}
+                <AttachButton
+                  onClick={file.open}
+                  disabled={file.attachment.status === 'uploading'}
+                  label="Attach a file"
+                />
+                <p className="text-xs text-muted-foreground">
+                  Optional: a screenshot or a PDF, up to 10 MB.
+                </p>
+                <AttachmentChip attachment={file.attachment} onRemove={file.clear} />
+              </div>
               <Button type="submit" disabled={submit.isPending} className="justify-self-start">
                 <MailIcon /> {submit.isPending ? 'Submitting...' : 'Submit Ticket'}
               </Button>

@@ -13,7 +13,7 @@ import {
 import type { Account } from '../../common/account';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
-import { uploads, verificationSubmissions } from '../../db/schema';
+import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
 import type { ObjectStorage } from '../../storage/object-storage';
 import { type ImageHasher, startImageHash } from '../checks/image-hash';
 
@@ -276,7 +276,13 @@ export async function deleteOrphanUploads(db: Db, storage: ObjectStorage, olderT
       and(
         or(
           and(eq(uploads.kind, 'card'), isNull(uploads.transactionId)),
-          and(eq(uploads.kind, 'chat'), isNull(uploads.conversationUserId)),
+          // A chat file sent in no conversation and attached to no ticket.
+          and(
+            eq(uploads.kind, 'chat'),
+            isNull(uploads.conversationUserId),
+            sql`not exists (select 1 from ${supportTickets} t
+                 where t.attachment_url = '/objects/' || ${uploads.key})`,
+          ),
           // Identity documents no verification submission names.
           and(
             eq(uploads.kind, 'verification'),

@@ -1,33 +1,56 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUuid } from '../../../shared/ids';
 import {
   type createTicketSchema,
+  TICKET_ATTACHMENT_MESSAGE,
   TICKET_CLOSED_MESSAGE,
   type Ticket,
   type TicketAuthor,
   type TicketReply,
   type updateTicketSchema,
 } from '../../../shared/support';
+import { CHAT_OBJECT_PATH } from '../../../shared/upload-types';
 import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { notify, ticketNotice, ticketReplyNotice } from '../../common/notify';
-import { supportTickets, ticketReplies } from '../../db/schema';
+import { supportTickets, ticketReplies, uploads } from '../../db/schema';
 import { TICKET_NOT_FOUND, toReply, toTicket } from './queries';
 
 /** A ticket's customer (when their account still exists) and staff see its lists change. */
 const ticketsChanged = (customerId: string | null) =>
   change(customerId ? [customerId, STAFF] : [STAFF], ['tickets', 'staff-tickets']);
 
-/** A customer files a ticket. */
+/**
+ * A customer files a ticket. An attachment uploaded from the form must be this customer's own
+ * file (another customer's path would show staff a file that is not theirs to send).
+ */
 export async function fileTicket(
   context: CommandContext,
   userId: string,
   input: z.infer<typeof createTicketSchema>,
 ): Promise<Outcome<Ticket>> {
+  if (input.attachmentUrl && CHAT_OBJECT_PATH.test(input.attachmentUrl)) {
+    const [own] = await context.db
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(
+        and(
+          eq(uploads.key, input.attachmentUrl.slice('/objects/'.length)),
+          eq(uploads.kind, 'chat'),
+          eq(uploads.ownerUserId, userId),
+          isNull(uploads.removedAt),
+        ),
+      );
+    if (!own) {
+      throw new HttpError(400, TICKET_ATTACHMENT_MESSAGE, {
+        attachmentUrl: TICKET_ATTACHMENT_MESSAGE,
+      });
+    }
+  }
   const [row] = await context.db
     .insert(supportTickets)
     .values({ ...input, userId })
