@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, isNull, lte, or, sql } from 'drizzle-orm';
-import { CLAIM_MINUTES, type Claim, claimedMessage } from '../../../shared/admin';
+import { CLAIM_MINUTES, type Claim, type Claimant, claimedMessage } from '../../../shared/admin';
 import {
   APPEAL_NOT_PENDING,
   type AppealDecisionInput,
@@ -234,11 +234,14 @@ export async function updateTransactionAsStaff(
 const claimantName = (actor: Account) =>
   displayName({ firstName: actor.firstName, lastName: actor.lastName, email: actor.email });
 
-const claimedBy = (card: {
-  claimedById: string | null;
-  claimedByName: string | null;
-  claimedUntil: Date | null;
-}) => ({ id: card.claimedById!, name: card.claimedByName ?? 'Staff' });
+/** A take-over of another staff member's claim, in the card's history (decision 078). */
+const auditTakeOver = (tx: Db, actor: Account, cardId: string, holder: Claimant) =>
+  recordAudit(tx, actor, {
+    entityType: 'transaction',
+    entityId: cardId,
+    action: 'take_over',
+    changes: { claimedBy: { from: holder.name, to: claimantName(actor) } },
+  });
 
 /**
  * Inside a save of a locked card: refuses with 409 `claimed` while another staff member's claim
@@ -256,12 +259,7 @@ async function checkClaim(
   if (!takeOver) {
     throw new HttpError(409, claimedMessage(holder), undefined, { code: 'claimed', by: holder });
   }
-  await recordAudit(tx, actor, {
-    entityType: 'transaction',
-    entityId: card.id,
-    action: 'take_over',
-    changes: { claimedBy: { from: holder.name, to: claimantName(actor) } },
-  });
+  await auditTakeOver(tx, actor, card.id, holder);
   return true;
 }
 
@@ -277,9 +275,9 @@ async function releaseClaimIn(tx: Db, id: string, actor: Account) {
 
 /**
  * Staff open a card for review (decision 078): it is theirs for CLAIM_MINUTES, renewed by each
- * claim (the dialog claims again while it stays open). One statement decides between two staff
- * claiming at once: the row is taken only when free, lapsed or already theirs, or with
- * `takeOver` (audited). Otherwise 409 `{ code: 'claimed', by }`.
+ * claim (the dialog claims again while it stays open). The row lock decides between two staff
+ * claiming at once: the second reads the first's claim, and takes the row only when it is free,
+ * lapsed or already theirs, or with `takeOver` (audited). Otherwise 409 `{ code: 'claimed', by }`.
  */
 export async function claimCard(
   context: CommandContext,
@@ -310,21 +308,12 @@ export async function claimCard(
       .set({ claimedById: actor.id, claimedByName: claimantName(actor), claimedUntil: until })
       .where(and(eq(transactions.id, id), takeOver ? undefined : free))
       .returning({ id: transactions.id });
+    // Not taken: the row (locked above) holds another staff member's claim that has not lapsed.
     const holder = claimantOf(previous, now.getTime());
     if (!taken) {
-      throw new HttpError(409, claimedMessage(holder ?? claimedBy(previous)), undefined, {
-        code: 'claimed',
-        by: holder ?? claimedBy(previous),
-      });
+      throw new HttpError(409, claimedMessage(holder!), undefined, { code: 'claimed', by: holder });
     }
-    if (takeOver && holder && holder.id !== actor.id) {
-      await recordAudit(tx, actor, {
-        entityType: 'transaction',
-        entityId: id,
-        action: 'take_over',
-        changes: { claimedBy: { from: holder.name, to: claimantName(actor) } },
-      });
-    }
+    if (takeOver && holder && holder.id !== actor.id) await auditTakeOver(tx, actor, id, holder);
     const changed = holder?.id === actor.id ? [] : [change([STAFF], ['queue'])];
     return {
       value: {
