@@ -89,8 +89,16 @@ export const adminTransactionDetailSchema = adminTransactionSchema.extend({
   checks: z.array(checkSchema),
   /** Of `imageUrls`, the photos the retention run deleted (issue 22): shown as removed. */
   removedImages: z.array(z.string()),
+  /**
+   * The card's code or PIN in full (decision 082), to staff who review cards: each answer that
+   * carries it is audited. Null when none was given, or for a role that does not review.
+   */
+  cardCode: z.string().nullable(),
 });
 export type AdminTransactionDetail = z.infer<typeof adminTransactionDetailSchema>;
+
+export const QUEUE_SORTS = ['newest', 'waiting'] as const;
+export type QueueSort = (typeof QUEUE_SORTS)[number];
 
 export const adminListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
@@ -107,6 +115,11 @@ export const adminListQuerySchema = z.object({
       error: `appeal must be one of: all, ${APPEAL_STATUSES.join(', ')}`,
     })
     .optional(),
+  /**
+   * `newest` (the default): newest first. `waiting`: the cards waiting for a decision (pending)
+   * first, the one waiting longest at the top, then the rest newest first (the portal's queue).
+   */
+  sort: z.enum(QUEUE_SORTS, { error: `sort must be one of: ${QUEUE_SORTS.join(', ')}` }).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE),
 });

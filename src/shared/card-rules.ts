@@ -57,6 +57,28 @@ const requiredText = (message: string, max: number) =>
     .min(1, message)
     .max(max, `${message.replace(' is required', '')} is too long`);
 
+/** An e-gift card's code or PIN (issue 24, decision 082): optional, at most this long. */
+export const CARD_CODE_MAX_LENGTH = 64;
+export const CARD_CODE_TOO_LONG = `Card code / PIN must be at most ${CARD_CODE_MAX_LENGTH} characters`;
+
+/**
+ * The code as it is compared: letters upper-cased, spaces and dashes dropped, so
+ * "abcd-efgh 1234" and "ABCDEFGH1234" are the same code.
+ */
+export const normaliseCardCode = (code: string) => code.replace(/[\s-]+/g, '').toUpperCase();
+
+/**
+ * What lists and the customer's own screens show of a code: its last 4 characters, or none
+ * when the code is so short that 4 characters would be most of it.
+ */
+export const cardCodeLast4 = (code: string) => {
+  const normal = normaliseCardCode(code);
+  return normal.length >= 8 ? normal.slice(-4) : '';
+};
+
+/** A stored code as lists and its seller see it: "••••1234", or "••••" for a short one. */
+export const maskedCardCode = (last4: string) => `••••${last4}`;
+
 /** POST /api/transactions (spec section 7): cardType is the custom text when Other was chosen. */
 export const createTransactionSchema = z
   .object({
@@ -72,6 +94,13 @@ export const createTransactionSchema = z
       .min(1, 'Please upload at least one gift card image')
       .max(MAX_IMAGES_PER_CARD, `Upload at most ${MAX_IMAGES_PER_CARD} images per card`),
     notes: z.string().trim().max(2000, 'Notes are too long').nullish(),
+    /** The card's code or PIN, sealed at rest; empty counts as none. */
+    cardCode: z
+      .string({ error: 'Card code / PIN must be text' })
+      .trim()
+      .max(CARD_CODE_MAX_LENGTH, CARD_CODE_TOO_LONG)
+      .nullish()
+      .transform((code) => (code && normaliseCardCode(code) ? code : null)),
     /**
      * The rate the form showed. When the brand's rate changed since, the server answers 409
      * rather than buy the card at a rate the customer did not see.
@@ -113,6 +142,8 @@ export interface UploadFormValues {
   cardFormat: (typeof CARD_FORMATS)[number] | undefined;
   paymentMethodId: string;
   notes: string;
+  /** The e-gift card's code or PIN (optional). */
+  cardCode: string;
 }
 
 /**
@@ -143,6 +174,7 @@ export function uploadFormProblems(
   }
   if (!values.paymentMethodId) problems.paymentMethodId = 'Payment method is required';
   if (values.notes.length > 2000) problems.notes = 'Notes are too long';
+  if (values.cardCode.trim().length > CARD_CODE_MAX_LENGTH) problems.cardCode = CARD_CODE_TOO_LONG;
   return problems;
 }
 

@@ -1,6 +1,7 @@
 /** The automated checks run on every card at submission (issue 11), with their staff labels. */
 export const CHECK_TYPES = [
   'duplicate_image',
+  'duplicate_code',
   'similar_image',
   'velocity',
   'new_account',
@@ -11,6 +12,7 @@ export type CheckType = (typeof CHECK_TYPES)[number];
 
 export const CHECK_LABELS: Record<CheckType, string> = {
   duplicate_image: 'Same photo on another card',
+  duplicate_code: 'Code already submitted',
   similar_image: 'Photo like another customer’s card',
   velocity: 'Many cards in 24 hours',
   new_account: 'New account',

@@ -13,6 +13,11 @@ export const transactionSchema = z.object({
   cardFormat: z.string(),
   imageUrls: z.array(z.string()),
   notes: z.string().nullable(),
+  /**
+   * The last 4 characters of the card's code (decision 082): '' for a code shorter than 8, null
+   * when none was given. The code itself is only ever sent to staff who review.
+   */
+  cardCodeLast4: z.string().nullable(),
   status: z.string(),
   paymentStatus: z.string(),
   paymentAmount: z.string().nullable(),

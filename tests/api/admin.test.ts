@@ -110,6 +110,41 @@ describe('GET /api/admin/transactions', () => {
     expect(seen).toEqual([...ids].reverse());
     expect((await get(staff, '/api/admin/transactions?cursor=garbage')).statusCode).toBe(400);
   });
+
+  it('sort=waiting lists pending cards longest-waiting first, then the rest newest first, through every page', async () => {
+    const who = await signUp(t.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await newCard({ cardValue: '60' }, who)).card.id);
+    // Two of them decided: they leave the waiting part for the rest.
+    for (const id of [ids[1]!, ids[4]!]) {
+      expect((await patch(staff, id, { status: 'processing' })).statusCode).toBe(200);
+    }
+    const rows = await t.database.db
+      .select({ id: transactions.id, status: transactions.status, at: transactions.createdAt })
+      .from(transactions);
+    const key = (r: (typeof rows)[number]) => `${r.at.toISOString()}|${r.id}`;
+    const waiting = rows.filter((r) => r.status === 'pending');
+    const rest = rows.filter((r) => r.status !== 'pending');
+    const expected = [
+      ...waiting.sort((a, b) => key(a).localeCompare(key(b))),
+      ...rest.sort((a, b) => key(b).localeCompare(key(a))),
+    ].map((r) => r.id);
+
+    const seen: string[] = [];
+    let url = '/api/admin/transactions?sort=waiting&limit=3';
+    for (let pages = 0; pages < 200; pages++) {
+      const response = await get(staff, url);
+      expect(response.statusCode).toBe(200);
+      seen.push(...response.json().map((x: { id: string }) => x.id));
+      const next = response.headers['x-next-cursor'];
+      if (!next) break;
+      url = `/api/admin/transactions?sort=waiting&limit=3&cursor=${next}`;
+    }
+    expect(seen).toEqual(expected);
+    expect(seen.indexOf(ids[0]!)).toBeLessThan(seen.indexOf(ids[5]!));
+    expect(seen.indexOf(ids[5]!)).toBeLessThan(seen.indexOf(ids[4]!));
+    expect((await get(staff, '/api/admin/transactions?sort=oldest')).statusCode).toBe(400);
+  });
 });
 
 describe('PATCH /api/admin/transactions/{id}', () => {

@@ -9,6 +9,7 @@ export async function submitCardByApi(
   request: APIRequestContext,
   cardType = 'Amazon',
   cardFormat: 'physical' | 'egift' = 'physical',
+  extra: { cardCode?: string } = {},
 ) {
   const method = await (
     await request.post('/api/payment-methods', {
@@ -34,6 +35,7 @@ export async function submitCardByApi(
       paymentMethodId: method.id,
       imageUrls: [objectPath],
       notes: 'PIN is on the back',
+      ...extra,
     },
   });
   if (response.status() !== 201) throw new Error(await response.text());

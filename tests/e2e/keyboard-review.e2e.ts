@@ -91,4 +91,20 @@ describe('keyboard review (issue 21, item 4)', () => {
     await expect(dialog).toHaveCount(0);
     await expect(rows.nth(0)).toContainText('Sent');
   });
+
+  test('a reviewer reads the card code in full, told each view is recorded', async ({
+    browser,
+    customer,
+  }) => {
+    await submitCardByApi(customer.page.request, 'Amazon', 'egift', {
+      cardCode: 'X9Q2-7LMN-4455',
+    });
+    const staff = await staffPage(browser);
+    await queueOf(staff, customer.account.email, 1);
+    await staff.keyboard.press('Enter');
+    const dialog = staff.getByTestId('review-dialog');
+    await expect(dialog.getByTestId('review-card-code')).toHaveText('X9Q2-7LMN-4455');
+    await expect(dialog).toContainText('Each view is recorded in the audit log.');
+    await screenshot(staff, 'review-card-code');
+  });
 });

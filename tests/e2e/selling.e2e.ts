@@ -44,6 +44,14 @@ describe('selling a card', () => {
     await page.getByTestId('nav-upload').click();
     await expect(page.getByTestId('no-payment-method-banner')).toHaveCount(0);
     await fillAmazonCard(page);
+    // The code is masked while typed, and can be shown to check it.
+    const code = page.getByLabel('Card code / PIN (optional)');
+    await code.fill('GIFT-7788-9900-1234');
+    await expect(code).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show the card code' }).click();
+    await expect(code).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Show the card code' }).click();
+    await expect(code).toHaveAttribute('type', 'password');
     await expect(page.getByTestId('expected-payout')).toHaveText('$91.00');
     await expect(page.getByTestId('payout-rate')).toHaveText('91% rate for Amazon');
     await page
@@ -91,6 +99,8 @@ describe('selling a card', () => {
     const details = page.getByTestId('transaction-details');
     await expect(details.getByTestId('detail-rate')).toHaveText('91%');
     await expect(details.getByTestId('detail-expected')).toHaveText('$91.00');
+    await expect(details.getByTestId('detail-card-code')).toHaveText('••••1234');
+    await expect(page.getByText('GIFT-7788')).toHaveCount(0);
     await expect(details.getByTestId('card-image')).toHaveCount(2);
     await expect
       .poll(() =>

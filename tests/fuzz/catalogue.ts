@@ -187,6 +187,9 @@ function transactionBody({ rng, world }: GenContext): JsonObject {
     paymentMethodId: pickOr(rng, world.pools.customerMethods, () => rng.uuid()),
     imageUrls: images.length > 0 ? rng.sample(images, rng.int(1, Math.min(3, images.length))) : [],
     ...(rng.chance(0.5) ? { notes: 'PIN is on the back' } : {}),
+    ...(rng.chance(0.5)
+      ? { cardCode: rng.pick<JsonLike>(['ABCD-EFGH-1234', '1234', '', ' ', 'x'.repeat(65), 42]) }
+      : {}),
     ...(rng.chance(0.5) ? { scamCheck: rng.pick<JsonLike>(['no', 'no', 'no', 'yes']) } : {}),
   });
 }
@@ -810,6 +813,7 @@ export const CATALOGUE: RouteSpec[] = [
       status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
       validation: ({ rng }) => rng.pick(['all', 'flagged', 'passed', 'pending']),
       appeal: ({ rng }) => rng.pick(['all', 'pending', 'upheld', 'overturned']),
+      sort: ({ rng }) => rng.pick(['newest', 'waiting', 'oldest']),
     },
     learn: ({ json, headers }, world) => {
       const next = headers['x-next-cursor'];

@@ -79,6 +79,25 @@ export function afterCursorAscending(cursor: string, createdAt: PgColumn, id: Pg
 }
 
 /**
+ * A list that leads with some rows oldest first, then the rest newest first, read as two queries
+ * that each follow an index (the staff queue: cards waiting for a decision first). Answers the
+ * condition each part adds after `cursor`: `undefined` for the whole part, `null` for a part the
+ * cursor is already past. The rows' cursor carries the part: [in first, created_at, id].
+ */
+export function leadingParts(
+  cursor: string | undefined,
+  createdAt: PgColumn,
+  id: PgColumn,
+): { first: SQL | undefined | null; rest: SQL | undefined } {
+  if (!cursor) return { first: undefined, rest: undefined };
+  const last = decodeCursor(cursor, true);
+  const key = sql`(${last.createdAt}::timestamptz, ${last.id}::uuid)`;
+  return last.flag
+    ? { first: sql`(${createdAt}, ${id}) > ${key}`, rest: undefined }
+    : { first: null, rest: sql`(${createdAt}, ${id}) < ${key}` };
+}
+
+/**
  * The rows after `cursor` in a list that leads with the rows `first` marks, oldest first by
  * `firstOrder` (those waiting longest), then the rest newest first by `restOrder` (the support
  * queue, decision 073). The cursor is [in first, its time, id].

@@ -123,6 +123,14 @@ export const transactions = pgTable(
     cardFormat: varchar('card_format', { length: 32 }).notNull(),
     imageUrls: text('image_urls').array().notNull(),
     notes: text('notes'),
+    /**
+     * An e-gift card's code or PIN (issue 24, decision 082): sealed with the data key (purpose
+     * `card.code`), never in clear. `card_code_last4` is what lists and the customer see, and
+     * `card_code_hash` a keyed hash of the normalised code that finds the same code on another card.
+     */
+    cardCode: text('card_code'),
+    cardCodeLast4: varchar('card_code_last4', { length: 4 }),
+    cardCodeHash: varchar('card_code_hash', { length: 64 }),
     status: varchar('status', { length: 32 }).notNull().default('pending'),
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id),
     paymentStatus: varchar('payment_status', { length: 32 }).notNull().default('pending'),
@@ -191,6 +199,10 @@ export const transactions = pgTable(
     index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
     // The queue filtered to flagged cards.
     index('transactions_validation_created_idx').on(t.validationStatus, t.createdAt, t.id),
+    // The duplicate_code check: the same code on another card.
+    index('transactions_card_code_hash_idx')
+      .on(t.cardCodeHash)
+      .where(sql`${t.cardCodeHash} is not null`),
   ],
 );
 

@@ -3,6 +3,7 @@ import type {
   AdminTransaction,
   AdminTransactionDetail,
   AdminUser,
+  QueueSort,
 } from '@shared/admin';
 import type { ReviewSummary } from '@shared/fair-dealing';
 import type { Payouts } from '@shared/payouts';
@@ -45,6 +46,8 @@ export interface UploadsFilter {
   validation: string;
   /** 'pending': only the cards whose appeal waits for a decision. */
   appeal: string;
+  /** 'waiting': the cards waiting for a decision first, longest-waiting at the top. */
+  sort: QueueSort;
   cursor: string | null;
 }
 
@@ -60,10 +63,11 @@ export const adminTransactionsQuery = ({
   status,
   validation,
   appeal,
+  sort,
   cursor,
 }: UploadsFilter) =>
   queryOptions({
-    queryKey: ['/api/admin/transactions', { search, status, validation, appeal, cursor }],
+    queryKey: ['/api/admin/transactions', { search, status, validation, appeal, sort, cursor }],
     queryFn: () =>
       getPage<AdminTransaction>(
         withParams('/api/admin/transactions', {
@@ -71,6 +75,7 @@ export const adminTransactionsQuery = ({
           status: status === 'all' ? null : status,
           validation: validation === 'all' ? null : validation,
           appeal: appeal === 'all' ? null : appeal,
+          sort,
           cursor,
         }),
       ),

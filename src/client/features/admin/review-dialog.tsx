@@ -9,6 +9,7 @@ import {
   CARD_FORMAT_LABELS,
   type CardFormat,
   humanize,
+  maskedCardCode,
 } from '@shared/card-rules';
 import { formatMoney, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
@@ -360,6 +361,16 @@ function ReviewForm({
         <Detail label="Expected Payout">
           <span data-testid="review-expected">{formatMoney(t.expectedPayout)}</span>
         </Detail>
+        {t.cardCodeLast4 !== null && (
+          <Detail label="Card code / PIN" className="col-span-2 sm:col-span-3">
+            <span data-testid="review-card-code" className="select-all break-all font-mono">
+              {t.cardCode ?? maskedCardCode(t.cardCodeLast4)}
+            </span>
+            <span className="ml-2 text-xs text-muted-foreground">
+              {t.cardCode ? 'Each view is recorded in the audit log.' : 'Only reviewers read it.'}
+            </span>
+          </Detail>
+        )}
         <Detail label="Scam question">
           <span data-testid="review-scam-check">
             {t.scamCheck === 'no' ? 'Answered no' : 'Not asked (an older app)'}

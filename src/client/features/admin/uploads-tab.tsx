@@ -1,4 +1,4 @@
-import { ADMIN_PAGE_SIZE, type AdminTransaction } from '@shared/admin';
+import { ADMIN_PAGE_SIZE, type AdminTransaction, type QueueSort } from '@shared/admin';
 import { formatMoney } from '@shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { InboxIcon, KeyboardIcon, RefreshCwIcon } from 'lucide-react';
@@ -43,9 +43,11 @@ export function UploadsTab() {
   const [status, setStatus] = React.useState<StatusFilterValue>('all');
   const [validation, setValidation] = React.useState<'all' | 'flagged'>('all');
   const [appeal, setAppeal] = React.useState<'all' | 'pending'>('all');
-  const pages = useCursorPages(`${search}|${status}|${validation}|${appeal}`);
+  // Oldest waiting first (issue 24): the card that has waited longest is reviewed next.
+  const [sort, setSort] = React.useState<QueueSort>('waiting');
+  const pages = useCursorPages(`${search}|${status}|${validation}|${appeal}|${sort}`);
   const query = useQuery(
-    adminTransactionsQuery({ search, status, validation, appeal, cursor: pages.cursor }),
+    adminTransactionsQuery({ search, status, validation, appeal, sort, cursor: pages.cursor }),
   );
   const summary = useQuery(reviewSummaryQuery()).data;
   const target = summary?.targetMinutes;
@@ -103,6 +105,18 @@ export function UploadsTab() {
               <option value="pending">
                 {summary?.appealsPending ? `Appeals (${summary.appealsPending})` : 'Appeals'}
               </option>
+            </NativeSelect>
+          </div>
+          <div className="flex-1 sm:w-44">
+            <NativeSelect
+              aria-label="Order"
+              value={search ? 'newest' : sort}
+              disabled={!!search}
+              title={search ? 'Search results are listed newest first' : undefined}
+              onChange={(e) => setSort(e.target.value as QueueSort)}
+            >
+              <option value="waiting">Oldest waiting first</option>
+              <option value="newest">Newest first</option>
             </NativeSelect>
           </div>
           <Button

@@ -1,5 +1,5 @@
 import { ratePercent } from '@shared/brands';
-import { CARD_CONDITION_LABELS, CARD_FORMAT_LABELS } from '@shared/card-rules';
+import { CARD_CONDITION_LABELS, CARD_FORMAT_LABELS, maskedCardCode } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { moneyStatus } from '@shared/statuses';
@@ -90,6 +90,13 @@ export function TransactionDetailsDialog({
             <Detail label="Format">
               {CARD_FORMAT_LABELS[t.cardFormat as 'physical'] ?? t.cardFormat}
             </Detail>
+            {t.cardCodeLast4 !== null && (
+              <Detail label="Card code">
+                <span data-testid="detail-card-code" className="font-mono">
+                  {maskedCardCode(t.cardCodeLast4)}
+                </span>
+              </Detail>
+            )}
             {/* "Paid To" only once paid; a rejected card is paid nowhere. */}
             {t.paymentMethodType && money?.hasPayout && (
               <Detail label={money.key === 'paid' ? 'Paid To' : 'Payout Method'}>

@@ -1,5 +1,6 @@
 import { ratePercent } from '@shared/brands';
 import {
+  CARD_CODE_MAX_LENGTH,
   CARD_CONDITION_LABELS,
   CARD_CONDITIONS,
   CARD_FORMAT_LABELS,
@@ -34,6 +35,7 @@ import { FormTextField } from '@/components/form-text-field';
 import { PageHeader } from '@/components/page-header';
 import { paymentMethodDetail } from '@/components/payment-methods/payment-method-list';
 import { usePaymentMethods } from '@/components/payment-methods/use-payment-methods';
+import { SecretInput } from '@/components/secret-input';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -73,6 +75,7 @@ const EMPTY: UploadFormValues = {
   cardFormat: undefined,
   paymentMethodId: '',
   notes: '',
+  cardCode: '',
 };
 
 type Phase = 'form' | 'uploading' | 'success';
@@ -164,6 +167,7 @@ function UploadForm({
         cardFormat: values.cardFormat,
         paymentMethodId: values.paymentMethodId,
         notes: values.notes.trim() || null,
+        cardCode: values.cardCode.trim() || null,
         imageUrls,
         // The rate on screen: if staff changed it since, the server says so (409) instead.
         quotedRate: termsOf(ratesRef.current, values)?.rate,
@@ -335,6 +339,20 @@ function UploadForm({
                   error={errors.cardFormat?.message}
                 />
                 <Field
+                  id="cardCode"
+                  label="Card code / PIN (optional)"
+                  error={errors.cardCode?.message}
+                  hint="For e-gift cards. Stored encrypted; only our reviewers can read it."
+                >
+                  <SecretInput
+                    id="cardCode"
+                    showLabel="Show the card code"
+                    maxLength={CARD_CODE_MAX_LENGTH}
+                    aria-invalid={!!errors.cardCode}
+                    {...form.register('cardCode')}
+                  />
+                </Field>
+                <Field
                   id="paymentMethodId"
                   label="Payment Method"
                   error={errors.paymentMethodId?.message}
@@ -364,7 +382,7 @@ function UploadForm({
                 <Field id="notes" label="Notes (optional)" error={errors.notes?.message}>
                   <Textarea
                     id="notes"
-                    placeholder="Anything our reviewers should know, such as a PIN or where you bought it"
+                    placeholder="Anything our reviewers should know, such as where you bought it (the code goes above)"
                     {...form.register('notes')}
                   />
                 </Field>

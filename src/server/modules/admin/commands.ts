@@ -9,10 +9,12 @@ import {
 } from '../../../shared/fair-dealing';
 import { expectedPayout, formatMoney, fromCents, toCents } from '../../../shared/money';
 import { rejectionProblems } from '../../../shared/rejections';
+import { can } from '../../../shared/staff-roles';
 import { isPaid } from '../../../shared/statuses';
 import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
+import { openCardCode } from '../../common/card-code';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
@@ -547,5 +549,32 @@ export async function decideAppeal(
         ),
       ],
     };
+  });
+}
+
+/**
+ * The card's code in full, for a staff member whose role reviews cards (decision 082): each time
+ * it is sent, an audit row on the card says who read it. Null when the card has no code or the
+ * role does not review (support and finance see the last 4 characters, as lists do).
+ */
+export async function revealCardCode(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+): Promise<Outcome<string | null>> {
+  if (!can(actor.staffRole, 'cards.review')) return { value: null, changed: [] };
+  return context.db.transaction(async (tx) => {
+    const [card] = await tx
+      .select({ cardCode: transactions.cardCode, last4: transactions.cardCodeLast4 })
+      .from(transactions)
+      .where(eq(transactions.id, id));
+    if (!card?.cardCode) return { value: null, changed: [] };
+    await recordAudit(tx, actor, {
+      entityType: 'transaction',
+      entityId: id,
+      action: 'view_card_code',
+      changes: { cardCode: { from: null, to: card.last4 ? `••••${card.last4}` : '••••' } },
+    });
+    return { value: openCardCode(context.config.encryption, card.cardCode), changed: [] };
   });
 }

@@ -1,9 +1,15 @@
-import { and, asc, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { AdminTransaction, Claimant } from '../../../shared/admin';
+import type { AdminTransaction, Claimant, QueueSort } from '../../../shared/admin';
 import { isPaid } from '../../../shared/statuses';
 import { auditEntries } from '../../common/audit';
-import { afterCursor, afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
+import {
+  afterCursor,
+  afterCursorAscending,
+  cursorColumn,
+  leadingParts,
+  toPage,
+} from '../../common/cursor';
 import { type HoldRules, holdColumns, holdOf } from '../../common/payout-holds';
 import { answerFields, feedbackColumns, payeeColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
@@ -19,8 +25,11 @@ import {
   validationLogs,
 } from '../../db/schema';
 
+/** Every column of a card but its sealed code and the code's hash (decision 082). */
+const { cardCode: _code, cardCodeHash: _hash, ...cardColumns } = getTableColumns(transactions);
+
 const adminColumns = (holds: HoldRules) => ({
-  ...getTableColumns(transactions),
+  ...cardColumns,
   ...holdColumns(holds),
   ...payeeColumns,
   userEmailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
@@ -75,6 +84,7 @@ export interface AdminListOptions {
   status?: string;
   validation?: string;
   appeal?: string;
+  sort?: QueueSort;
   cursor?: string;
   limit: number;
   /** The payout hold rules and the app's clock (decision 072). */
@@ -105,7 +115,9 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
     filters.push(eq(transactions.appealStatus, options.appeal));
   // Appeals waiting for a decision: the oldest appeal first (decision 073).
   const appealsFirst = options.appeal === 'pending' && !options.search;
-  if (options.cursor)
+  // The portal's queue order; a search lists its matches newest first.
+  const waitingSort = options.sort === 'waiting' && !options.search && !appealsFirst;
+  if (options.cursor && !waitingSort)
     filters.push(
       appealsFirst
         ? afterCursorAscending(options.cursor, transactions.appealCreatedAt, transactions.id)
@@ -131,6 +143,7 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
       );
     where = sql`${transactions.id} in (${sql.join(branches, sql` union `)})`;
   }
+  if (waitingSort) return waitingFirst(db, options, filters);
   const rows = await baseQuery(
     db,
     options.holds,
@@ -143,6 +156,37 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
         : [desc(transactions.createdAt), desc(transactions.id)]),
     )
     .limit(take);
+  const { items, nextCursor } = toPage(rows, options.limit);
+  return {
+    items: items.map((row) => toAdminTransaction(row, options.holds.now)),
+    nextCursor,
+  };
+}
+
+/**
+ * The portal's queue (issue 24): the cards waiting for a decision, longest-waiting first, then
+ * the rest newest first. Two queries, each in the order of an index, so a deep queue is not sorted
+ * whole; the second runs only when the first leaves the page short.
+ */
+async function waitingFirst(db: Db, options: AdminListOptions, filters: SQL[]) {
+  const take = options.limit + 1;
+  const parts = leadingParts(options.cursor, transactions.createdAt, transactions.id);
+  const waiting = eq(transactions.status, 'pending');
+  const rows: (AdminRow & { cursorFlag: boolean })[] = [];
+  if (parts.first !== null) {
+    const first = await baseQuery(db, options.holds)
+      .where(and(...filters, waiting, parts.first))
+      .orderBy(asc(transactions.createdAt), asc(transactions.id))
+      .limit(take);
+    rows.push(...first.map((row) => ({ ...row, cursorFlag: true })));
+  }
+  if (rows.length < take) {
+    const rest = await baseQuery(db, options.holds)
+      .where(and(...filters, ne(transactions.status, 'pending'), parts.rest))
+      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .limit(take - rows.length);
+    rows.push(...rest.map((row) => ({ ...row, cursorFlag: false })));
+  }
   const { items, nextCursor } = toPage(rows, options.limit);
   return {
     items: items.map((row) => toAdminTransaction(row, options.holds.now)),

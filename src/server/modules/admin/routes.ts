@@ -30,6 +30,7 @@ import {
   decideAppeal,
   makeOffer,
   releaseClaim,
+  revealCardCode,
   updateTransactionAsStaff,
 } from './commands';
 import {
@@ -90,8 +91,10 @@ export default async function adminRoutes(app: FastifyInstance) {
         ? await findAdminTransaction(app.db, id, holdRulesOf(app))
         : null;
       if (!transaction) throw notFound('Transaction not found');
+      const cardCode = await app.run((context) => revealCardCode(context, accountOf(request), id));
       return {
         ...transaction,
+        cardCode,
         audit: await transactionAudit(app.db, id),
         checks: await checksOf(app.db, id),
         removedImages: await removedImagesOf(app.db, id),

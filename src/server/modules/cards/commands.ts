@@ -22,6 +22,7 @@ import { formatMoney } from '../../../shared/money';
 import { LIMIT_REFUSAL_CODE, limitRefusal } from '../../../shared/verification';
 import type { Account } from '../../common/account';
 import { recordAudit } from '../../common/audit';
+import { cardCodeHashes, storedCardCode } from '../../common/card-code';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { closeOfferUnsold } from '../../common/offers';
@@ -88,6 +89,7 @@ export async function submitCard(
         cardFormat: input.cardFormat,
         imageUrls: input.imageUrls,
         notes: input.notes || null,
+        ...storedCardCode(context.config.encryption, input.cardCode),
         paymentMethodId: method.id,
         payoutRate: rate,
         expectedPayout,
@@ -106,6 +108,7 @@ export async function submitCard(
       userId,
       cardType: input.cardType,
       cardValue: input.cardValue,
+      codeHashes: input.cardCode ? cardCodeHashes(context.config.encryption, input.cardCode) : [],
       terms,
       now: new Date(now),
     });

@@ -25,6 +25,7 @@ const columns = {
   cardFormat: transactions.cardFormat,
   imageUrls: transactions.imageUrls,
   notes: transactions.notes,
+  cardCodeLast4: transactions.cardCodeLast4,
   status: transactions.status,
   paymentStatus: transactions.paymentStatus,
   paymentAmount: transactions.paymentAmount,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import { minimumAmount } from '../../../shared/card-rules';
 import {
   CHECK_TYPES,
@@ -78,6 +78,8 @@ export async function runSubmissionChecks(
     userId: string;
     cardType: string;
     cardValue: string;
+    /** The keyed hashes of the card's code under each data key; none when it has no code. */
+    codeHashes: string[];
     terms: BrandRate;
     now: Date;
   },
@@ -104,6 +106,34 @@ export async function runSubmissionChecks(
       ? `The same photo file is already on ${cards(duplicates.length)}: ${duplicates.map(shortId).join(', ')}.`
       : 'No other card has the same photo file.',
     duplicates,
+  );
+
+  // The same code on another card (of anyone): a code kept and sold twice (decision 082).
+  const sameCode =
+    card.codeHashes.length === 0
+      ? []
+      : (
+          await tx
+            .select({ id: transactions.id })
+            .from(transactions)
+            .where(
+              and(
+                inArray(transactions.cardCodeHash, card.codeHashes),
+                ne(transactions.id, card.id),
+              ),
+            )
+            .orderBy(asc(transactions.createdAt))
+            .limit(20)
+        ).map((r) => r.id);
+  add(
+    'duplicate_code',
+    sameCode.length > 0,
+    card.codeHashes.length === 0
+      ? 'No card code was given.'
+      : sameCode.length > 0
+        ? `The same code was already submitted on ${cards(sameCode.length)}: ${sameCode.map(shortId).join(', ')}.`
+        : 'No other card has this code.',
+    sameCode,
   );
 
   const similar = await lookAlike(tx, card.id, card.userId);
