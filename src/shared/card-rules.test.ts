@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { BRANDS, brandRate, seedMinimum } from './brands';
 import {
+  cardCodeLast4,
   cardValueProblem,
   createTransactionSchema,
   effectiveCardType,
   humanize,
+  maskedCardCode,
   minimumMessage,
+  normaliseCardCode,
   quote,
   type UploadFormValues,
   uploadFormProblems,
@@ -81,11 +84,19 @@ describe('uploadFormProblems', () => {
     cardFormat: 'physical',
     paymentMethodId: 'x',
     notes: '',
+    cardCode: '',
   };
   const minimums: Record<string, string> = { amazon: '25.00', other: '50.00' };
   const minimumOf = (type: string) => minimums[type.toLowerCase()] ?? minimums.other;
   const messages = (input: object) =>
     Object.values(uploadFormProblems({ ...form, ...input } as UploadFormValues, minimumOf));
+
+  it('refuses a card code over 64 characters, and takes one of 64', () => {
+    expect(messages({ cardCode: 'A'.repeat(65) })).toEqual([
+      'Card code / PIN must be at most 64 characters',
+    ]);
+    expect(messages({ cardCode: ` ${'A'.repeat(64)} ` })).toEqual([]);
+  });
 
   it('asks for the custom type when Other is chosen and applies the $50 minimum to it', () => {
     expect(messages({ cardType: 'Other', customCardType: '  ' })).toEqual([
@@ -136,5 +147,15 @@ describe('uploadFormProblems', () => {
       'Card format is required',
       'Payment method is required',
     ]);
+  });
+});
+
+describe('card codes', () => {
+  it('compare without case, spaces or dashes, and show the last 4 of a code of 8 or more', () => {
+    expect(normaliseCardCode(' abcd-efgh 1234 ')).toBe('ABCDEFGH1234');
+    expect(cardCodeLast4('abcd-efgh-1234')).toBe('1234');
+    expect(cardCodeLast4('12-34-56-78')).toBe('5678');
+    expect(cardCodeLast4('1234567')).toBe('');
+    expect(maskedCardCode('1234')).toBe('••••1234');
   });
 });

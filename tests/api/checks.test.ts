@@ -88,6 +88,7 @@ describe('automated checks at submission', () => {
     expect(card.validationFlags).toEqual([]);
     expect(card.checks.map((c: { validationType: string }) => c.validationType)).toEqual([
       'duplicate_image',
+      'duplicate_code',
       'similar_image',
       'velocity',
       'new_account',

@@ -49,7 +49,10 @@ describe('secrets at rest (decision 074)', () => {
     const after = await storedTwoFactor();
     expect(after.every((r) => r.secret.split('.')[1] === newKey.id)).toBe(true);
     // Run again (as after an interruption): nothing is left to do.
-    expect(await rotateDataKeys(t.database.db, rotating)).toEqual({ 'two-factor secrets': 0 });
+    expect(await rotateDataKeys(t.database.db, rotating)).toEqual({
+      'two-factor secrets': 0,
+      'card codes': 0,
+    });
 
     t.advance(60_000);
     const again = await signInStaff(t, email);

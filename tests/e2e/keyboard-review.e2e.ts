@@ -105,6 +105,7 @@ describe('keyboard review (issue 21, item 4)', () => {
     const dialog = staff.getByTestId('review-dialog');
     await expect(dialog.getByTestId('review-card-code')).toHaveText('X9Q2-7LMN-4455');
     await expect(dialog).toContainText('Each view is recorded in the audit log.');
-    await screenshot(staff, 'review-card-code');
+    await dialog.getByTestId('review-card-code').scrollIntoViewIfNeeded();
+    await screenshot(staff, 'review-card-code', false);
   });
 });
