@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -36,10 +36,10 @@ export async function startMailSink(dir: string) {
             html: typeof mail.html === 'string' ? mail.html : '',
             receivedAt: Date.now(),
           };
-          writeFileSync(
-            path.join(dir, `${String(++count).padStart(5, '0')}.json`),
-            JSON.stringify(sunk),
-          );
+          // Written aside, then renamed: a test in another process never reads half a message.
+          const file = path.join(dir, `${String(++count).padStart(5, '0')}.json`);
+          writeFileSync(`${file}.tmp`, JSON.stringify(sunk));
+          renameSync(`${file}.tmp`, file);
           callback();
         })
         .catch(callback);
