@@ -18,6 +18,7 @@ import notificationRoutes from './modules/notifications/routes';
 import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import payoutRoutes from './modules/payouts/routes';
+import privacyRoutes from './modules/privacy/routes';
 import rateRoutes from './modules/rates/routes';
 import reviewTimeRoutes from './modules/review-times/routes';
 import sessionRoutes from './modules/sessions/routes';
@@ -131,6 +132,7 @@ export async function buildApp(
   await app.register(authRoutes);
   await app.register(passwordRoutes);
   await app.register(accountRoutes);
+  await app.register(privacyRoutes);
   await app.register(sessionRoutes);
   await app.register(notificationRoutes);
   await app.register(fileRoutes);

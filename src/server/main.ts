@@ -14,6 +14,7 @@ import { sealTwoFactorSecrets } from './modules/auth/two-factor';
 import { applyRetention } from './modules/files/retention';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
 import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications/digests';
+import { buildExports, privacyUpkeep } from './modules/privacy/jobs';
 import { deleteExpiredVerificationDocuments } from './modules/verification/commands';
 import { loggableError } from './plugins/errors';
 import { deleteExpiredSessions } from './plugins/session';
@@ -122,6 +123,22 @@ async function main() {
     (err: unknown) => app.log.warn({ err: loggableError(err) }, 'retention failed'),
   );
 
+  // Privacy (issue 22): each instance builds waiting exports (each taken by one of them), and
+  // once a minute across instances lapsed exports are deleted and settled deletions done.
+  const privacyTimer = setInterval(() => {
+    buildExports(app).catch((err: unknown) =>
+      app.log.warn({ err: loggableError(err) }, 'data exports failed'),
+    );
+  }, 60 * 1000);
+  privacyTimer.unref();
+  const stopPrivacy = everyPeriod(
+    database,
+    'privacy',
+    60 * 1000,
+    () => privacyUpkeep(app),
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'privacy upkeep failed'),
+  );
+
   // The weekly digest (issue 22): once a week across all instances, to customers who keep it on.
   const stopDigests = everyPeriod(
     database,
@@ -144,6 +161,8 @@ async function main() {
     stopOfferExpiry();
     stopRetention();
     stopDigests();
+    clearInterval(privacyTimer);
+    stopPrivacy();
     await app.close();
     await bridge?.stop();
     await database.close();

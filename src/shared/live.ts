@@ -40,7 +40,7 @@ export const TOPIC_URLS: Readonly<Record<LiveTopic, readonly string[]>> = {
   chat: ['/api/chat/messages'],
   tickets: ['/api/support-tickets'],
   'payment-methods': ['/api/payment-methods'],
-  account: ['/api/auth/user', '/api/account/email-preferences'],
+  account: ['/api/auth/user', '/api/account/email-preferences', '/api/account/exports'],
   notifications: ['/api/notifications'],
   rates: ['/api/rates', '/api/admin/rates', '/api/admin/rates/history'],
   queue: ['/api/admin/transactions', '/api/admin/payouts'],

@@ -31,6 +31,7 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'POST /api/admin/users/:id/suspend': 'users.standing',
   'POST /api/admin/users/:id/reinstate': 'users.standing',
   'POST /api/admin/users/:id/close': 'users.close',
+  'POST /api/admin/users/:id/erase': 'users.close',
   'POST /api/admin/users/:id/sessions/revoke': 'users.standing',
   'GET /api/admin/verifications': 'verifications',
   'GET /api/admin/verifications/:id': 'verifications',

@@ -368,6 +368,25 @@ export const CATALOGUE: RouteSpec[] = [
       obj({ email: `moved.${rng.hex(8)}@example.com`, password: rng.pick(['wrong password', '']) }),
     check: () => 'an email change went through without the password',
   },
+  // export and deletion (issue 22, decision 083)
+  { method: 'POST', path: '/api/account/export', access: 'customer' },
+  { method: 'GET', path: '/api/account/exports', access: 'customer' },
+  {
+    method: 'GET',
+    path: '/api/account/exports/:id/download',
+    access: 'customer',
+    param: ({ rng }) => rng.pick([rng.uuid(), 'not-an-id']),
+    check: () => 'an export that does not exist was downloaded',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/account',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({ password: rng.pick(['wrong password', 'x']), whenSettled: rng.chance(0.5) }),
+    check: () => 'an account was deleted without its password',
+  },
   // email preferences and the one-click unsubscribe (issue 22)
   {
     method: 'GET',
@@ -1090,6 +1109,16 @@ export const CATALOGUE: RouteSpec[] = [
           : obj({ reason: rng.pick(['Stolen cards reported', 'Asked to close']), note: 'Fuzz' }),
     }),
   ),
+  // Staff erase (decision 083): only ids of no one, so the fuzzer's own accounts stay.
+  {
+    method: 'POST',
+    path: '/api/admin/users/:id/erase',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng }) => rng.uuid(),
+    validBody: ({ rng }) => obj({ whenSettled: rng.chance(0.5) }),
+    check: () => 'a user that does not exist was erased',
+  },
   { method: 'GET', path: '/api/admin/limits', access: 'staff' },
   { method: 'GET', path: '/api/admin/limits/history', access: 'staff' },
   {

@@ -325,13 +325,19 @@ export async function sweepAndCheckStorage(
   const unrecordedFilesRemoved = await deleteUnrecordedFiles(database.db, storage);
 
   const files = await filesUnder(objectsRoot);
+  // A file is known by its upload's row, or (a data export) by its export's row.
   const keys = new Set((await rows(database, 'select key from uploads')).map((r) => String(r.key)));
+  const exportKeys = new Set(
+    (await rows(database, 'select object_key from data_exports where object_key is not null')).map(
+      (r) => String(r.object_key),
+    ),
+  );
   const invariants: InvariantResult[] = [];
   const add = (name: string, found: unknown[]) =>
     invariants.push({ name, violations: found.length, examples: found.slice(0, 5) });
   add(
     'no file in storage without a row (after the sweep)',
-    files.filter((f) => OBJECT_KEY_PATTERN.test(f) && !keys.has(f)),
+    files.filter((f) => OBJECT_KEY_PATTERN.test(f) && !keys.has(f) && !exportKeys.has(f)),
   );
   add(
     'no temporary or oddly named file in storage (after the sweep)',

@@ -34,7 +34,16 @@ function writeHint(signedIn: boolean) {
   } catch {}
 }
 
+/**
+ * Set when the account signed out on purpose (logout, deletion): requests of the pages still on
+ * screen that answer 401 meanwhile are expected, not a session that ran out. Cleared by the next
+ * sign-in.
+ */
+let signedOutOnPurpose = false;
+export const isSignedOutOnPurpose = () => signedOutOnPurpose;
+
 export function setCurrentUser(user: CurrentUser | null) {
+  if (user) signedOutOnPurpose = false;
   state = { user, known: true };
   writeHint(user !== null);
   for (const listener of listeners) listener();
@@ -64,6 +73,12 @@ export function refreshCurrentUser(): Promise<CurrentUser | null> {
 
 /** Forgets the user and the hint (after a sign-out or a 401). */
 export const forgetCurrentUser = () => setCurrentUser(null);
+
+/** The account signed out (logout, deletion): forgotten, and its pages' 401s are expected. */
+export function signedOut() {
+  signedOutOnPurpose = true;
+  forgetCurrentUser();
+}
 
 const subscribe = (listener: () => void) => {
   listeners.add(listener);

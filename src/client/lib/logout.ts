@@ -1,8 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { apiRequest, forgetAnswers } from './api';
-import { forgetCurrentUser } from './auth';
+import { signedOut } from './auth';
 import { queryClient } from './query-client';
+
+/** Forgets everything of the account that signed out: its user, its cached answers. */
+export function forgetSignedIn() {
+  forgetAnswers();
+  signedOut();
+  queryClient.clear();
+}
 
 /** Logout: empty the current user, clear all cached data, go to / (spec section 4). */
 export function useLogout() {
@@ -10,9 +17,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => (await apiRequest('POST', '/api/logout')).json(),
     onSuccess: () => {
-      forgetAnswers();
-      forgetCurrentUser();
-      queryClient.clear();
+      forgetSignedIn();
       navigate('/');
     },
   });

@@ -1,4 +1,4 @@
-import { clearSignedInHint } from './auth';
+import { clearSignedInHint, isSignedOutOnPurpose } from './auth';
 import { toast } from './toast';
 
 /** Spec section 9: the redirect after an auth failure waits 500 ms. */
@@ -8,7 +8,8 @@ let redirecting = false;
 
 /** Spec section 8: toast 'Unauthorized', then go to /api/login after 500 ms. */
 export function handleUnauthorized() {
-  if (redirecting) return;
+  // Signed out on purpose: the pages still on screen may ask once more, and hear 401.
+  if (redirecting || isSignedOutOnPurpose()) return;
   redirecting = true;
   clearSignedInHint();
   toast({

@@ -49,6 +49,12 @@ export const users = pgTable(
      * (issue 22): each carries a one-click unsubscribe link (RFC 8058).
      */
     emailDigests: boolean('email_digests').notNull().default(true),
+    /**
+     * Deletion (issue 22, decision 083): when the customer asked for it to happen once nothing is
+     * open, and when the account was erased (its name and email gone, its money records kept).
+     */
+    deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -683,4 +689,32 @@ export const accountDevices = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('account_devices_key_idx').on(t.accountKind, t.accountId, t.deviceHash)],
+);
+
+/**
+ * A customer's export of their data (issue 22, decision 083): asked for from Profile, built by a
+ * job into one ZIP object streamed to storage, downloadable by its owner for 24 hours.
+ * `status`: 'pending' (asked), 'building', 'ready', 'failed' or 'expired' (the file deleted).
+ */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    /** The ZIP's storage key (exports/<id>.zip), once it is built; null again once deleted. */
+    objectKey: varchar('object_key', { length: 200 }),
+    size: bigint('size', { mode: 'number' }),
+    /** When a build started: a build that stalls (its instance stopped) is started again. */
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('data_exports_user_created_idx').on(t.userId, t.createdAt),
+    index('data_exports_status_idx').on(t.status, t.createdAt),
+  ],
 );

@@ -185,8 +185,12 @@ export class MailQueue {
     // Sent: the bodies go (a reset link's token must not outlive its use in a readable table).
     await this.database.pool.query({
       name: 'cardbridge-mail-sent',
+      // The goodbye to an erased account's address: once sent, the address goes too (decision 083).
       text: `update mail_outbox set status = 'sent', sent_at = $2, text_body = '', html_body = '',
-                    last_error = null where id = $1`,
+                    last_error = null,
+                    to_address = case when template = 'account-deleted' then 'erased@invalid'
+                                      else to_address end
+              where id = $1`,
       values: [row.id, new Date(this.now())],
     });
     return true;

@@ -318,6 +318,44 @@ export const templates = {
       `You get this email because someone asked to move a ${PRODUCT_NAME} account to this address. If it was not you, ignore it: nothing changes.`,
     ),
 
+  'export-ready': (d: { firstName: string | null; link: string; hours: number }) =>
+    layout(
+      'export-ready',
+      `Your ${PRODUCT_NAME} data export is ready`,
+      hello(d.firstName),
+      [
+        {
+          text: `The copy of your data you asked for is ready: your account, payment methods, cards with their history, chat, tickets, notifications, sessions and every photo you uploaded, in one ZIP file.`,
+        },
+        { link: d.link, label: 'Download it from your profile' },
+        {
+          text: `Sign in to download it: the link works for ${d.hours} hours, for your account only. If you did not ask for this, change your password and contact us at ${SUPPORT_EMAIL}.`,
+        },
+      ],
+      `You get this email because a data export was asked for from your ${PRODUCT_NAME} account.`,
+    ),
+
+  'account-deleted': (d: { firstName: string | null; byStaff: boolean }) =>
+    layout(
+      'account-deleted',
+      `Your ${PRODUCT_NAME} account was deleted`,
+      hello(d.firstName),
+      [
+        {
+          text: d.byStaff
+            ? `As you asked, our team deleted your ${PRODUCT_NAME} account.`
+            : `Your ${PRODUCT_NAME} account was deleted, as you asked.`,
+        },
+        {
+          text: 'Your name, email address, payment details, chat, tickets, notifications and identity documents are erased. The records of cards we bought and what we paid stay, without your name, as the law on financial records requires.',
+        },
+        {
+          text: `This is the last email we send to this address. If you did not ask for this, contact us at once at ${SUPPORT_EMAIL} or ${SUPPORT_PHONE}.`,
+        },
+      ],
+      `You get this email because this was the address of a ${PRODUCT_NAME} account.`,
+    ),
+
   'email-changed': (d: { firstName: string | null; email: string }) =>
     layout(
       'email-changed',

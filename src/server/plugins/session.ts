@@ -417,6 +417,11 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply) {
   const session = await loadSession(request);
   if (session) await endSessionsById(request.server, [session.sid]);
   request.session = null;
+  clearSessionCookie(reply);
+}
+
+/** Tells the browser to drop the session cookie (its session is already gone). */
+export function clearSessionCookie(reply: FastifyReply) {
   reply.header(
     'Set-Cookie',
     serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0) }),

@@ -29,6 +29,16 @@ export interface ObjectStorage {
 /** The folders objects live in: card photos, chat files, identity documents. */
 export const OBJECT_FOLDERS = ['cards', 'chat', 'verification'] as const;
 
-export const OBJECT_KEY_PATTERN = new RegExp(
+/** An uploaded file's key: what `/objects/<key>` may serve, through the uploads table's rules. */
+export const UPLOAD_KEY_PATTERN = new RegExp(
   `^(${OBJECT_FOLDERS.join('|')})/[0-9a-f-]{36}\\.(${UPLOAD_EXTENSIONS.join('|')})$`,
+);
+
+/** A customer's data export (decision 083): served only by its own download route. */
+export const exportKey = (id: string) => `exports/${id}.zip`;
+const EXPORT_KEY_PATTERN = /^exports\/[0-9a-f-]{36}\.zip$/;
+
+/** Every key the storage holds: uploads and exports. */
+export const OBJECT_KEY_PATTERN = new RegExp(
+  `${UPLOAD_KEY_PATTERN.source}|${EXPORT_KEY_PATTERN.source}`,
 );

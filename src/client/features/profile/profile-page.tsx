@@ -1,4 +1,12 @@
-import { BadgeCheckIcon, PlusIcon, ShieldIcon, UserIcon, WalletIcon, XIcon } from 'lucide-react';
+import {
+  BadgeCheckIcon,
+  LockKeyholeIcon,
+  PlusIcon,
+  ShieldIcon,
+  UserIcon,
+  WalletIcon,
+  XIcon,
+} from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { PageHeader } from '@/components/page-header';
@@ -8,12 +16,14 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/lib/auth';
+import { cn } from '@/lib/utils';
 import { ChangeEmailCard } from './change-email-card';
+import { PrivacyTab } from './privacy-tab';
 import { ProfileDetails } from './profile-details';
 import { ChangePasswordCard, SessionsCard } from './security-card';
 import { TwoFactorCard } from './two-factor-card';
 
-const TABS = ['info', 'payments', 'security'] as const;
+const TABS = ['info', 'payments', 'security', 'privacy'] as const;
 
 export function ProfilePage() {
   const { user } = useAuth();
@@ -37,8 +47,13 @@ export function ProfilePage() {
           navigate(next === 'info' ? '/profile' : `/profile?tab=${next}`, { replace: true })
         }
       >
-        {/* On a phone the three tabs share the width, with short names and no icons. */}
-        <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block">
+        {/* On a phone the tabs share the width, with short names and no icons. */}
+        <TabsList
+          className={cn(
+            'grid w-full sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block',
+            user.isAdmin ? 'grid-cols-3' : 'grid-cols-4',
+          )}
+        >
           <TabsTrigger value="info">
             <UserIcon className="size-4" /> <span className="sm:hidden">Info</span>
             <span className="hidden sm:inline">Profile Info</span>
@@ -50,6 +65,11 @@ export function ProfilePage() {
           <TabsTrigger value="security">
             <ShieldIcon className="size-4" /> Security
           </TabsTrigger>
+          {!user.isAdmin && (
+            <TabsTrigger value="privacy">
+              <LockKeyholeIcon className="size-4" /> Privacy
+            </TabsTrigger>
+          )}
         </TabsList>
         <TabsContent value="info">
           <ProfileDetails user={user} />
@@ -63,6 +83,11 @@ export function ProfilePage() {
         <TabsContent value="payments">
           <ProfilePayments />
         </TabsContent>
+        {!user.isAdmin && (
+          <TabsContent value="privacy">
+            <PrivacyTab />
+          </TabsContent>
+        )}
       </Tabs>
     </div>
   );

@@ -11,7 +11,7 @@ import {
   UNAUTHORIZED,
 } from '../../plugins/auth';
 import { limit } from '../../plugins/rate-limit';
-import { OBJECT_KEY_PATTERN } from '../../storage/object-storage';
+import { UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { recordDocumentView } from './commands';
 import { findUpload, storeUpload } from './uploads';
 
@@ -75,7 +75,7 @@ export default async function fileRoutes(app: FastifyInstance) {
     const account = await currentAccount(request);
     if (!account) throw new HttpError(401, UNAUTHORIZED);
     const key = (request.params as { '*': string })['*'];
-    if (!OBJECT_KEY_PATTERN.test(key)) throw notFound();
+    if (!UPLOAD_KEY_PATTERN.test(key)) throw notFound();
     const upload = await findUpload(app.db, key);
     if (upload?.kind === 'verification') return serveDocument(reply, account, upload);
     // The uploader, staff, and for chat files the customer of the conversation; anyone else

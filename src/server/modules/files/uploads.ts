@@ -14,7 +14,7 @@ import type { Account } from '../../common/account';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
-import type { ObjectStorage } from '../../storage/object-storage';
+import { type ObjectStorage, UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { type ImageHasher, startImageHash } from '../checks/image-hash';
 
 export type UploadKind = 'card' | 'chat' | 'verification';
@@ -325,6 +325,8 @@ export async function deleteUnrecordedFiles(
     batch = [];
   };
   for await (const object of storage.list()) {
+    // Exports are not uploads: their own job deletes them when their link lapses.
+    if (!UPLOAD_KEY_PATTERN.test(object.key)) continue;
     if (Date.now() - object.lastModified.getTime() < olderThanMs) continue;
     batch.push(object.key);
     if (batch.length >= 500) await sweep();

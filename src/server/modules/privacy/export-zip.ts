@@ -1,0 +1,207 @@
+import { PassThrough } from 'node:stream';
+import archiver from 'archiver';
+import { and, asc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { cardTimeline } from '../../common/timeline';
+import type { Db } from '../../db/client';
+import {
+  accountDevices,
+  chatMessages,
+  feedback,
+  notifications,
+  paymentMethods,
+  sessions,
+  supportTickets,
+  ticketReplies,
+  transactions,
+  uploads,
+  users,
+  verificationSubmissions,
+} from '../../db/schema';
+import type { ObjectStorage } from '../../storage/object-storage';
+
+/**
+ * What an export holds (issue 22, item 1; decision 083): one JSON file per kind of data, and
+ * every file the customer uploaded that is still stored, under `files/<folder>/`. Secrets the
+ * customer never typed or that open anything stay out: the password hash, session tokens, the
+ * sealed card code (its last 4 are in cards.json).
+ */
+export const EXPORT_SECTIONS = [
+  'account',
+  'payment-methods',
+  'cards',
+  'chat',
+  'tickets',
+  'notifications',
+  'sessions',
+  'verification',
+] as const;
+
+async function sectionsOf(db: Db, userId: string) {
+  const [account] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      emailVerifiedAt: users.emailVerifiedAt,
+      statusUpdateEmails: users.emailNotifications,
+      digestEmails: users.emailDigests,
+      verificationLevel: users.verificationLevel,
+      standing: users.standing,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  const methods = await db
+    .select()
+    .from(paymentMethods)
+    .where(eq(paymentMethods.userId, userId))
+    .orderBy(asc(paymentMethods.createdAt));
+  const { cardCode: _code, cardCodeHash: _hash, ...cardColumns } = getTableColumns(transactions);
+  const cardRows = await db
+    .select({ ...cardColumns, feedbackRating: feedback.rating, feedbackComment: feedback.comment })
+    .from(transactions)
+    .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
+    .where(eq(transactions.userId, userId))
+    .orderBy(asc(transactions.createdAt));
+  const cards = [];
+  for (const {
+    claimedById: _by,
+    claimedByName: _name,
+    claimedUntil: _until,
+    validationStatus: _checks,
+    ...card
+  } of cardRows) {
+    cards.push({
+      ...card,
+      statusHistory: await cardTimeline(db, card.id, { ownerId: userId, withBy: false }),
+    });
+  }
+  const tickets = await db
+    .select()
+    .from(supportTickets)
+    .where(eq(supportTickets.userId, userId))
+    .orderBy(asc(supportTickets.createdAt));
+  const replies = tickets.length
+    ? await db
+        .select({
+          ticketId: ticketReplies.ticketId,
+          authorKind: ticketReplies.authorKind,
+          authorName: ticketReplies.authorName,
+          message: ticketReplies.message,
+          createdAt: ticketReplies.createdAt,
+        })
+        .from(ticketReplies)
+        .where(
+          inArray(
+            ticketReplies.ticketId,
+            tickets.map((t) => t.id),
+          ),
+        )
+        .orderBy(asc(ticketReplies.createdAt))
+    : [];
+  return {
+    account,
+    'payment-methods': methods.map(({ userId: _u, ...method }) => method),
+    cards,
+    chat: (
+      await db
+        .select()
+        .from(chatMessages)
+        .where(eq(chatMessages.userId, userId))
+        .orderBy(asc(chatMessages.createdAt))
+    ).map(({ userId: _u, ...message }) => message),
+    tickets: tickets.map(({ userId: _u, ...ticket }) => ({
+      ...ticket,
+      replies: replies.filter((r) => r.ticketId === ticket.id),
+    })),
+    notifications: (
+      await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.userId, userId))
+        .orderBy(asc(notifications.createdAt))
+    ).map(({ userId: _u, ...notice }) => notice),
+    sessions: {
+      signedIn: await db
+        .select({
+          id: sessions.publicId,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expire,
+        })
+        .from(sessions)
+        .where(and(eq(sessions.accountKind, 'user'), eq(sessions.accountId, userId))),
+      devices: await db
+        .select({
+          userAgent: accountDevices.userAgent,
+          ip: accountDevices.ip,
+          firstSeenAt: accountDevices.firstSeenAt,
+          lastSeenAt: accountDevices.lastSeenAt,
+        })
+        .from(accountDevices)
+        .where(and(eq(accountDevices.accountKind, 'user'), eq(accountDevices.accountId, userId))),
+    },
+    verification: (
+      await db
+        .select()
+        .from(verificationSubmissions)
+        .where(eq(verificationSubmissions.userId, userId))
+        .orderBy(asc(verificationSubmissions.createdAt))
+    ).map(({ userId: _u, decidedBy: _by, ...submission }) => submission),
+  } satisfies Record<(typeof EXPORT_SECTIONS)[number], unknown>;
+}
+
+/**
+ * Builds the customer's export into `key`: the ZIP is written as it is made, straight into
+ * storage (a stream to disk or to S3 alike), with each stored file streamed in turn, so no copy
+ * of the whole is ever held in memory or written anywhere first. Answers its size in bytes.
+ */
+export async function writeExport(db: Db, storage: ObjectStorage, userId: string, key: string) {
+  const sections = await sectionsOf(db, userId);
+  const files = await db
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.ownerUserId, userId), isNull(uploads.removedAt)))
+    .orderBy(asc(uploads.createdAt));
+
+  const zip = archiver('zip', { zlib: { level: 6 } });
+  const out = new PassThrough();
+  zip.pipe(out);
+  const stored = storage.put(key, out, 'application/zip');
+  // A failure on either side stops both: the storage drops a partial object.
+  zip.on('error', (error) => out.destroy(error));
+  const missing: string[] = [];
+  try {
+    const generatedAt = new Date().toISOString();
+    for (const section of EXPORT_SECTIONS) {
+      zip.append(`${JSON.stringify(sections[section], null, 2)}\n`, { name: `${section}.json` });
+    }
+    for (const file of files) {
+      const object = await storage.get(file.key);
+      if (!object) {
+        missing.push(file.key);
+        continue;
+      }
+      zip.append(object.body, { name: `files/${file.key}` });
+      // One file at a time: the next is opened once this one is in the archive.
+      await new Promise<void>((resolve, reject) => {
+        object.body.once('end', resolve);
+        object.body.once('error', reject);
+      });
+    }
+    zip.append(
+      `${JSON.stringify({ generatedAt, userId, sections: EXPORT_SECTIONS, files: files.length - missing.length, missing }, null, 2)}\n`,
+      { name: 'README.json' },
+    );
+    await zip.finalize();
+  } catch (error) {
+    zip.abort();
+    out.destroy(error as Error);
+    await stored.catch(() => undefined);
+    throw error;
+  }
+  await stored;
+  // The bytes the archive wrote, which the storage received.
+  return zip.pointer();
+}
