@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ensureFirstStaffAccount } from './bootstrap';
 import { countAdmins } from './common/accounts';
+import { resealDocuments } from './common/documents';
 import { deleteExpiredTokens } from './common/tokens';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
@@ -59,6 +60,12 @@ async function main() {
 
   const live = new LiveHub();
   const app = await buildApp(config, database, { live });
+  // Identity documents stored in clear before they were sealed: sealed once, in the background.
+  resealDocuments(database.db, app.storage, config.encryption, { onlyClear: true })
+    .then((count) => count > 0 && app.log.info({ count }, 'identity documents sealed'))
+    .catch((err: unknown) =>
+      app.log.warn({ err: loggableError(err) }, 'sealing identity documents failed'),
+    );
   // Instances on one PostgreSQL tell each other what changed; the embedded database has one.
   const bridge =
     database.kind === 'postgres' && config.databaseUrl

@@ -111,6 +111,13 @@ describe('export my data', () => {
       bankName: 'First Bank',
       routingNumber: '021000021',
     });
+    // An identity document, sealed at rest: the export holds it opened.
+    const document = await as(t.app, customer, {
+      method: 'POST',
+      url: '/api/upload-verification-document',
+      ...multipart(fixture('card-back.png'), 'id.png', 'image/png'),
+    });
+    expect(document.statusCode, document.body).toBe(200);
     // Asked for several times at once: one export.
     const asked = await Promise.all(
       Array.from({ length: 4 }, () =>
@@ -169,6 +176,10 @@ describe('export my data', () => {
     expect(cardEntry && sha(cardEntry)).toBe(sha(fixture('card-front.jpg')));
     const chatEntry = entries.get(`files/${chatFile.replace('/objects/', '')}`);
     expect(chatEntry && sha(chatEntry)).toBe(sha(fixture('card-back.png')));
+    const documentEntry = entries.get(
+      `files/${document.json().objectPath.replace('/objects/', '')}`,
+    );
+    expect(documentEntry && sha(documentEntry)).toBe(sha(fixture('card-back.png')));
 
     // Another customer, staff and the signed-out learn nothing of it.
     const stranger = await signUp(t.app);

@@ -44,14 +44,15 @@ describe('secrets at rest (decision 074)', () => {
     // The operator sets the new key and names the old one as previous, then rotates.
     const rotating = keyringOf(newKey, [oldKeyring.current]);
     t.config.encryption = rotating;
-    const counts = await rotateDataKeys(t.database.db, rotating);
+    const counts = await rotateDataKeys(t.database.db, rotating, t.app.storage);
     expect(counts['two-factor secrets']).toBe(before.length);
     const after = await storedTwoFactor();
     expect(after.every((r) => r.secret.split('.')[1] === newKey.id)).toBe(true);
     // Run again (as after an interruption): nothing is left to do.
-    expect(await rotateDataKeys(t.database.db, rotating)).toEqual({
+    expect(await rotateDataKeys(t.database.db, rotating, t.app.storage)).toEqual({
       'two-factor secrets': 0,
       'card codes': 0,
+      'identity documents': 0,
     });
 
     t.advance(60_000);

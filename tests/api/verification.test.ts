@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { resealDocuments } from '../../src/server/common/documents';
+import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/common/encryption';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog, uploads, users, verificationSubmissions } from '../../src/server/db/schema';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
@@ -335,6 +337,41 @@ describe('verification levels', () => {
       .where(and(eq(auditLog.entityId, created.id), eq(auditLog.action, 'view_document')));
     expect(views).toHaveLength(2);
     expect(views[0]).toMatchObject({ actorEmail: staff.user.email, entityType: 'verification' });
+  });
+
+  it('stores documents sealed, and serves them after keys:rotate and a document stored in clear', async () => {
+    const who = await signUp(t.app);
+    const url = await uploadDocument(who);
+    const key = url.replace('/objects/', '');
+    const onDisk = () => readFileSync(path.join(t.config.dataDir, 'objects', key));
+    const plain = fixture('card-front.jpg');
+    // At rest: the sealed form (magic, key id, iv, tag, ciphertext), none of the photo's bytes.
+    expect(onDisk().subarray(0, 4).toString('latin1')).toBe('CBE1');
+    expect(onDisk().includes(plain.subarray(200, 264))).toBe(false);
+    await submit(who, await identityBody(who, { selfieImage: url }));
+    const served = async () => (await as(t.app, staff, { method: 'GET', url })).rawPayload;
+    expect((await served()).equals(plain)).toBe(true);
+
+    // A new key: re-sealed under it, still served; a second run has nothing to do.
+    const old = t.config.encryption;
+    const next = keyringOf(parseDataKey(newDataKeyText())!, [...old.byId.values()]);
+    expect(await resealDocuments(t.database.db, t.app.storage, next)).toBeGreaterThanOrEqual(1);
+    expect(await resealDocuments(t.database.db, t.app.storage, next)).toBe(0);
+    expect(onDisk().subarray(4, 12).toString('hex')).toBe(next.current.id);
+    t.config.encryption = next;
+    try {
+      expect((await served()).equals(plain)).toBe(true);
+      // A document stored in clear (before sealing began) is served, and sealed at the next start.
+      writeFileSync(path.join(t.config.dataDir, 'objects', key), plain);
+      expect((await served()).equals(plain)).toBe(true);
+      expect(await resealDocuments(t.database.db, t.app.storage, next, { onlyClear: true })).toBe(
+        1,
+      );
+      expect(onDisk().subarray(0, 4).toString('latin1')).toBe('CBE1');
+      expect((await served()).equals(plain)).toBe(true);
+    } finally {
+      t.config.encryption = old;
+    }
   });
 
   it('deletes documents after the retention time, keeping the decision', async () => {

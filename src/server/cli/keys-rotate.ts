@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { newDataKeyText } from '../common/encryption';
 import { type AppConfig, ConfigError, dataKeyFile, loadConfig } from '../config';
+import { openStorage } from '../storage/open-storage';
 import { withDatabase } from './open-database';
 import { rotateDataKeys } from './sealed-data';
 
@@ -36,7 +37,7 @@ async function main() {
   }
   const { current } = config.encryption;
   const counts = await withDatabase(config, (database) =>
-    rotateDataKeys(database.db, config.encryption),
+    rotateDataKeys(database.db, config.encryption, openStorage(config)),
   );
   for (const [name, count] of Object.entries(counts)) {
     console.log(`${name}: ${count} re-sealed under key ${current.id}`);

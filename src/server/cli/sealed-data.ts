@@ -1,7 +1,9 @@
 import { resealCardCodes } from '../common/card-code';
+import { resealDocuments } from '../common/documents';
 import type { Keyring } from '../common/encryption';
 import type { Db } from '../db/client';
 import { sealTwoFactorSecrets } from '../modules/auth/two-factor';
+import type { ObjectStorage } from '../storage/object-storage';
 
 /**
  * Everything sealed with the data key (decision 074), each re-sealed under the current key by a
@@ -9,15 +11,19 @@ import { sealTwoFactorSecrets } from '../modules/auth/two-factor';
  */
 export const SEALED_DATA: {
   name: string;
-  reseal: (db: Db, keyring: Keyring) => Promise<number>;
+  reseal: (db: Db, keyring: Keyring, storage: ObjectStorage) => Promise<number>;
 }[] = [
   { name: 'two-factor secrets', reseal: (db, keyring) => sealTwoFactorSecrets(db, keyring) },
-  { name: 'card codes', reseal: resealCardCodes },
+  { name: 'card codes', reseal: (db, keyring) => resealCardCodes(db, keyring) },
+  {
+    name: 'identity documents',
+    reseal: (db, keyring, storage) => resealDocuments(db, storage, keyring),
+  },
 ];
 
 /** Re-seals everything under the keyring's current key; answers the count of each kind. */
-export async function rotateDataKeys(db: Db, keyring: Keyring) {
+export async function rotateDataKeys(db: Db, keyring: Keyring, storage: ObjectStorage) {
   const counts: Record<string, number> = {};
-  for (const data of SEALED_DATA) counts[data.name] = await data.reseal(db, keyring);
+  for (const data of SEALED_DATA) counts[data.name] = await data.reseal(db, keyring, storage);
   return counts;
 }

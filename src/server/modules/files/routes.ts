@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Account } from '../../common/account';
+import { openStoredDocument } from '../../common/documents';
 import { HttpError, notFound } from '../../common/http-error';
 import {
   accountOf,
@@ -115,6 +116,7 @@ export default async function fileRoutes(app: FastifyInstance) {
     if (!recorded) throw notFound();
     const stored = await app.storage.get(key);
     if (!stored) throw notFound();
+    const bytes = await openStoredDocument(app.config.encryption, stored);
     const contentType = upload.contentType;
     const inline = contentType.startsWith('image/');
     return reply
@@ -125,7 +127,7 @@ export default async function fileRoutes(app: FastifyInstance) {
       )
       .header('Cache-Control', 'no-store')
       .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox")
-      .header('Content-Length', String(stored.size))
-      .send(stored.body);
+      .header('Content-Length', String(bytes.length))
+      .send(bytes);
   }
 }

@@ -11,6 +11,7 @@ import {
   SIGNATURE_BYTES,
 } from '../../../shared/upload-types';
 import type { Account } from '../../common/account';
+import { sealedDocumentBody } from '../../common/documents';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
@@ -173,7 +174,12 @@ export async function storeUpload(
     const file = await checkedStream(part, hashCardPhotos(request, kind));
     image = file.image;
     const key = `${FOLDERS[kind]}/${randomUUID()}.${file.type.extension}`;
-    await storage.put(key, file.body, file.type.contentType);
+    // Identity documents are sealed before they are stored; other files stream as they come.
+    const body =
+      kind === 'verification'
+        ? await sealedDocumentBody(request.server.config.encryption, file.body)
+        : file.body;
+    await storage.put(key, body, file.type.contentType);
     const { size, sha256 } = file.totals();
     try {
       // Made from the bytes that were just stored, as they passed: the file is not read back.

@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import archiver from 'archiver';
 import { and, asc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import type { CommandContext } from '../../common/command';
+import { openStoredDocument } from '../../common/documents';
 import { cardTimeline } from '../../common/timeline';
 import type { Db } from '../../db/client';
 import {
@@ -17,7 +19,6 @@ import {
   users,
   verificationSubmissions,
 } from '../../db/schema';
-import type { ObjectStorage } from '../../storage/object-storage';
 
 /**
  * What an export holds (issue 22, item 1; decision 083): one JSON file per kind of data, and
@@ -157,10 +158,15 @@ async function sectionsOf(db: Db, userId: string) {
  * storage (a stream to disk or to S3 alike), with each stored file streamed in turn, so no copy
  * of the whole is ever held in memory or written anywhere first. Answers its size in bytes.
  */
-export async function writeExport(db: Db, storage: ObjectStorage, userId: string, key: string) {
+export async function writeExport(
+  context: Pick<CommandContext, 'db' | 'storage' | 'config'>,
+  userId: string,
+  key: string,
+) {
+  const { db, storage } = context;
   const sections = await sectionsOf(db, userId);
   const files = await db
-    .select({ key: uploads.key })
+    .select({ key: uploads.key, kind: uploads.kind })
     .from(uploads)
     .where(and(eq(uploads.ownerUserId, userId), isNull(uploads.removedAt)))
     .orderBy(asc(uploads.createdAt));
@@ -181,6 +187,13 @@ export async function writeExport(db: Db, storage: ObjectStorage, userId: string
       const object = await storage.get(file.key);
       if (!object) {
         missing.push(file.key);
+        continue;
+      }
+      if (file.kind === 'verification') {
+        // A sealed identity document, opened for its owner (at most 10 MB).
+        zip.append(await openStoredDocument(context.config.encryption, object), {
+          name: `files/${file.key}`,
+        });
         continue;
       }
       zip.append(object.body, { name: `files/${file.key}` });

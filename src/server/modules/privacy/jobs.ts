@@ -48,7 +48,7 @@ async function buildWaiting(app: FastifyInstance) {
     }));
     if (!next) return;
     try {
-      const size = await writeExport(app.db, app.storage, next.userId, exportKey(next.id));
+      const size = await writeExport(app, next.userId, exportKey(next.id));
       await app.run((context) => exportReady(context, next, size));
       app.mail.kick();
     } catch (error) {
