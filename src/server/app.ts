@@ -10,6 +10,7 @@ import { registerLiveCache } from './live/plugin';
 import { registerMail } from './mail/plugin';
 import accountRoutes from './modules/account/routes';
 import adminRoutes from './modules/admin/routes';
+import analyticsRoutes from './modules/analytics/routes';
 import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
@@ -141,6 +142,7 @@ export async function buildApp(
   await app.register(reviewTimeRoutes);
   await app.register(cardRoutes);
   await app.register(adminRoutes);
+  await app.register(analyticsRoutes);
   await app.register(payoutRoutes);
   await app.register(chatRoutes);
   await app.register(supportRoutes);

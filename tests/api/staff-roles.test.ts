@@ -32,6 +32,8 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'POST /api/admin/users/:id/reinstate': 'users.standing',
   'POST /api/admin/users/:id/close': 'users.close',
   'POST /api/admin/users/:id/erase': 'users.close',
+  'GET /api/admin/analytics': 'analytics',
+  'GET /api/admin/analytics.csv': 'analytics',
   'POST /api/admin/users/:id/sessions/revoke': 'users.standing',
   'GET /api/admin/verifications': 'verifications',
   'GET /api/admin/verifications/:id': 'verifications',

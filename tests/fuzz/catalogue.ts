@@ -682,6 +682,7 @@ export const CATALOGUE: RouteSpec[] = [
   { method: 'GET', path: '/api/transactions', access: 'signed-in' },
   { method: 'GET', path: '/api/transactions/recent', access: 'signed-in' },
   { method: 'GET', path: '/api/stats', access: 'signed-in' },
+  { method: 'GET', path: '/api/stats/earnings', access: 'signed-in' },
   {
     method: 'GET',
     path: '/api/transactions/:id/receipt',
@@ -1107,6 +1108,18 @@ export const CATALOGUE: RouteSpec[] = [
         action === 'reinstate'
           ? obj({})
           : obj({ reason: rng.pick(['Stolen cards reported', 'Asked to close']), note: 'Fuzz' }),
+    }),
+  ),
+  // Analytics (issue 21)
+  ...(['/api/admin/analytics', '/api/admin/analytics.csv'] as const).map(
+    (path): RouteSpec => ({
+      method: 'GET',
+      path,
+      access: 'staff',
+      query: {
+        from: ({ rng }) => rng.pick(['2026-01-01', '2026-11-01', '2026-02-30', 'x', '2020-01-01']),
+        to: ({ rng }) => rng.pick(['2026-01-31', '2026-11-24', '2025-12-31', '']),
+      },
     }),
   ),
   // Staff erase (decision 083): only ids of no one, so the fuzzer's own accounts stay.

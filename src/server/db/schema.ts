@@ -205,6 +205,8 @@ export const transactions = pgTable(
     index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
     // The queue filtered to flagged cards.
     index('transactions_validation_created_idx').on(t.validationStatus, t.createdAt, t.id),
+    // Analytics (issue 21): the amounts paid per day.
+    index('transactions_paid_at_idx').on(t.paidAt),
     // The duplicate_code check: the same code on another card.
     index('transactions_card_code_hash_idx')
       .on(t.cardCodeHash)
@@ -406,7 +408,11 @@ export const auditLog = pgTable(
     changes: jsonb('changes').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt)],
+  (t) => [
+    index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt),
+    // Analytics (issue 21): the decisions of each staff member over a range of days.
+    index('audit_log_type_created_idx').on(t.entityType, t.createdAt),
+  ],
 );
 
 /**

@@ -14,13 +14,14 @@ import {
   TimerIcon,
   UsersIcon,
 } from 'lucide-react';
-import type * as React from 'react';
+import * as React from 'react';
 import { Link } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { StatCard } from '@/components/stat-card';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { useAuth } from '@/lib/auth';
@@ -99,6 +100,8 @@ export function AdminPage() {
   );
 }
 
+const AnalyticsTab = React.lazy(() => import('./analytics-tab'));
+
 /**
  * The portal's tabs, each shown only to a role whose capability allows it (the table in
  * src/shared/staff-roles.ts the server enforces too).
@@ -138,6 +141,17 @@ const TABS: {
     content: <RatesAndLimits />,
   },
   { value: 'staff', label: 'Staff', capability: 'staff.manage', content: <StaffTab /> },
+  {
+    value: 'analytics',
+    label: 'Analytics',
+    capability: 'analytics',
+    content: (
+      // Charts load with the tab, not with the portal.
+      <React.Suspense fallback={<Skeleton className="h-64" />}>
+        <AnalyticsTab />
+      </React.Suspense>
+    ),
+  },
 ];
 
 function RatesAndLimits() {

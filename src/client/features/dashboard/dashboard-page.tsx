@@ -15,7 +15,7 @@ import {
   UploadIcon,
   WalletIcon,
 } from 'lucide-react';
-import type * as React from 'react';
+import * as React from 'react';
 import { Link } from 'wouter';
 import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
@@ -152,6 +152,8 @@ export function DashboardPage() {
           )}
         </CardContent>
       </Card>
+      {/* Last on the page, so that its arrival moves nothing the visitor is looking at. */}
+      <LazyEarnings />
     </div>
   );
 }
@@ -245,5 +247,27 @@ function PayoutAmount({ transaction: t }: { transaction: Transaction }) {
         {formatMoney(t.paymentAmount ?? t.expectedPayout)}
       </span>
     </span>
+  );
+}
+
+const EarningsChart = React.lazy(() => import('./earnings-chart'));
+
+/**
+ * The earnings chart waits until the browser is idle after the first paint: the chart library
+ * stays out of the dashboard's first load (its Lighthouse score, issue 24).
+ */
+function LazyEarnings() {
+  const [ready, setReady] = React.useState(false);
+  React.useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => setReady(true));
+    return () => cancel(handle);
+  }, []);
+  if (!ready) return null;
+  return (
+    <React.Suspense fallback={null}>
+      <EarningsChart />
+    </React.Suspense>
   );
 }

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { toCsv } from '../../../shared/csv';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
 import { displayName } from '../../../shared/user-display';
 import { holdRulesOf } from '../../common/payout-holds';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { markPayoutsSent, recordPayoutExport } from './commands';
-import { toCsv } from './csv';
 import { listPayouts } from './queries';
 
 /** The CSV's columns, in order: what a person needs to send the money (decision 052). */

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_log_type_created_idx" ON "audit_log" USING btree ("entity_type","created_at");--> statement-breakpoint
+CREATE INDEX "transactions_paid_at_idx" ON "transactions" USING btree ("paid_at");
