@@ -9,13 +9,13 @@ import {
 } from '../../../shared/auth-schemas';
 import { emailPreferencesSchema } from '../../../shared/email-preferences';
 import { toCurrentUser } from '../../common/account';
-import { isConfirmed, passwordHashOf } from '../../common/accounts';
+import { isConfirmed } from '../../common/accounts';
 import { badRequest, HttpError } from '../../common/http-error';
-import { checkPassword } from '../../common/passwords';
 import { findToken, sendVerificationEmail } from '../../common/tokens';
 import { readUnsubscribeToken } from '../../common/unsubscribe';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
-import { countAttempt, HOUR, tooMany } from '../../plugins/rate-limit';
+import { confirmOwnPassword } from '../../plugins/password-confirm';
+import { HOUR, tooMany } from '../../plugins/rate-limit';
 import {
   confirmEmail,
   requestEmailChange,
@@ -27,9 +27,6 @@ import { emailPreferencesOf } from './queries';
 import { confirmPage, donePage, invalidPage } from './unsubscribe-page';
 
 const BAD_LINK = 'This link is invalid or has expired. Sign in and ask for a new one.';
-const WRONG_PASSWORD = 'Password is incorrect';
-/** Wrong passwords an account may send in an hour, shared with the password change. */
-const WRONG_PASSWORDS_PER_HOUR = 10;
 const messageSchema = z.object({ message: z.string() });
 const INVALID_UNSUBSCRIBE =
   'This unsubscribe link is not valid. Sign in and choose your emails in Profile.';
@@ -61,18 +58,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const account = accountOf(request);
-      // Counted before the password is checked, with the password change's own budget.
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: `password-change-failure:${account.kind}:${account.id}`,
-        max: WRONG_PASSWORDS_PER_HOUR,
-        windowMs: HOUR,
-        refusal: 'Too many wrong passwords.',
-      });
-      const stored = await passwordHashOf(app.db, account);
-      if (!(await checkPassword(request.body.password, stored, app.config.bcryptCost))) {
-        throw new HttpError(400, WRONG_PASSWORD, { password: WRONG_PASSWORD });
-      }
-      await succeeded();
+      await confirmOwnPassword(app, reply, account, request.body.password);
       // Each request mails the address given: a few an hour, so no one mails a stranger in bulk.
       const sent = await app.counters.hit(`email-change:${account.id}`, HOUR);
       if (sent.current > app.config.limits.accountEmailsPerHour) {

@@ -8,23 +8,18 @@ import {
   resetPasswordSchema,
 } from '../../../shared/auth-schemas';
 import type { Principal } from '../../common/account';
-import {
-  findAdminByEmail,
-  findUserByEmail,
-  normalizeEmail,
-  passwordHashOf,
-} from '../../common/accounts';
-import { badRequest, HttpError } from '../../common/http-error';
-import { assertGoodPassword, checkPassword, hashPassword } from '../../common/passwords';
+import { findAdminByEmail, findUserByEmail, normalizeEmail } from '../../common/accounts';
+import { badRequest } from '../../common/http-error';
+import { assertGoodPassword, hashPassword } from '../../common/passwords';
 import { findToken, issueToken } from '../../common/tokens';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
-import { countAttempt, HOUR, limit } from '../../plugins/rate-limit';
+import { confirmOwnPassword } from '../../plugins/password-confirm';
+import { HOUR, limit } from '../../plugins/rate-limit';
 import { BAD_LINK, changePassword, resetPassword } from './commands';
 
 export const FORGOT_ANSWER =
   'If an account uses that email, we have sent it a link to choose a new password. The link works for 30 minutes.';
 const WRONG_CURRENT = 'Current password is incorrect';
-const CHANGE_FAILURES_PER_HOUR = 10;
 
 const messageSchema = z.object({ message: z.string() });
 
@@ -154,19 +149,12 @@ export default async function passwordRoutes(app: FastifyInstance) {
     async (request: FastifyRequest<{ Body: z.infer<typeof changePasswordSchema> }>, reply) => {
       const account = accountOf(request);
       const principal: Principal = { kind: account.kind, id: account.id };
-      // Counted before the current password is checked: guesses sent at once are not all heard.
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: `password-change-failure:${account.kind}:${account.id}`,
-        max: CHANGE_FAILURES_PER_HOUR,
-        windowMs: HOUR,
+      const { currentPassword, newPassword } = request.body;
+      await confirmOwnPassword(app, reply, principal, currentPassword, {
+        field: 'currentPassword',
+        wrong: WRONG_CURRENT,
         refusal: 'Too many wrong current passwords.',
       });
-      const { currentPassword, newPassword } = request.body;
-      const stored = await passwordHashOf(app.db, principal);
-      if (!(await checkPassword(currentPassword, stored, app.config.bcryptCost))) {
-        throw new HttpError(400, WRONG_CURRENT, { currentPassword: WRONG_CURRENT });
-      }
-      await succeeded();
       assertGoodPassword(newPassword, 'newPassword');
       const hash = await hashPassword(newPassword, app.config.bcryptCost);
       // This session stays; every other one of the account ends, those waiting for a code too.

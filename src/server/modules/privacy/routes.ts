@@ -9,20 +9,15 @@ import {
   EXPORT_EXPIRED,
   eraseAccountSchema,
 } from '../../../shared/privacy';
-import { passwordHashOf } from '../../common/accounts';
 import { HttpError, notFound } from '../../common/http-error';
-import { checkPassword } from '../../common/passwords';
 import { accountOf, requireCustomer } from '../../plugins/auth';
-import { countAttempt, HOUR } from '../../plugins/rate-limit';
+import { confirmOwnPassword } from '../../plugins/password-confirm';
 import { clearSessionCookie } from '../../plugins/session';
 import { eraseAccount, requestExport } from './commands';
 import { buildExports } from './jobs';
 import { accountExports, findExport } from './queries';
 
 const idParams = z.object({ id: z.string() });
-const WRONG_PASSWORD = 'Password is incorrect';
-/** Wrong passwords an account may send in an hour, shared with the password and email changes. */
-const WRONG_PASSWORDS_PER_HOUR = 10;
 
 /**
  * The Privacy Policy's rights (issue 22, decision 083): a copy of one's data, and deletion, by
@@ -97,17 +92,7 @@ export default async function privacyRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: `password-change-failure:${account.kind}:${account.id}`,
-        max: WRONG_PASSWORDS_PER_HOUR,
-        windowMs: HOUR,
-        refusal: 'Too many wrong passwords.',
-      });
-      const stored = await passwordHashOf(app.db, account);
-      if (!(await checkPassword(request.body.password, stored, app.config.bcryptCost))) {
-        throw new HttpError(400, WRONG_PASSWORD, { password: WRONG_PASSWORD });
-      }
-      await succeeded();
+      await confirmOwnPassword(app, reply, account, request.body.password);
       const result = await app.run((context) =>
         eraseAccount(context, account.id, {
           actor: account,
