@@ -35,6 +35,7 @@ describe('analytics and earnings (issue 21, items 5 and 6)', () => {
       ['light', PHONE],
     ] as const) {
       const context = await staffContext(browser, { viewport, colorScheme: theme });
+      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
       const page = await context.newPage();
       await page.goto('/admin');
       await page.getByRole('tab', { name: 'Analytics' }).click();

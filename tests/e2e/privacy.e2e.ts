@@ -55,6 +55,7 @@ describe('privacy: export and delete (issue 22)', () => {
         viewport: PHONE,
         colorScheme: theme,
       });
+      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
       const page = await context.newPage();
       const signup = await page.request.post('/api/signup', {
         data: { email, password: CUSTOMER_PASSWORD, firstName: 'Lea', lastName: 'Ver' },

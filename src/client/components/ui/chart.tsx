@@ -89,8 +89,14 @@ export function ChartData({
     <div className="mt-2 flex flex-wrap items-start justify-between gap-2">
       <details className="min-w-0 flex-1 text-sm">
         <summary className="cursor-pointer text-muted-foreground">Show as a table</summary>
-        <div className="mt-2 rounded-md border">
-          <table className="w-full table-fixed text-left text-xs wrap-anywhere sm:text-sm">
+        {/* Wider than a phone: it scrolls sideways, and takes the focus so keys can scroll it. */}
+        <section
+          className="mt-2 overflow-x-auto rounded-md border"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable (WCAG 2.1.1)
+          tabIndex={0}
+          aria-label={title}
+        >
+          <table className="w-full text-left text-xs whitespace-nowrap sm:text-sm">
             <caption className="sr-only">{title}</caption>
             <thead className="bg-muted/60">
               <tr>
@@ -113,7 +119,7 @@ export function ChartData({
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       </details>
       <Button
         type="button"
