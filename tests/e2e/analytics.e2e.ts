@@ -58,6 +58,9 @@ describe('analytics and earnings (issue 21, items 5 and 6)', () => {
     // The seller: an earnings chart under the dashboard, with the month paid.
     const { page } = customer;
     await page.goto('/dashboard');
+    await expect(page.getByTestId('recent-transactions')).toBeVisible();
+    // Asked for when the bottom of the page comes into view.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const earnings = page.getByTestId('earnings-chart');
     await expect(earnings).toBeVisible();
     await expect(earnings).toContainText('Amazon');

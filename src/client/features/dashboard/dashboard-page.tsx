@@ -1,8 +1,9 @@
+import type { Earnings } from '@shared/analytics';
 import type { CurrentUser } from '@shared/auth-schemas';
 import { formatMoney } from '@shared/money';
 import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   ArrowRightIcon,
   CheckCircle2Icon,
@@ -251,23 +252,50 @@ function PayoutAmount({ transaction: t }: { transaction: Transaction }) {
 }
 
 const EarningsChart = React.lazy(() => import('./earnings-chart'));
+const earningsQuery = () => queryOptions<Earnings>({ queryKey: ['/api/stats/earnings'] });
 
 /**
- * The earnings chart waits until the browser is idle after the first paint: the chart library
- * stays out of the dashboard's first load (its Lighthouse score, issue 24).
+ * The earnings chart is asked for only when the bottom of the dashboard comes into view after the
+ * page has loaded, and the chart library loads only when something was paid: neither weighs on
+ * the dashboard's first load (its Lighthouse score, issue 24).
  */
 function LazyEarnings() {
-  const [ready, setReady] = React.useState(false);
+  const spot = React.useRef<HTMLDivElement>(null);
+  const [near, setNear] = React.useState(false);
   React.useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(() => setReady(true));
-    return () => cancel(handle);
+    const element = spot.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        setNear(true);
+        observer.disconnect();
+      }
+    });
+    // Watched only once the page has loaded and the browser is idle: until then the short,
+    // still-loading page would show the spot at once, and its request would compete with the
+    // first paint.
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 500));
+    let handle: number | undefined;
+    const watch = () => {
+      handle = idle(() => observer.observe(element));
+    };
+    if (document.readyState === 'complete') watch();
+    else window.addEventListener('load', watch, { once: true });
+    return () => {
+      window.removeEventListener('load', watch);
+      if (handle !== undefined) (window.cancelIdleCallback ?? window.clearTimeout)(handle);
+      observer.disconnect();
+    };
   }, []);
-  if (!ready) return null;
+  const { data } = useQuery({ ...earningsQuery(), enabled: near });
+  const paid = data?.months.some((m) => m.paid !== '0.00');
   return (
-    <React.Suspense fallback={null}>
-      <EarningsChart />
-    </React.Suspense>
+    <div ref={spot}>
+      {data && paid && (
+        <React.Suspense fallback={null}>
+          <EarningsChart earnings={data} />
+        </React.Suspense>
+      )}
+    </div>
   );
 }

@@ -1,11 +1,9 @@
 import type { Earnings } from '@shared/analytics';
 import { formatMoney } from '@shared/money';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { type ChartConfig, ChartContainer, ChartData, ChartTooltip } from '@/components/ui/chart';
 
-const earningsQuery = () => queryOptions<Earnings>({ queryKey: ['/api/stats/earnings'] });
 const PAID: ChartConfig = { paid: { label: 'Paid', color: 'var(--chart-1)' } };
 
 const monthName = (month: string) =>
@@ -13,12 +11,9 @@ const monthName = (month: string) =>
 
 /**
  * The seller's earnings (issue 21, item 6): paid per month over the last 12 months, and by brand.
- * Loaded after the dashboard's first paint (the chart library is its own file), and shown once
- * something was paid.
+ * Its own file with the chart library, loaded by the dashboard once there is something to show.
  */
-export default function EarningsChart() {
-  const { data } = useQuery(earningsQuery());
-  if (!data || data.months.every((m) => m.paid === '0.00')) return null;
+export default function EarningsChart({ earnings: data }: { earnings: Earnings }) {
   return (
     <Card data-testid="earnings-chart">
       <CardHeader>
