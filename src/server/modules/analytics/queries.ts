@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Analytics } from '../../../shared/analytics';
+import { toCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
 
 const APPROVED = `('processing', 'completed')`;
+
+/** A sum as SQL wrote it (numeric(14,2) as text), or 0.00 where there was nothing: never a float. */
+const money = (value: string | null | undefined) => value ?? '0.00';
 const PAID = `('sent', 'confirmed')`;
 
 /** The range as timestamps: from the start of `from` to the end of `to`, UTC. */
@@ -44,12 +48,12 @@ export async function analytics(
              count(*)::int as submitted,
              count(*) filter (where status in ${sql.raw(APPROVED)})::int as approved,
              count(*) filter (where status = 'rejected')::int as rejected,
-             sum(card_value)::text as value
+             sum(card_value)::numeric(14,2)::text as value
         from transactions where ${inRange('created_at')}
        group by grouping sets ((to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')), (card_type))`),
     db.execute<{ date: string; paid: string }>(sql`
       select to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD') as date,
-             sum(coalesce(payment_amount, expected_payout))::text as paid
+             sum(coalesce(payment_amount, expected_payout))::numeric(14,2)::text as paid
         from transactions
        where ${inRange('paid_at')} and payment_status in ${sql.raw(PAID)}
        group by 1`),
@@ -83,14 +87,13 @@ export async function analytics(
   const dayRows = cards.rows.filter((r) => r.date !== null);
   const byDay = new Map(dayRows.map((r) => [r.date!, r]));
   const paidByDay = new Map(paid.rows.map((r) => [r.date, r.paid]));
-  const money = (value: string | null | undefined) => Number(value ?? 0).toFixed(2);
   const minutes = (value: number | null) => (value === null ? null : Math.round(Number(value)));
   const approved = dayRows.reduce((n, r) => n + r.approved, 0);
   const decided = approved + dayRows.reduce((n, r) => n + r.rejected, 0);
   const m = medians.rows[0]!;
   const brands = cards.rows
     .filter((r) => r.card_type !== null)
-    .sort((a, b) => Number(b.value) - Number(a.value) || a.card_type!.localeCompare(b.card_type!))
+    .sort((a, b) => toCents(b.value) - toCents(a.value) || a.card_type!.localeCompare(b.card_type!))
     .slice(0, 10);
   return {
     from: range.from,
@@ -159,7 +162,7 @@ export async function earnings(db: Db, userId: string, now: number) {
   const first = new Date(Date.UTC(thisMonth.getUTCFullYear(), thisMonth.getUTCMonth() - 11, 1));
   const [months, brands] = await Promise.all([
     db.execute<{ month: string; paid: string | null }>(sql`
-      select to_char(m, 'YYYY-MM') as month, sum(t.payment_amount)::text as paid
+      select to_char(m, 'YYYY-MM') as month, coalesce(sum(t.payment_amount), 0)::numeric(14,2)::text as paid
         from generate_series(${first.toISOString()}::timestamptz at time zone 'UTC',
                              ${first.toISOString()}::timestamptz at time zone 'UTC' + interval '11 months',
                              interval '1 month') m
@@ -168,12 +171,11 @@ export async function earnings(db: Db, userId: string, now: number) {
          and t.paid_at >= m at time zone 'UTC' and t.paid_at < (m + interval '1 month') at time zone 'UTC'
        group by m order by m`),
     db.execute<{ card_type: string; value: string }>(sql`
-      select card_type, sum(payment_amount)::text as value
+      select card_type, sum(payment_amount)::numeric(14,2)::text as value
         from transactions
        where user_id = ${userId} and payment_status in ${sql.raw(PAID)}
        group by card_type order by sum(payment_amount) desc, card_type limit 8`),
   ]);
-  const money = (value: string | null) => Number(value ?? 0).toFixed(2);
   return {
     months: months.rows.map((m) => ({ month: m.month, paid: money(m.paid) })),
     brands: brands.rows.map((b) => ({ cardType: b.card_type, value: money(b.value) })),
