@@ -204,6 +204,31 @@ describe('account standing', () => {
     expect(alert.text).toContain(who.user.email);
   });
 
+  it('takes rejections of one customer’s cards sent all at once, and suspends once', async () => {
+    const who = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, who);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await card(who, method.id)).json().id);
+    // Each rejection notifies the customer (a row that points at the account) and then locks the
+    // account to count; on PostgreSQL two of them once deadlocked there and one answered 409.
+    const answers = await Promise.all(
+      ids.map((id) => review(id, { status: 'rejected', rejectionReason: 'code_invalid' })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect((await userOf(who)).standing).toBe('suspended');
+    const suspensions = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entityType, 'user'),
+          eq(auditLog.entityId, who.user.id),
+          eq(auditLog.action, 'suspend'),
+        ),
+      );
+    expect(suspensions).toHaveLength(1);
+  });
+
   it('checks the reason, and is for staff only', async () => {
     const who = await signUp(t.app);
     expect((await standing(who.user.id, 'suspend', { reason: '' })).statusCode).toBe(400);

@@ -76,7 +76,7 @@ async function confirmEmailChange(context: CommandContext, token: string) {
       .select({ email: users.email, firstName: users.firstName })
       .from(users)
       .where(eq(users.id, row.accountId))
-      .for('update');
+      .for('no key update');
     if (!before) return null;
     const taken = await findUserByEmail(tx, row.email);
     if (taken && taken.id !== row.accountId) throw accountExists();

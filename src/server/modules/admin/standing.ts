@@ -42,7 +42,7 @@ async function applyStanding(
   input: { reason?: string; note?: string | null },
   extra: AuditChanges = {},
 ): Promise<Change[]> {
-  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('no key update');
   if (!user) throw notFound('User not found');
   if (user.isAdmin) throw new HttpError(409, 'Staff accounts are not suspended or closed here');
   const next = STANDING_AFTER[action];
@@ -144,7 +144,7 @@ export async function suspendOnFraudRejections(
     .select({ standing: users.standing, email: users.email })
     .from(users)
     .where(eq(users.id, userId))
-    .for('update');
+    .for('no key update');
   if (user?.standing !== 'active') return [];
   const since = new Date(context.now() - 30 * 24 * 60 * 60 * 1000);
   const count = await tx.$count(

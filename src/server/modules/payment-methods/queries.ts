@@ -48,7 +48,7 @@ type CreateData = Omit<Required<CreatePaymentMethodInput>, 'isDefault'> & { isDe
  * at the same moment must not both become the only default.
  */
 const lockCustomer = (tx: Db, userId: string) =>
-  tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
 
 /** The first method becomes the default; a new default takes the flag from the old one. */
 export function createPaymentMethod(db: Db, userId: string, input: CreateData, now: number) {

@@ -241,7 +241,7 @@ export async function eraseAccount(
       .select()
       .from(users)
       .where(and(eq(users.id, userId), isNull(users.deletedAt)))
-      .for('update');
+      .for('no key update');
     if (!user) throw notFound('User not found');
     const now = new Date(context.now());
     const items = await openItemsOf(tx, userId);

@@ -201,7 +201,7 @@ export async function decideVerification(
         .select({ level: users.verificationLevel })
         .from(users)
         .where(eq(users.id, current.userId))
-        .for('update');
+        .for('no key update');
       const next = Math.max(user?.level ?? 0, current.level);
       await tx
         .update(users)
