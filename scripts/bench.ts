@@ -17,6 +17,7 @@ import { hashPassword, upsertAdmin } from '../src/server/common/accounts';
 import { STAFF } from '../src/server/common/command';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
+import { foldAnalytics } from '../src/server/modules/analytics/jobs';
 import { BRANDS } from '../src/shared/brands';
 import { freshCode } from './lib/staff-sign-in';
 
@@ -63,12 +64,15 @@ await db.execute(sql`
   join u on u.n = 1 + (g % ${USERS})
   join pm on pm.user_id = u.id`);
 // Decided, paid and audited as a working exchange's cards are (the analytics read these).
+// Waits spread as they would be: decided within 2 days, paid within 12 hours after that, each
+// card its own minute, so the medians' histograms are as large as they get.
 await db.execute(sql`
-  update transactions set first_decision_at = created_at + interval '30 minutes'
+  update transactions
+     set first_decision_at = created_at + ((hashtext(id::text) & 4095) % 2880) * interval '1 minute'
    where status <> 'pending'`);
 await db.execute(sql`
   update transactions set payment_status = 'sent', payment_amount = expected_payout,
-                          paid_at = created_at + interval '1 day'
+         paid_at = first_decision_at + ((hashtext(id::text || 'paid') & 1023) % 720) * interval '1 minute'
    where status = 'completed'`);
 await db.execute(sql`
   insert into audit_log (entity_type, entity_id, actor_kind, actor_id, actor_email, action,
@@ -79,6 +83,8 @@ await db.execute(sql`
          first_decision_at
     from (select id, status, first_decision_at, row_number() over () as g
             from transactions where status <> 'pending') decided`);
+// The Analytics rollups as a running server keeps them: appended by triggers, folded each minute.
+await foldAnalytics(db);
 await db.execute(sql`analyze`);
 console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 

@@ -11,6 +11,7 @@ import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
 import { expireOffers } from './modules/admin/commands';
+import { foldAnalytics } from './modules/analytics/jobs';
 import { sealTwoFactorSecrets } from './modules/auth/two-factor';
 import { applyRetention } from './modules/files/retention';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
@@ -146,6 +147,16 @@ async function main() {
     (err: unknown) => app.log.warn({ err: loggableError(err) }, 'privacy upkeep failed'),
   );
 
+  // The Analytics rollups' appended rows folded into one per key (decision 085): every minute,
+  // by one instance.
+  const stopAnalyticsFold = everyPeriod(
+    database,
+    'analytics-fold',
+    60 * 1000,
+    () => foldAnalytics(database.db),
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'analytics fold failed'),
+  );
+
   // The weekly digest (issue 22): once a week across all instances, to customers who keep it on.
   const stopDigests = everyPeriod(
     database,
@@ -168,6 +179,7 @@ async function main() {
     stopOfferExpiry();
     stopRetention();
     stopDigests();
+    stopAnalyticsFold();
     clearInterval(privacyTimer);
     stopPrivacy();
     await app.close();

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { transactions } from '../../src/server/db/schema';
+import { transactions, uploads } from '../../src/server/db/schema';
+import { foldAnalytics } from '../../src/server/modules/analytics/jobs';
 import {
   as,
   type SignedIn,
@@ -137,6 +138,93 @@ describe('analytics', () => {
     expect((await get(seller, RANGE)).statusCode).toBe(403);
   });
 
+  it('keeps its rollups equal to the rows through changes sent all at once', async () => {
+    const finance = await signInAs(t, 'finance');
+    const second = await signInAs(t, 'owner');
+    const sellers = await Promise.all([signUp(t.app), signUp(t.app), signUp(t.app)]);
+    const brands = ['Amazon', 'Steam', 'Apple', 'Target'];
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const response = await submitCard(t.app, sellers[i % 3]!, {
+          cardType: brands[i % 4],
+          cardValue: String(50 + i * 7),
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        return response.json().id as string;
+      }),
+    );
+    const day = 86_400_000;
+    const ago = (days: number, minutes = 0) => new Date(t.now() - days * day + minutes * 60_000);
+    const patch = (who: SignedIn, id: string, payload: object) =>
+      as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+    // Reviews by two staff members, times moved by hand and a row deleted, all at once.
+    const first = await Promise.all([
+      patch(staff, ids[0]!, { status: 'processing' }),
+      patch(second, ids[1]!, { status: 'rejected', rejectionReason: 'code_invalid' }),
+      patch(staff, ids[2]!, { status: 'completed', paymentStatus: 'sent', paymentAmount: '60.00' }),
+      patch(second, ids[3]!, { status: 'completed' }),
+      patch(staff, ids[4]!, { status: 'completed' }),
+      patch(second, ids[5]!, { status: 'processing' }),
+      ...ids.slice(6, 10).map((id, i) =>
+        t.database.db
+          .update(transactions)
+          .set({ createdAt: ago(3 + i, i * 17), firstDecisionAt: ago(2 + i, i * 31) })
+          .where(eq(transactions.id, id)),
+      ),
+      t.database.db
+        .update(transactions)
+        .set({ createdAt: ago(6) })
+        .where(eq(transactions.id, ids[4]!)),
+      t.database.db.transaction(async (tx) => {
+        await tx.delete(uploads).where(eq(uploads.transactionId, ids[11]!));
+        await tx.delete(transactions).where(eq(transactions.id, ids[11]!));
+      }),
+    ]);
+    expectAnswered(first.slice(0, 6));
+    // Then a payout batch, a decision changed and a paid card moved in time, again at once.
+    const batch = await t.database.db
+      .select({ id: transactions.id, amount: transactions.expectedPayout })
+      .from(transactions)
+      .where(inArray(transactions.id, [ids[3]!, ids[4]!]));
+    const second_ = await Promise.all([
+      as(t.app, finance, {
+        method: 'POST',
+        url: '/api/admin/payouts/mark-sent',
+        payload: { items: batch },
+      }),
+      patch(staff, ids[5]!, { status: 'rejected', rejectionReason: 'code_invalid' }),
+      patch(second, ids[0]!, { status: 'rejected', rejectionReason: 'code_invalid' }),
+      t.database.db
+        .update(transactions)
+        .set({ createdAt: ago(5), paidAt: ago(1, 45) })
+        .where(eq(transactions.id, ids[2]!)),
+      foldAnalytics(t.database.db),
+    ]);
+    expectAnswered(second_.slice(0, 3));
+
+    const from = new Date(t.now() - 20 * day).toISOString().slice(0, 10);
+    const to = today();
+    const answer = (await get(staff, `/api/admin/analytics?from=${from}&to=${to}`)).json();
+    expect(answer).toEqual(await fromTheRows(from, to));
+    // Folded into one row per key by the minute job: the same answer.
+    await Promise.all([foldAnalytics(t.database.db), foldAnalytics(t.database.db)]);
+    const unfolded = await t.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from analytics_cards_daily where not folded`,
+    );
+    expect(unfolded.rows[0]!.n).toBe(0);
+    expect((await get(staff, `/api/admin/analytics?from=${from}&to=${to}`)).json()).toEqual(answer);
+    // Not empty: both staff members' decisions and the moved cards' days are in it.
+    expect(answer.staff.map((s: { staffId: string }) => s.staffId).sort()).toEqual(
+      [staff.user.id, second.user.id].sort(),
+    );
+    expect(
+      answer.days.filter((d: { submitted: number }) => d.submitted > 0).length,
+    ).toBeGreaterThan(3);
+    // The middle payment waited about 4 days: counted to the hour, as the tab shows it.
+    expect(answer.medianMinutesToPayment).toBeGreaterThan(2880);
+    expect(answer.medianMinutesToPayment % 60).toBe(0);
+  });
+
   it('refuses a range backwards, too long or not made of dates', async () => {
     for (const query of [
       'from=2026-01-12&to=2026-01-10',
@@ -166,3 +254,78 @@ describe('analytics', () => {
     expect(stranger.months.every((m: { paid: string }) => m.paid === '0.00')).toBe(true);
   });
 });
+
+function expectAnswered(answers: unknown[]) {
+  for (const answer of answers) {
+    const { statusCode, body } = answer as { statusCode: number; body: string };
+    expect(statusCode, body).toBe(200);
+  }
+}
+
+/**
+ * The analytics computed straight from the rows, as they were before the rollups (decision 085):
+ * what the rollups must always equal. Medians are of whole minutes up to 48 hours and whole hours
+ * after, as the tab shows them and the rollups keep them.
+ */
+async function fromTheRows(from: string, to: string) {
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    (await t.database.db.execute(query)).rows as T[];
+  const inRange = (column: string) =>
+    sql.raw(`(${column} at time zone 'UTC')::date between '${from}' and '${to}'`);
+  const days = await rows<{
+    date: string;
+    submitted: number;
+    approved: number;
+    rejected: number;
+    valueSubmitted: string;
+    amountPaid: string;
+  }>(sql`
+    select to_char(d, 'YYYY-MM-DD') as date,
+           (select count(*) from transactions where ${inRange('created_at')}
+               and (created_at at time zone 'UTC')::date = d)::int as submitted,
+           (select count(*) from transactions where (created_at at time zone 'UTC')::date = d
+               and status in ('processing', 'completed'))::int as approved,
+           (select count(*) from transactions where (created_at at time zone 'UTC')::date = d
+               and status = 'rejected')::int as rejected,
+           (select coalesce(sum(card_value), 0) from transactions
+             where (created_at at time zone 'UTC')::date = d)::numeric(14,2)::text as "valueSubmitted",
+           (select coalesce(sum(coalesce(payment_amount, expected_payout)), 0) from transactions
+             where (paid_at at time zone 'UTC')::date = d
+               and payment_status in ('sent', 'confirmed'))::numeric(14,2)::text as "amountPaid"
+      from generate_series(${from}::date, ${to}::date, interval '1 day') d order by d`);
+  const approved = days.reduce((n, d) => n + d.approved, 0);
+  const decided = approved + days.reduce((n, d) => n + d.rejected, 0);
+  const median = async (column: string, paidOnly: boolean) => {
+    const [row] = await rows<{ median: number | null }>(sql`
+      select percentile_cont(0.5) within group
+               (order by case when m >= 2880 then m - m % 60 else m end) as median
+        from (select *, floor(extract(epoch from ${sql.raw(column)} - created_at) / 60)::int as m
+                from transactions) t
+       where ${inRange(column)}
+        ${paidOnly ? sql`and payment_status in ('sent', 'confirmed')` : sql``}`);
+    return row!.median === null ? null : Math.round(Number(row!.median));
+  };
+  return {
+    from,
+    to,
+    days,
+    approvalRate: decided > 0 ? Math.round((approved / decided) * 10_000) / 10_000 : null,
+    medianMinutesToDecision: await median('first_decision_at', false),
+    medianMinutesToPayment: await median('paid_at', true),
+    brands: await rows(sql`
+      select card_type as "cardType", count(*)::int as cards,
+             sum(card_value)::numeric(14,2)::text as value
+        from transactions where ${inRange('created_at')}
+       group by card_type order by sum(card_value) desc, card_type limit 10`),
+    staff: await rows(sql`
+      select actor_id as "staffId", max(actor_email) as email, count(*)::int as decisions,
+             count(*) filter (where changes->'status'->>'to' in ('processing', 'completed'))::int
+               as approved,
+             count(*) filter (where changes->'status'->>'to' = 'rejected')::int as rejected
+        from audit_log
+       where entity_type = 'transaction' and ${inRange('created_at')}
+         and actor_kind = 'admin' and action = 'update'
+         and changes->'status'->>'to' in ('processing', 'completed', 'rejected')
+       group by actor_id order by count(*) desc, max(actor_email)`),
+  };
+}

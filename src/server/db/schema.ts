@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   json,
@@ -408,11 +409,7 @@ export const auditLog = pgTable(
     changes: jsonb('changes').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt),
-    // Analytics (issue 21): the decisions of each staff member over a range of days.
-    index('audit_log_type_created_idx').on(t.entityType, t.createdAt),
-  ],
+  (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt)],
 );
 
 /**
@@ -722,5 +719,74 @@ export const dataExports = pgTable(
   (t) => [
     index('data_exports_user_created_idx').on(t.userId, t.createdAt),
     index('data_exports_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * The Analytics tab's rollups (issue 21, decision 085): what the tab reads instead of every card
+ * of its range. Statement triggers on `transactions` and `audit_log` (migration 0024) append what
+ * each statement changed as rows of differences (`folded` false), in the transaction of the
+ * change, so the sums are never behind the rows. A job folds each key's rows into one (`folded`
+ * true). Readers always sum. Days are UTC.
+ */
+const folded = () => boolean('folded').notNull().default(false);
+
+/**
+ * Cards by the day they were submitted and their brand: how many, how many approved or rejected
+ * now, and their value. Also the money paid by the day it was paid (in that day's brand row).
+ */
+export const analyticsCardsDaily = pgTable(
+  'analytics_cards_daily',
+  {
+    day: date('day').notNull(),
+    cardType: varchar('card_type', { length: 120 }).notNull(),
+    submitted: integer('submitted').notNull().default(0),
+    approved: integer('approved').notNull().default(0),
+    rejected: integer('rejected').notNull().default(0),
+    value: numeric('value', { precision: 14, scale: 2 }).notNull().default('0'),
+    paid: numeric('paid', { precision: 14, scale: 2 }).notNull().default('0'),
+    folded: folded(),
+  },
+  (t) => [
+    index('analytics_cards_daily_day_idx').on(t.day),
+    index('analytics_cards_daily_unfolded_idx').on(t.day).where(sql`not ${t.folded}`),
+  ],
+);
+
+/**
+ * How long cards waited, as histograms for the medians: per kind ('decision': submitted to first
+ * decision, by the day of that decision; 'payment': submitted to paid, by the day paid), the
+ * number of cards per whole minute waited (per hour from 48 hours on).
+ */
+export const analyticsWaits = pgTable(
+  'analytics_waits',
+  {
+    day: date('day').notNull(),
+    kind: varchar('kind', { length: 16 }).notNull(),
+    minutes: integer('minutes').notNull(),
+    cards: integer('cards').notNull().default(0),
+    folded: folded(),
+  },
+  (t) => [
+    index('analytics_waits_day_idx').on(t.day),
+    index('analytics_waits_unfolded_idx').on(t.day).where(sql`not ${t.folded}`),
+  ],
+);
+
+/** Staff decisions (a card's status set to approved or rejected) per day and staff member. */
+export const analyticsStaffDaily = pgTable(
+  'analytics_staff_daily',
+  {
+    day: date('day').notNull(),
+    staffId: uuid('staff_id').notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    decisions: integer('decisions').notNull().default(0),
+    approved: integer('approved').notNull().default(0),
+    rejected: integer('rejected').notNull().default(0),
+    folded: folded(),
+  },
+  (t) => [
+    index('analytics_staff_daily_day_idx').on(t.day),
+    index('analytics_staff_daily_unfolded_idx').on(t.day).where(sql`not ${t.folded}`),
   ],
 );
