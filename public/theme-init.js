@@ -1,4 +1,25 @@
-// Applies the saved theme before the first paint (an external file: the CSP allows no inline script).
+// Runs before the entry script, as an external file (the CSP allows no inline script).
+// Applies the saved theme before the first paint.
 try {
   if (localStorage.getItem('theme') === 'dark') document.documentElement.classList.add('dark');
+} catch (_) {}
+
+// Starts what the first screen needs beside the entry script instead of after it: for a visitor
+// the `signed-in` hint says is signed in, the signed-in shell's code and the current user; for
+// anyone else, the landing page's code. `npm run build` fills PRELOAD from Vite's manifest
+// (scripts/finish-client-build.mjs); in development it stays empty.
+var PRELOAD = { signedIn: [], landing: [] };
+try {
+  var signedIn = localStorage.getItem('signed-in') === '1';
+  if (signedIn) {
+    // Taken by src/client/lib/auth.ts as its first GET /api/auth/user. Asked first: the
+    // browser queues the scripts below behind it, not it behind them.
+    window.__currentUser = fetch('/api/auth/user', { credentials: 'include', cache: 'no-store' });
+  }
+  (signedIn ? PRELOAD.signedIn : PRELOAD.landing).forEach(function (href) {
+    var link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.appendChild(link);
+  });
 } catch (_) {}

@@ -1,7 +1,8 @@
 // After `vite build`: writes a brotli and a gzip copy beside every text asset of dist/client (the
 // server sends them with Content-Encoding), then prints the landing page's initial JavaScript,
-// gzipped, and fails the build past its budget. The landing page is the entry chunk and every
-// chunk it imports statically (read from Vite's manifest); pages loaded on demand do not count.
+// gzipped, and fails the build past its budget. The landing page is the entry chunk, the landing
+// page's chunk and every chunk they import statically (read from Vite's manifest); pages loaded
+// on demand do not count. It also fills public/theme-init.js's list of what to preload.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -15,6 +16,32 @@ const filesUnder = (dir) =>
     const full = path.join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(full) : [full];
   });
+
+const manifest = JSON.parse(readFileSync(path.join(CLIENT_DIR, '.vite/manifest.json'), 'utf8'));
+/** A manifest entry's file and every chunk it imports statically, as files. */
+const chunksOf = (key, into = new Set()) => {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const imported of chunk.imports ?? []) chunksOf(imported, into);
+  return into;
+};
+const initial = chunksOf('index.html');
+const LANDING = 'features/landing/landing-page.tsx';
+
+// theme-init.js starts the first screen's code beside the entry script: the signed-in shell or
+// the landing page, whichever the visitor's hint calls for (see public/theme-init.js).
+const preloadOf = (key) =>
+  [...chunksOf(key)].filter((f) => f.endsWith('.js') && !initial.has(f)).map((f) => `/${f}`);
+const themeInit = path.join(CLIENT_DIR, 'theme-init.js');
+const EMPTY = 'var PRELOAD = { signedIn: [], landing: [] };';
+const script = readFileSync(themeInit, 'utf8');
+if (!script.includes(EMPTY)) throw new Error(`${themeInit} has no "${EMPTY}" to fill`);
+const preload = { signedIn: preloadOf('app/signed-in-app.tsx'), landing: preloadOf(LANDING) };
+if (preload.signedIn.length === 0 || preload.landing.length === 0) {
+  throw new Error('the signed-in shell or the landing page is missing from the manifest');
+}
+writeFileSync(themeInit, script.replace(EMPTY, `var PRELOAD = ${JSON.stringify(preload)};`));
 
 let written = 0;
 for (const file of filesUnder(CLIENT_DIR)) {
@@ -33,15 +60,9 @@ for (const file of filesUnder(CLIENT_DIR)) {
   written++;
 }
 
-const manifest = JSON.parse(readFileSync(path.join(CLIENT_DIR, '.vite/manifest.json'), 'utf8'));
-const initial = new Set();
-const visit = (key) => {
-  const chunk = manifest[key];
-  if (!chunk || initial.has(chunk.file)) return;
-  initial.add(chunk.file);
-  for (const imported of chunk.imports ?? []) visit(imported);
-};
-visit('index.html');
+// The landing page's JavaScript: the entry, and the landing page's own chunks theme-init.js
+// fetches beside it.
+chunksOf(LANDING, initial);
 
 const gzipKb = (file) =>
   gzipSync(readFileSync(path.join(CLIENT_DIR, file)), { level: 9 }).length / 1024;

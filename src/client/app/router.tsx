@@ -1,6 +1,5 @@
 import * as React from 'react';
 import { Route, Switch } from 'wouter';
-import { LandingPage } from '@/features/landing/landing-page';
 import { useAuth } from '@/lib/auth';
 import {
   ResetPasswordPage,
@@ -13,6 +12,9 @@ import { Spinner } from './spinner';
 
 const loadSignedInApp = () => import('./signed-in-app');
 const SignedInApp = lazyPage(loadSignedInApp, 'SignedInApp');
+// The landing page is a chunk of its own, so a signed-in visit does not carry it; theme-init.js
+// fetches it beside the entry script for a visitor who is not signed in (finish-client-build).
+const LandingPage = lazyPage(() => import('@/features/landing/landing-page'), 'LandingPage');
 const AdminLoginPage = lazyPage(() => import('@/features/auth/admin-login-page'), 'AdminLoginPage');
 const PrivacyPage = lazyPage(() => import('@/features/legal/privacy-page'), 'PrivacyPage');
 const TermsPage = lazyPage(() => import('@/features/legal/terms-page'), 'TermsPage');

@@ -50,13 +50,27 @@ export function setCurrentUser(user: CurrentUser | null) {
 }
 
 /**
+ * The request public/theme-init.js started before this code loaded: the page's first ask only
+ * (a later one, after a sign-in, must not read a stale answer).
+ */
+let firstAsk = true;
+function takeEarlyRequest(): Promise<Response> | undefined {
+  const page = window as { __currentUser?: Promise<Response> };
+  const early = firstAsk ? page.__currentUser : undefined;
+  firstAsk = false;
+  delete page.__currentUser;
+  return early;
+}
+
+/**
  * Asks the server who is signed in; a 401 (or any failure: the call is not retried, spec
  * section 4) means nobody. Concurrent calls share one request.
  */
 export function refreshCurrentUser(): Promise<CurrentUser | null> {
   inFlight ??= (async () => {
     try {
-      const res = await fetch('/api/auth/user', { credentials: 'include', cache: 'no-store' });
+      const res = await (takeEarlyRequest() ??
+        fetch('/api/auth/user', { credentials: 'include', cache: 'no-store' }));
       const user = res.ok ? ((await res.json()) as CurrentUser) : null;
       if (!res.ok) await res.text(); // read the 401 body to the end, so the request completes
       setCurrentUser(user);
