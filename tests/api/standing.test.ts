@@ -45,6 +45,18 @@ const review = (id: string, payload: object) =>
 
 const userOf = async (who: SignedIn) =>
   (await as(t.app, who, { method: 'GET', url: '/api/auth/user' })).json();
+/** The audit rows of the customer's suspensions. */
+const suspensionsOf = (who: SignedIn) =>
+  t.database.db
+    .select()
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.entityType, 'user'),
+        eq(auditLog.entityId, who.user.id),
+        eq(auditLog.action, 'suspend'),
+      ),
+    );
 
 describe('account standing', () => {
   it('suspension refuses cards and payment methods but not chat or tickets; reinstating lifts it', async () => {
@@ -184,16 +196,7 @@ describe('account standing', () => {
     const third = await review(ids[3]!, { status: 'rejected', rejectionReason: 'suspected_fraud' });
     expect(third.statusCode).toBe(200);
     expect((await userOf(who)).standing).toBe('suspended');
-    const [audit] = await t.database.db
-      .select()
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.entityType, 'user'),
-          eq(auditLog.entityId, who.user.id),
-          eq(auditLog.action, 'suspend'),
-        ),
-      );
+    const [audit] = await suspensionsOf(who);
     expect(audit!.changes).toMatchObject({
       standing: { from: 'active', to: 'suspended' },
       rule: { to: 'three_fraud_rejections_in_30_days' },
@@ -216,16 +219,7 @@ describe('account standing', () => {
     );
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
     expect((await userOf(who)).standing).toBe('suspended');
-    const suspensions = await t.database.db
-      .select()
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.entityType, 'user'),
-          eq(auditLog.entityId, who.user.id),
-          eq(auditLog.action, 'suspend'),
-        ),
-      );
+    const suspensions = await suspensionsOf(who);
     expect(suspensions).toHaveLength(1);
   });
 
