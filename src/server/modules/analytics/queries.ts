@@ -50,7 +50,8 @@ export async function analytics(
              sum(paid)::numeric(14,2)::text as paid
         from analytics_cards_daily where ${inRange}
        group by grouping sets ((day), (card_type))`),
-    // The medians from the histograms of whole minutes: the middle card, or the mean of the two.
+    // The medians from the histograms (whole minutes to 48 h, then hours): the middle card, or the
+    // mean of the two middle ones.
     db.execute<{ kind: string; median: number | null }>(sql`
       with h as (
         select kind, minutes, sum(cards) as n from analytics_waits where ${inRange}
