@@ -1,7 +1,14 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../../scripts/lib/postgres';
+import { type Db, openDatabase } from '../../src/server/db/client';
 import { transactions, uploads } from '../../src/server/db/schema';
 import { foldAnalytics } from '../../src/server/modules/analytics/jobs';
+import { analytics } from '../../src/server/modules/analytics/queries';
 import {
   as,
   type SignedIn,
@@ -18,6 +25,7 @@ const staff = setUpStaff(t);
 
 const get = (who: SignedIn, url: string) => as(t.app, who, { method: 'GET', url });
 const RANGE = '/api/admin/analytics?from=2026-01-10&to=2026-01-12';
+const MIGRATIONS = path.join(import.meta.dirname, '../../src/server/db/migrations');
 const today = () => new Date(t.now()).toISOString().slice(0, 10);
 
 let seller: SignedIn;
@@ -225,6 +233,70 @@ describe('analytics', () => {
     expect(answer.medianMinutesToPayment % 60).toBe(0);
   });
 
+  it('counts the cards and decisions made before the rollups existed, as an upgrade finds them', async () => {
+    // A database at migration 0023 (before the rollups) with a working exchange's rows in it.
+    const fresh = process.env.DATABASE_URL
+      ? await createPostgresDatabase(process.env.DATABASE_URL)
+      : null;
+    const database = await openDatabase({ databaseUrl: fresh?.url });
+    const before = mkdtempSync(path.join(tmpdir(), 'cb-migrations-'));
+    try {
+      cpSync(MIGRATIONS, before, { recursive: true });
+      const journal = path.join(before, 'meta', '_journal.json');
+      const entries = JSON.parse(readFileSync(journal, 'utf8'));
+      entries.entries = entries.entries.filter((e: { tag: string }) => e.tag < '0024');
+      writeFileSync(journal, JSON.stringify(entries));
+      await migrate(database.db, { migrationsFolder: before });
+      const { db } = database;
+      await db.execute(sql`
+        insert into users (email, password, first_name, last_name)
+        select 'old' || g || '@example.com', 'x', 'Old', 'Seller' || g from generate_series(1, 3) g`);
+      await db.execute(sql`
+        insert into payment_methods (user_id, type, account_name, identifier, is_default)
+        select id, 'paypal', 'Old Seller', email, true from users`);
+      await db.execute(sql`
+        insert into transactions (user_id, card_type, card_value, card_condition, card_format,
+                                  image_urls, status, payment_method_id, payout_rate,
+                                  expected_payout, payment_status, payment_amount, paid_at,
+                                  first_decision_at, created_at)
+        select u.id, (array['Amazon', 'Steam', 'Apple'])[1 + g % 3], 50 + g, 'brand_new', 'egift',
+               array['/objects/cards/old' || g || '.jpg'],
+               (array['pending', 'processing', 'rejected', 'completed'])[1 + g % 4],
+               p.id, 0.88, ((50 + g) * 0.88)::numeric(10,2),
+               case when g % 4 = 3 then 'sent' else 'pending' end,
+               case when g % 4 = 3 then ((50 + g) * 0.88)::numeric(10,2) end,
+               case when g % 4 = 3 then now() - (g || ' hours')::interval + interval '3000 minutes' end,
+               case when g % 4 > 0 then now() - (g || ' hours')::interval + (g * 7 || ' minutes')::interval end,
+               now() - (g || ' hours')::interval
+          from generate_series(1, 40) g
+          join (select id, row_number() over (order by email) as n from users) u on u.n = 1 + g % 3
+          join payment_methods p on p.user_id = u.id`);
+      await db.execute(sql`
+        insert into audit_log (entity_type, entity_id, actor_kind, actor_id, actor_email, action,
+                               changes, created_at)
+        select 'transaction', id, 'admin', '00000000-0000-4000-8000-000000000001',
+               'old.staff@example.com', 'update',
+               jsonb_build_object('status', jsonb_build_object('from', 'pending', 'to', status)),
+               first_decision_at
+          from transactions where status <> 'pending'`);
+
+      await database.migrate();
+      const from = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
+      const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const upgraded = await analytics(db, { from, to });
+      expect(upgraded).toEqual(await fromTheRows(from, to, db));
+      expect(upgraded.staff[0]?.decisions).toBe(30);
+      // And the triggers keep it from there.
+      await db.execute(sql`update transactions set status = 'completed' where status = 'pending'`);
+      await foldAnalytics(db);
+      expect(await analytics(db, { from, to })).toEqual(await fromTheRows(from, to, db));
+    } finally {
+      await database.close();
+      await fresh?.drop();
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a range backwards, too long or not made of dates', async () => {
     for (const query of [
       'from=2026-01-12&to=2026-01-10',
@@ -267,9 +339,8 @@ function expectAnswered(answers: unknown[]) {
  * what the rollups must always equal. Medians are of whole minutes up to 48 hours and whole hours
  * after, as the tab shows them and the rollups keep them.
  */
-async function fromTheRows(from: string, to: string) {
-  const rows = async <T>(query: ReturnType<typeof sql>) =>
-    (await t.database.db.execute(query)).rows as T[];
+async function fromTheRows(from: string, to: string, db: Db = t.database.db) {
+  const rows = async <T>(query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
   const inRange = (column: string) =>
     sql.raw(`(${column} at time zone 'UTC')::date between '${from}' and '${to}'`);
   const days = await rows<{
