@@ -4,7 +4,10 @@
  * streams each upload to storage and hashes it (the perceptual hash of decision 054) on the way;
  * its resident memory is compared with a server that reads the same bytes and throws them away: a
  * raw node:http server measured in the same run, the floor for any Node server here. Issue 23's
- * target: a peak RSS growth of at most 100 MB, and every upload stored and hashed.
+ * target: a peak RSS growth of at most 100 MB, and every upload stored and hashed. Also the
+ * answers' p50 and max, and the slowest /healthz during the batch (issue 26). The hashes are
+ * written after the answers (decision 086): they are counted once the server has stopped, which
+ * waits for them.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -129,6 +132,19 @@ async function measure(pid: number, url: string, cookies: string[]) {
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(pid));
   }, 20);
+  // The slowest /healthz during the batch: what a load balancer's probe sees meanwhile.
+  let polling = true;
+  let worstHealthMs = 0;
+  const health = (async () => {
+    while (polling) {
+      const asked = performance.now();
+      await fetch(new URL('/healthz', url))
+        .then((r) => r.arrayBuffer())
+        .catch(() => {});
+      worstHealthMs = Math.max(worstHealthMs, performance.now() - asked);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
   const started = performance.now();
   const answered: number[] = [];
   const statuses = await Promise.all(
@@ -139,6 +155,8 @@ async function measure(pid: number, url: string, cookies: string[]) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  polling = false;
+  await health;
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000));
   const after = rssMb(pid);
@@ -148,6 +166,8 @@ async function measure(pid: number, url: string, cookies: string[]) {
     statuses,
     seconds,
     answerP50: median(answered),
+    answerMax: Math.max(...answered),
+    worstHealthMs,
     stored: -1,
     hashed: -1,
   };
@@ -236,12 +256,14 @@ for (const { name, runs } of rows) {
   const statuses = [...new Set(runs.flatMap((r) => r.statuses))].join(', ');
   const seconds = median(runs.map((r) => r.seconds));
   const p50 = median(runs.map((r) => r.answerP50));
+  const max = median(runs.map((r) => r.answerMax));
+  const healthz = median(runs.map((r) => r.worstHealthMs));
   const kept =
     runs[0]!.stored >= 0
       ? `; stored ${runs.map((r) => r.stored).join(', ')}, hashed ${runs.map((r) => r.hashed).join(', ')} of ${UPLOADS}`
       : '';
   console.log(
-    `${name.padEnd(60)} peak RSS growth +${median(peak).toFixed(1)} MB (${peak.map((g) => g.toFixed(0)).join(', ')}), 2 s after ${median(growth).toFixed(1)} MB (${growth.map((g) => g.toFixed(0)).join(', ')}); all ${UPLOADS} in ${seconds.toFixed(2)} s (${(totalMb / seconds).toFixed(0)} MB/s, answer p50 ${p50.toFixed(2)} s); statuses ${statuses}${kept}`,
+    `${name.padEnd(60)} peak RSS growth +${median(peak).toFixed(1)} MB (${peak.map((g) => g.toFixed(0)).join(', ')}), 2 s after ${median(growth).toFixed(1)} MB (${growth.map((g) => g.toFixed(0)).join(', ')}); all ${UPLOADS} in ${seconds.toFixed(2)} s (${(totalMb / seconds).toFixed(0)} MB/s, answer p50 ${p50.toFixed(2)} s, max ${max.toFixed(2)} s; worst /healthz ${healthz.toFixed(0)} ms); statuses ${statuses}${kept}`,
   );
 }
 const ours = rows[0]!.runs;

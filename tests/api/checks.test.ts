@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { users, validationLogs } from '../../src/server/db/schema';
+import { uploads, users, validationLogs } from '../../src/server/db/schema';
+import { cardImagesHashed } from '../../src/server/modules/files/uploads';
 import {
   addPaymentMethod,
   as,
@@ -138,6 +139,47 @@ describe('automated checks at submission', () => {
     // The customer's own earlier photo is no fraud.
     const again = await submit(seller, [await upload(seller, copy, 'again.jpg')]);
     expect((await check(again, 'similar_image')).relatedTransactionIds).not.toContain(original);
+  });
+
+  it('compare a photo whose hash another instance writes after the submission arrived', async () => {
+    const seller = await establishedCustomer();
+    const original = await submit(seller, [
+      await upload(seller, fixture('card-front.jpg'), 'front.jpg'),
+    ]);
+    const resold = await establishedCustomer();
+    const bytes = await sharp(fixture('card-front.jpg')).resize(200).jpeg().toBuffer();
+    const copy = await upload(resold, bytes, 'copy.jpg');
+    await cardImagesHashed(t.database.db, [copy]);
+    const row = eq(uploads.key, copy.slice('/objects/'.length));
+    const [{ hash }] = (await t.database.db
+      .select({ hash: uploads.perceptualHash })
+      .from(uploads)
+      .where(row)) as [{ hash: bigint }];
+    // As if the upload had gone to another instance, still hashing it when the card comes.
+    await t.database.db.update(uploads).set({ hashPending: true, perceptualHash: null }).where(row);
+    const submitted = submit(resold, [copy]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.database.db
+      .update(uploads)
+      .set({ hashPending: false, perceptualHash: hash })
+      .where(row);
+    const similar = await check(await submitted, 'similar_image');
+    expect(similar.status).toBe('flagged');
+    expect(similar.relatedTransactionIds).toContain(original);
+  });
+
+  it('do not wait for a hash lost with its instance, and say the photo was not compared', async () => {
+    const who = await establishedCustomer();
+    const photo = await fresh(who);
+    await cardImagesHashed(t.database.db, [photo]);
+    await t.database.db.execute(
+      sql`update uploads set hash_pending = true, perceptual_hash = null,
+                             created_at = now() - interval '3 minutes'
+           where key = ${photo.slice('/objects/'.length)}`,
+    );
+    const similar = await check(await submit(who, [photo]), 'similar_image');
+    expect(similar.status).toBe('passed');
+    expect(similar.details).toMatch(/1 file \(a PDF or an unreadable image\) was not compared/);
   });
 
   it('flag the 6th card of a customer in 24 hours', async () => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uploads } from '../../src/server/db/schema';
-import { deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
+import { cardImagesHashed, deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
 import { S3Storage } from '../../src/server/storage/s3-storage';
 import { type S3TestServer, startS3Server } from '../storage/s3-server';
 import {
@@ -122,6 +122,8 @@ describe('uploads with S3 storage', () => {
     const get = vi.spyOn(t.app.storage, 'get');
     const sent = s3.requests.length;
     const objectPath = await uploadCardImage(t.app, alice);
+    // The hash is written after the answer (decision 086): what a submission waits for.
+    await cardImagesHashed(t.database.db, [objectPath]);
     const during = s3.requests.slice(sent);
     // One PutObject (the photo is under one part), and no GetObject or any other read.
     expect(during.filter((r) => r.startsWith('PUT '))).toHaveLength(1);

@@ -370,6 +370,11 @@ export const uploads = pgTable(
     sha256: varchar('sha256', { length: 64 }).notNull(),
     /** A 64-bit difference hash of the decoded image (card images only; null when undecodable). */
     perceptualHash: bigint('perceptual_hash', { mode: 'bigint' }),
+    /**
+     * The perceptual hash is still being made (decision 086): a card photo's upload is answered
+     * once stored, and a submission of the card waits for its photos' hashes.
+     */
+    hashPending: boolean('hash_pending').notNull().default(false),
     transactionId: uuid('transaction_id').references(() => transactions.id),
     /** For chat files: the customer whose conversation the file was sent in. */
     conversationUserId: uuid('conversation_user_id').references(() => users.id, {

@@ -32,7 +32,7 @@ import { accountNotActive } from '../../common/standing';
 import type { Db } from '../../db/client';
 import { scamCheckRefusals, transactions } from '../../db/schema';
 import { runSubmissionChecks } from '../checks/checks';
-import { claimCardImages } from '../files/uploads';
+import { cardImagesHashed, claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
 import { belowMinimum, rateChanged, termsForSubmission } from '../rates/queries';
 import { addFeedback, findTransaction } from './queries';
@@ -52,6 +52,8 @@ export async function submitCard(
 ): Promise<Outcome<string>> {
   const method = await findUsablePaymentMethod(context.db, userId, input.paymentMethodId);
   if (!method) throw badRequest('Payment method not found', 'paymentMethodId');
+  // The photos' hashes, made after their uploads were answered, before the checks compare them.
+  await cardImagesHashed(context.db, input.imageUrls);
   const id = await context.db.transaction(async (tx) => {
     // The account's row is locked first: its submissions count and insert one at a time, so two
     // racing for the last of an allowance cannot both pass (decision 072).

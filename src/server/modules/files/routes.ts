@@ -14,13 +14,15 @@ import {
 import { limit } from '../../plugins/rate-limit';
 import { UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { recordDocumentView } from './commands';
-import { findUpload, storeUpload } from './uploads';
+import { findUpload, hashesSettled, storeUpload } from './uploads';
 
 /** A file the retention run deleted (its card or message still names it). */
 export const REMOVED_FOR_RETENTION =
   'Photo removed (retention): files are kept for a limited time after a card settles or a message is sent.';
 
 export default async function fileRoutes(app: FastifyInstance) {
+  // A stopping server first writes the hashes of the photos it already answered (decision 086).
+  app.addHook('onClose', hashesSettled);
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Card images and chat attachments count together.
   const uploadLimit = {

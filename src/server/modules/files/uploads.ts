@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +16,7 @@ import { sealedDocumentBody } from '../../common/documents';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
+import { loggableError } from '../../plugins/errors';
 import { type ObjectStorage, UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { type ImageHasher, startImageHash } from '../checks/image-hash';
 
@@ -182,9 +184,6 @@ export async function storeUpload(
     await storage.put(key, body, file.type.contentType);
     const { size, sha256 } = file.totals();
     try {
-      // Made from the bytes that were just stored, as they passed: the file is not read back.
-      const perceptualHash = image ? await image.digest() : null;
-      image = null;
       await request.server.db.insert(uploads).values({
         key,
         kind,
@@ -193,12 +192,14 @@ export async function storeUpload(
         contentType: file.type.contentType,
         size,
         sha256,
-        perceptualHash,
+        hashPending: image !== null,
       });
     } catch (error) {
       await storage.delete(key);
       throw error;
     }
+    if (image) hashAfterAnswer(request, key, image);
+    image = null;
     return { objectPath: `${OBJECTS_PREFIX}${key}`, type: file.type };
   } catch (error) {
     image?.abandon();
@@ -239,6 +240,67 @@ function refuseAndClose(request: FastifyRequest, reply: FastifyReply) {
 export async function findUpload(db: Db, key: string) {
   const [upload] = await db.select().from(uploads).where(eq(uploads.key, key));
   return upload;
+}
+
+/**
+ * Card photos' perceptual hashes being made on this instance, by key (decision 086). The upload
+ * is answered once its file and row are stored; the hash, made from the bytes that passed on
+ * their way to storage (the file is not read back), is written to the row when it is ready.
+ */
+const hashing = new Map<string, Promise<void>>();
+/** A hash still pending after this long was lost with its instance: nobody waits for it. */
+const HASH_LOST_AFTER = '2 minutes';
+/** How long a submission waits for its photos' hashes when another instance makes them. */
+const HASH_WAIT_MS = 15_000;
+
+function hashAfterAnswer(request: FastifyRequest, key: string, image: ImageHasher) {
+  const { db } = request.server;
+  const done = image
+    .digest()
+    .then(async (perceptualHash) => {
+      await db
+        .update(uploads)
+        .set({ perceptualHash, hashPending: false })
+        .where(eq(uploads.key, key));
+    })
+    .catch((error: unknown) =>
+      request.log.warn({ err: loggableError(error), key }, 'perceptual hash not stored'),
+    )
+    .finally(() => hashing.delete(key));
+  hashing.set(key, done);
+}
+
+/** Every hash being made on this instance, made and written (or failed). */
+export async function hashesSettled() {
+  await Promise.all(hashing.values());
+}
+
+/**
+ * Waits until the perceptual hashes of a card's photos are made (decision 086), before the
+ * submission's checks compare them: those made on this instance by their promise, those made by
+ * another by their row, for up to 15 s. A hash whose instance stopped before writing it is not
+ * waited for after 2 minutes; the check then says that photo was not compared.
+ */
+export async function cardImagesHashed(db: Db, objectPaths: string[]) {
+  const keys = objectPaths.map(keyOfPath).filter((key) => key !== null);
+  if (keys.length === 0) return;
+  await Promise.all(keys.map((key) => hashing.get(key)));
+  const deadline = Date.now() + HASH_WAIT_MS;
+  for (;;) {
+    const [pending] = await db
+      .select({ key: uploads.key })
+      .from(uploads)
+      .where(
+        and(
+          inArray(uploads.key, keys),
+          eq(uploads.hashPending, true),
+          sql`${uploads.createdAt} > now() - ${HASH_LOST_AFTER}::interval`,
+        ),
+      )
+      .limit(1);
+    if (!pending || Date.now() >= deadline) return;
+    await setTimeout(50);
+  }
 }
 
 export const keyOfPath = (objectPath: string) =>

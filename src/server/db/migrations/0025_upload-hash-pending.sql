@@ -1,0 +1,1 @@
+ALTER TABLE "uploads" ADD COLUMN "hash_pending" boolean DEFAULT false NOT NULL;
