@@ -44,6 +44,15 @@ export function recordAudit(
   });
 }
 
+/** Appends one audit row about a card (entity `transaction`), inside the transaction changing it. */
+export const auditCard = (
+  db: Db,
+  actor: AuditActor,
+  cardId: string,
+  action: string,
+  changes: AuditChanges,
+) => recordAudit(db, actor, { entityType: 'transaction', entityId: cardId, action, changes });
+
 /**
  * Audit rows matching `where`, newest first (at most `take`), as staff read them: who, what and
  * the changes (a card's history, a verification's decisions and document views, limits changes).

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money';
 import type { Db } from '../db/client';
 import { transactions } from '../db/schema';
-import { type AuditActor, recordAudit } from './audit';
+import { type AuditActor, auditCard } from './audit';
 import type { CommandContext } from './command';
 import { type Notice, notify } from './notify';
 
@@ -42,16 +42,11 @@ export async function closeOfferUnsold(
       updatedAt: sql`now()`,
     })
     .where(eq(transactions.id, card.id));
-  await recordAudit(tx, actor, {
-    entityType: 'transaction',
-    entityId: card.id,
-    action: outcome === 'declined' ? 'offer_declined' : 'offer_expired',
-    changes: {
-      offerStatus: { from: 'pending', to: outcome },
-      status: { from: card.status, to: 'rejected' },
-      rejectionReason: { from: card.rejectionReason, to: 'balance_differs' },
-      rejectionNote: { from: card.rejectionNote, to: note },
-    },
+  await auditCard(tx, actor, card.id, outcome === 'declined' ? 'offer_declined' : 'offer_expired', {
+    offerStatus: { from: 'pending', to: outcome },
+    status: { from: card.status, to: 'rejected' },
+    rejectionReason: { from: card.rejectionReason, to: 'balance_differs' },
+    rejectionNote: { from: card.rejectionNote, to: note },
   });
   // The customer who declined knows it; an expiry is news.
   if (outcome === 'expired') {

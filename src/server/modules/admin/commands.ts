@@ -13,8 +13,9 @@ import { can } from '../../../shared/staff-roles';
 import { isPaid } from '../../../shared/statuses';
 import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
-import { type AuditChanges, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
+import { type AuditChanges, auditCard, SYSTEM_ACTOR } from '../../common/audit';
 import { openCardCode } from '../../common/card-code';
+import { lockCard } from '../../common/card-lock';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
@@ -203,12 +204,7 @@ export async function updateTransactionAsStaff(
         updatedAt: sql`now()`,
       })
       .where(eq(transactions.id, id));
-    await recordAudit(tx, actor, {
-      entityType: 'transaction',
-      entityId: id,
-      action: 'update',
-      changes,
-    });
+    await auditCard(tx, actor, id, 'update', changes);
     // The customer hears of a decision (status, payment); a note alone is not news.
     const notice = transactionNotice({ ...current, ...rejection }, changes);
     if (notice) await notify(context, tx, current.userId, notice);
@@ -238,11 +234,8 @@ const claimantName = (actor: Account) =>
 
 /** A take-over of another staff member's claim, in the card's history (decision 078). */
 const auditTakeOver = (tx: Db, actor: Account, cardId: string, holder: Claimant) =>
-  recordAudit(tx, actor, {
-    entityType: 'transaction',
-    entityId: cardId,
-    action: 'take_over',
-    changes: { claimedBy: { from: holder.name, to: claimantName(actor) } },
+  auditCard(tx, actor, cardId, 'take_over', {
+    claimedBy: { from: holder.name, to: claimantName(actor) },
   });
 
 /**
@@ -340,13 +333,6 @@ export async function releaseClaim(
 const NOT_OFFERABLE =
   'A revised offer is for a card waiting for review or in review, and not yet paid';
 
-/** A card, locked for the rest of the transaction (a 404 when there is none). */
-async function lockCard(tx: Db, id: string) {
-  const [card] = await tx.select().from(transactions).where(eq(transactions.id, id)).for('update');
-  if (!card) throw notFound('Transaction not found');
-  return card;
-}
-
 /**
  * Staff make a revised offer when the balance on the card differs from the value the customer
  * entered (decision 073): the verified value × the card's own payoutRate, so the rate at
@@ -409,12 +395,7 @@ export async function makeOffer(
     if (current.paymentAmount !== null) {
       changes.paymentAmount = { from: current.paymentAmount, to: null };
     }
-    await recordAudit(tx, actor, {
-      entityType: 'transaction',
-      entityId: id,
-      action: 'offer',
-      changes,
-    });
+    await auditCard(tx, actor, id, 'offer', changes);
     await notify(
       context,
       tx,
@@ -522,12 +503,7 @@ export async function decideAppeal(
       changes.status = { from: current.status, to: 'processing' };
       changes.rejectionReason = { from: current.rejectionReason, to: null };
     }
-    await recordAudit(tx, actor, {
-      entityType: 'transaction',
-      entityId: id,
-      action: 'appeal_decision',
-      changes,
-    });
+    await auditCard(tx, actor, id, 'appeal_decision', changes);
     await notify(context, tx, current.userId, {
       kind: 'transaction',
       title:
@@ -569,11 +545,8 @@ export async function revealCardCode(
       .from(transactions)
       .where(eq(transactions.id, id));
     if (!card?.cardCode) return { value: null, changed: [] };
-    await recordAudit(tx, actor, {
-      entityType: 'transaction',
-      entityId: id,
-      action: 'view_card_code',
-      changes: { cardCode: { from: null, to: card.last4 ? `••••${card.last4}` : '••••' } },
+    await auditCard(tx, actor, id, 'view_card_code', {
+      cardCode: { from: null, to: card.last4 ? `••••${card.last4}` : '••••' },
     });
     return { value: openCardCode(context.config.encryption, card.cardCode), changed: [] };
   });

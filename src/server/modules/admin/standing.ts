@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { PRODUCT_NAME } from '../../../shared/brand';
 import type { Account } from '../../common/account';
-import { type AuditChanges, recordAudit } from '../../common/audit';
+import { type AuditChanges, auditCard, recordAudit } from '../../common/audit';
 import {
   accountChanged,
   type Change,
@@ -86,15 +86,10 @@ async function applyStanding(
       .where(and(eq(transactions.userId, userId), eq(transactions.status, 'pending')))
       .returning({ id: transactions.id });
     for (const card of pending) {
-      await recordAudit(tx, actor, {
-        entityType: 'transaction',
-        entityId: card.id,
-        action: 'update',
-        changes: {
-          status: { from: 'pending', to: 'rejected' },
-          rejectionReason: { from: null, to: 'other' },
-          rejectionNote: { from: null, to: ACCOUNT_CLOSED_NOTE },
-        },
+      await auditCard(tx, actor, card.id, 'update', {
+        status: { from: 'pending', to: 'rejected' },
+        rejectionReason: { from: null, to: 'other' },
+        rejectionNote: { from: null, to: ACCOUNT_CLOSED_NOTE },
       });
     }
     const ended = await deleteAccountSessions(tx, { kind: 'user', id: userId });

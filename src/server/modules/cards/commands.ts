@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { PRODUCT_NAME } from '../../../shared/brand';
 import { type createTransactionSchema, quote } from '../../../shared/card-rules';
@@ -21,15 +21,15 @@ import { isUuid } from '../../../shared/ids';
 import { formatMoney } from '../../../shared/money';
 import { LIMIT_REFUSAL_CODE, limitRefusal } from '../../../shared/verification';
 import type { Account } from '../../common/account';
-import { recordAudit } from '../../common/audit';
+import { auditCard } from '../../common/audit';
 import { cardCodeHashes, storedCardCode } from '../../common/card-code';
+import { lockCard } from '../../common/card-lock';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { closeOfferUnsold } from '../../common/offers';
 import { levelLimits, lockAccount, submittedValue } from '../../common/selling-limits';
 import { alertStaff } from '../../common/staff-alert';
 import { accountNotActive } from '../../common/standing';
-import type { Db } from '../../db/client';
 import { scamCheckRefusals, transactions } from '../../db/schema';
 import { runSubmissionChecks } from '../checks/checks';
 import { cardImagesHashed, claimCardImages } from '../files/uploads';
@@ -164,17 +164,6 @@ export async function rateCard(
 
 const CUSTOMER_TOPICS = ['transactions', 'stats', 'queue', 'admin-stats'] as const;
 
-/** The customer's own card, locked for the rest of the transaction; anyone else's is a 404. */
-async function lockOwnCard(tx: Db, customer: Account, id: string) {
-  const [card] = await tx
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, id), eq(transactions.userId, customer.id)))
-    .for('update');
-  if (!card) throw notFound('Transaction not found');
-  return card;
-}
-
 /**
  * The customer answers a revised offer (decision 073): accepting sets the payment amount to the
  * offer, declining rejects the card (balance differs, "offer declined"). The card is locked, so
@@ -188,7 +177,7 @@ export async function answerOffer(
 ): Promise<Outcome<void>> {
   if (!isUuid(id)) throw notFound('Transaction not found');
   return context.db.transaction(async (tx) => {
-    const card = await lockOwnCard(tx, customer, id);
+    const card = await lockCard(tx, id, customer.id);
     if (card.offerStatus !== 'pending') {
       throw new HttpError(409, OFFER_NOT_PENDING, undefined, { code: 'offer_not_pending' });
     }
@@ -207,14 +196,9 @@ export async function answerOffer(
           updatedAt: sql`now()`,
         })
         .where(eq(transactions.id, id));
-      await recordAudit(tx, customer, {
-        entityType: 'transaction',
-        entityId: id,
-        action: 'offer_accepted',
-        changes: {
-          offerStatus: { from: 'pending', to: 'accepted' },
-          paymentAmount: { from: card.paymentAmount, to: card.offerAmount },
-        },
+      await auditCard(tx, customer, id, 'offer_accepted', {
+        offerStatus: { from: 'pending', to: 'accepted' },
+        paymentAmount: { from: card.paymentAmount, to: card.offerAmount },
       });
     }
     return { value: undefined, changed: [change([customer.id, STAFF], [...CUSTOMER_TOPICS])] };
@@ -235,7 +219,7 @@ export async function appealCard(
 ): Promise<Outcome<void>> {
   if (!isUuid(id)) throw notFound('Transaction not found');
   return context.db.transaction(async (tx) => {
-    const card = await lockOwnCard(tx, customer, id);
+    const card = await lockCard(tx, id, customer.id);
     if (card.appealStatus !== null) {
       throw new HttpError(409, APPEAL_ALREADY_MADE, undefined, { code: 'appeal_exists' });
     }
@@ -262,17 +246,12 @@ export async function appealCard(
         updatedAt: sql`now()`,
       })
       .where(eq(transactions.id, id));
-    await recordAudit(tx, customer, {
-      entityType: 'transaction',
-      entityId: id,
-      action: 'appeal',
-      changes: {
-        appealStatus: { from: null, to: 'pending' },
-        appealMessage: { from: null, to: input.message },
-        ...(input.imageUrls.length > 0
-          ? { appealImageUrls: { from: null, to: input.imageUrls } }
-          : {}),
-      },
+    await auditCard(tx, customer, id, 'appeal', {
+      appealStatus: { from: null, to: 'pending' },
+      appealMessage: { from: null, to: input.message },
+      ...(input.imageUrls.length > 0
+        ? { appealImageUrls: { from: null, to: input.imageUrls } }
+        : {}),
     });
     await alertStaff(tx, context, {
       subject: `${PRODUCT_NAME}: a customer appealed a rejected card`,

@@ -3,7 +3,7 @@ import { fromCents, toCents } from '../../../shared/money';
 import { isPayable, type MarkSentResult } from '../../../shared/payouts';
 import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
-import { type AuditChanges, recordAudit } from '../../common/audit';
+import { type AuditChanges, auditCard, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { notify, transactionNotice } from '../../common/notify';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
@@ -100,12 +100,7 @@ export async function markPayoutsSent(
           updatedAt: sql`now()`,
         })
         .where(eq(transactions.id, card.id));
-      await recordAudit(tx, actor, {
-        entityType: 'transaction',
-        entityId: card.id,
-        action: 'payout_sent',
-        changes,
-      });
+      await auditCard(tx, actor, card.id, 'payout_sent', changes);
       // The notice names the amount paid even when staff had set it before.
       const notice = transactionNotice(card, {
         ...changes,
