@@ -7,6 +7,7 @@ import {
   useFormState,
 } from 'react-hook-form';
 import { TextField } from '@/components/ui/text-field';
+import { cn } from '@/lib/utils';
 
 /**
  * A TextField bound to one field of a form: the input registered under `name`, and the error of
@@ -23,4 +24,53 @@ export function FormTextField<T extends FieldValues, Output = T>({
   const { errors } = useFormState({ control: form.control, name });
   const error: { message?: string } | undefined = get(errors, name);
   return <TextField error={error?.message} {...props} {...form.register(name)} />;
+}
+
+/**
+ * A new password typed twice: the field `name` and its repetition `confirm`, labelled
+ * "Repeat the …" after the first.
+ */
+export function NewPasswordFields<T extends FieldValues & { confirm: string }, Output = T>({
+  form,
+  name,
+  idPrefix,
+  label,
+  placeholder,
+}: {
+  form: UseFormReturn<T, unknown, Output>;
+  name: Path<T>;
+  idPrefix: string;
+  label: string;
+  placeholder?: string;
+}) {
+  const password = { type: 'password', autoComplete: 'new-password' } as const;
+  return (
+    <>
+      <FormTextField
+        {...password}
+        form={form}
+        name={name}
+        id={`${idPrefix}-password`}
+        label={label}
+        placeholder={placeholder}
+      />
+      <FormTextField
+        {...password}
+        form={form}
+        name={'confirm' as Path<T>}
+        id={`${idPrefix}-confirm`}
+        label={`Repeat the ${label.toLowerCase()}`}
+      />
+    </>
+  );
+}
+
+/** A form's failure that belongs to no one field, announced when it appears. */
+export function FormAlert({ message, className }: { message: string | null; className?: string }) {
+  if (!message) return null;
+  return (
+    <p className={cn('text-sm font-medium text-destructive', className)} role="alert">
+      {message}
+    </p>
+  );
 }

@@ -2,7 +2,7 @@ import { LockIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
-import { TextField } from '@/components/ui/text-field';
+import { CurrentPasswordField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { finishReauth, onReauthRequest } from '@/lib/reauth';
 
@@ -49,15 +49,11 @@ export function ReauthDialog() {
       description="For your safety, enter your password again to change where your payouts go."
     >
       <form className="grid gap-4" onSubmit={submit}>
-        <TextField
+        <CurrentPasswordField
           id="reauth-password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onValue={setPassword}
           error={error}
-          autoFocus
         />
         <Button type="submit" disabled={pending || password === ''}>
           {pending ? 'Checking...' : 'Confirm'}

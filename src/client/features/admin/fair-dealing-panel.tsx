@@ -12,9 +12,7 @@ import { GavelIcon, HandCoinsIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
-import { Textarea } from '@/components/ui/textarea';
+import { TextareaField, TextField } from '@/components/ui/text-field';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
@@ -105,7 +103,7 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
             balance at the card’s own rate. The customer accepts or declines; the payout is never
             lowered without their consent.
           </p>
-          <Field
+          <TextField
             id="offer-value"
             label="Verified balance"
             error={valueError}
@@ -114,28 +112,20 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
                 ? `Offer: ${formatMoney(expectedPayout(value, t.payoutRate))} at ${t.payoutRate}`
                 : undefined
             }
-          >
-            <Input
-              id="offer-value"
-              inputMode="decimal"
-              placeholder="40.00"
-              value={verifiedValue}
-              aria-invalid={!!valueError}
-              aria-describedby={valueError ? 'offer-value-error' : undefined}
-              onChange={(e) => setVerifiedValue(e.target.value)}
-            />
-          </Field>
-          <Field id="offer-note" label="Note for the customer" error={noteError}>
-            <Textarea
-              id="offer-note"
-              rows={2}
-              maxLength={OFFER_NOTE_MAX_LENGTH}
-              value={note}
-              aria-invalid={!!noteError}
-              aria-describedby={noteError ? 'offer-note-error' : undefined}
-              onChange={(e) => setNote(e.target.value)}
-            />
-          </Field>
+            inputMode="decimal"
+            placeholder="40.00"
+            value={verifiedValue}
+            onChange={(e) => setVerifiedValue(e.target.value)}
+          />
+          <TextareaField
+            id="offer-note"
+            label="Note for the customer"
+            error={noteError}
+            rows={2}
+            maxLength={OFFER_NOTE_MAX_LENGTH}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
           <Button
             type="submit"
             variant="outline"
@@ -191,21 +181,19 @@ function AppealSection({ transaction: t }: { transaction: AdminTransactionDetail
         appeal.note && <p className="text-sm">Note: {appeal.note}</p>
       ) : (
         <div className="grid gap-3">
-          <Field id="appeal-note" label="Note for the customer" error={error}>
-            <Textarea
-              id="appeal-note"
-              rows={2}
-              maxLength={APPEAL_NOTE_MAX_LENGTH}
-              placeholder="Required to uphold: why the rejection stands"
-              value={note}
-              aria-invalid={!!error}
-              aria-describedby={error ? 'appeal-note-error' : undefined}
-              onChange={(e) => {
-                setNote(e.target.value);
-                setError(undefined);
-              }}
-            />
-          </Field>
+          <TextareaField
+            id="appeal-note"
+            label="Note for the customer"
+            error={error}
+            rows={2}
+            maxLength={APPEAL_NOTE_MAX_LENGTH}
+            placeholder="Required to uphold: why the rejection stands"
+            value={note}
+            onChange={(e) => {
+              setNote(e.target.value);
+              setError(undefined);
+            }}
+          />
           <div className="flex flex-wrap gap-2">
             <Button
               type="button"

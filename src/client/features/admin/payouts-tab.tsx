@@ -15,9 +15,8 @@ import { StatusBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { TextField } from '@/components/ui/text-field';
 import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
@@ -175,15 +174,14 @@ export function PayoutsTab() {
         pending={markSent.isPending}
         onConfirm={() => markSent.mutate()}
       >
-        <Field id="payout-reference" label="Payout reference (optional)">
-          <Input
-            id="payout-reference"
-            placeholder="Transfer or batch id, printed on each receipt"
-            maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
-            value={reference}
-            onChange={(e) => setReference(e.target.value)}
-          />
-        </Field>
+        <TextField
+          id="payout-reference"
+          label="Payout reference (optional)"
+          placeholder="Transfer or batch id, printed on each receipt"
+          maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
+          value={reference}
+          onChange={(e) => setReference(e.target.value)}
+        />
       </ConfirmDialog>
     </div>
   );

@@ -47,9 +47,8 @@ import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
+import { TextareaField, TextField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useShortcuts } from '@/hooks/use-shortcuts';
 import { apiRequest } from '@/lib/api';
@@ -447,22 +446,16 @@ function ReviewForm({
           </Field>
         )}
         {rejecting && rejectionReason === 'other' && (
-          <Field
+          <TextareaField
             id="review-rejection-note"
             label="Reason for the customer"
             error={noteError}
             className="sm:col-span-2"
-          >
-            <Textarea
-              id="review-rejection-note"
-              placeholder="Shown to the customer as the reason"
-              maxLength={REJECTION_NOTE_MAX_LENGTH}
-              value={rejectionNote}
-              aria-invalid={!!noteError}
-              aria-describedby={noteError ? 'review-rejection-note-error' : undefined}
-              onChange={(e) => setRejectionNote(e.target.value)}
-            />
-          </Field>
+            placeholder="Shown to the customer as the reason"
+            maxLength={REJECTION_NOTE_MAX_LENGTH}
+            value={rejectionNote}
+            onChange={(e) => setRejectionNote(e.target.value)}
+          />
         )}
         {t.payoutHoldUntil && (
           <p
@@ -489,41 +482,40 @@ function ReviewForm({
                 ))}
               </NativeSelect>
             </Field>
-            <Field id="review-amount" label="Payment Amount" error={amountError}>
-              <Input
-                id="review-amount"
-                type="number"
-                step="0.01"
-                min="0"
-                inputMode="decimal"
-                placeholder="Amount sent"
-                value={paymentAmount}
-                aria-invalid={!!amountError}
-                onChange={(e) => setPaymentAmount(e.target.value)}
-              />
-            </Field>
+            <TextField
+              id="review-amount"
+              label="Payment Amount"
+              error={amountError}
+              type="number"
+              step="0.01"
+              min="0"
+              inputMode="decimal"
+              placeholder="Amount sent"
+              value={paymentAmount}
+              onChange={(e) => setPaymentAmount(e.target.value)}
+            />
           </>
         )}
         {paying && (
-          <Field id="review-reference" label="Payout Reference" className="sm:col-span-2">
-            <Input
-              ref={referenceField}
-              id="review-reference"
-              placeholder="Transfer id, optional (printed on the receipt)"
-              maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
-              value={payoutReference}
-              onChange={(e) => setPayoutReference(e.target.value)}
-            />
-          </Field>
-        )}
-        <Field id="review-notes" label="Admin Notes" className="sm:col-span-2">
-          <Textarea
-            id="review-notes"
-            placeholder="Shown to the customer"
-            value={adminNotes}
-            onChange={(e) => setAdminNotes(e.target.value)}
+          <TextField
+            id="review-reference"
+            label="Payout Reference"
+            className="sm:col-span-2"
+            ref={referenceField}
+            placeholder="Transfer id, optional (printed on the receipt)"
+            maxLength={PAYOUT_REFERENCE_MAX_LENGTH}
+            value={payoutReference}
+            onChange={(e) => setPayoutReference(e.target.value)}
           />
-        </Field>
+        )}
+        <TextareaField
+          id="review-notes"
+          label="Admin Notes"
+          className="sm:col-span-2"
+          placeholder="Shown to the customer"
+          value={adminNotes}
+          onChange={(e) => setAdminNotes(e.target.value)}
+        />
       </fieldset>
 
       {t.feedback && (

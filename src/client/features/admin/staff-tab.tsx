@@ -10,10 +10,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
+import { TextField } from '@/components/ui/text-field';
 import { apiRequest } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { errorToast } from '@/lib/error-toast';
@@ -205,17 +205,15 @@ function InviteDialog({
           if (parsed.success) invite.mutate();
         }}
       >
-        <Field id="invite-email" label="Email" error={error}>
-          <Input
-            id="invite-email"
-            type="email"
-            autoComplete="off"
-            value={email}
-            aria-invalid={!!error}
-            aria-describedby={error ? 'invite-email-error' : undefined}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </Field>
+        <TextField
+          id="invite-email"
+          label="Email"
+          error={error}
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <Field id="invite-role" label="Role">
           <NativeSelect
             id="invite-role"

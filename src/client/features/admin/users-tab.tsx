@@ -7,10 +7,9 @@ import { EmptyState } from '@/components/empty-state';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
-import { Textarea } from '@/components/ui/textarea';
+import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
@@ -204,22 +203,20 @@ export function UsersTab() {
       >
         {standing && standing.action !== 'reinstate' && (
           <div className="grid gap-3">
-            <Field id="standing-reason" label="Reason (the customer reads it)">
-              <Textarea
-                id="standing-reason"
-                value={reason}
-                maxLength={500}
-                onChange={(e) => setReason(e.target.value)}
-              />
-            </Field>
-            <Field id="standing-note" label="Note for staff (optional)">
-              <Textarea
-                id="standing-note"
-                value={note}
-                maxLength={2000}
-                onChange={(e) => setNote(e.target.value)}
-              />
-            </Field>
+            <TextareaField
+              id="standing-reason"
+              label="Reason (the customer reads it)"
+              value={reason}
+              maxLength={500}
+              onChange={(e) => setReason(e.target.value)}
+            />
+            <TextareaField
+              id="standing-note"
+              label="Note for staff (optional)"
+              value={note}
+              maxLength={2000}
+              onChange={(e) => setNote(e.target.value)}
+            />
           </div>
         )}
       </ConfirmDialog>

@@ -2,7 +2,7 @@ import { KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
-import { FormTextField } from '@/components/form-text-field';
+import { FormAlert, NewPasswordFields } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
@@ -86,27 +86,8 @@ export function ResetPasswordPage() {
         </div>
       ) : (
         <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-          <FormTextField
-            form={form}
-            name="password"
-            id="reset-password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-          />
-          <FormTextField
-            form={form}
-            name="confirm"
-            id="reset-confirm"
-            label="Repeat the new password"
-            type="password"
-            autoComplete="new-password"
-          />
-          {failure && (
-            <p className="text-sm font-medium text-destructive" role="alert">
-              {failure}
-            </p>
-          )}
+          <NewPasswordFields form={form} name="password" idPrefix="reset" label="New password" />
+          <FormAlert message={failure} />
           <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
             {form.formState.isSubmitting ? 'Saving...' : 'Set new password'}
           </Button>

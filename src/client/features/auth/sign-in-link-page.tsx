@@ -2,6 +2,7 @@ import type { CurrentUser, TwoFactorChallenge } from '@shared/auth-schemas';
 import { LogInIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
+import { FormAlert } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
@@ -64,11 +65,7 @@ export function SignInLinkPage() {
         </React.Suspense>
       ) : (
         <>
-          {failure && (
-            <p className="text-sm font-medium text-destructive" role="alert">
-              {failure}
-            </p>
-          )}
+          <FormAlert message={failure} />
           <Button className="w-full" onClick={signIn} disabled={pending || !token}>
             {pending ? 'Signing in…' : 'Sign me in'}
           </Button>

@@ -2,7 +2,7 @@ import { UserPlusIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearch } from 'wouter';
-import { FormTextField } from '@/components/form-text-field';
+import { FormAlert, FormTextField, NewPasswordFields } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
@@ -89,27 +89,8 @@ export function StaffInvitationPage() {
               autoComplete="family-name"
             />
           </div>
-          <FormTextField
-            form={form}
-            name="password"
-            id="invite-password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-          />
-          <FormTextField
-            form={form}
-            name="confirm"
-            id="invite-confirm"
-            label="Repeat the password"
-            type="password"
-            autoComplete="new-password"
-          />
-          {failure && (
-            <p className="text-sm font-medium text-destructive" role="alert">
-              {failure}
-            </p>
-          )}
+          <NewPasswordFields form={form} name="password" idPrefix="invite" label="Password" />
+          <FormAlert message={failure} />
           <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
             {form.formState.isSubmitting ? 'Saving...' : 'Create my staff account'}
           </Button>

@@ -6,7 +6,7 @@ import { useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { DialogFrame } from '@/components/ui/dialog';
-import { TextField } from '@/components/ui/text-field';
+import { CurrentPasswordField } from '@/components/ui/text-field';
 import { apiRequest, serverBody, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { forgetSignedIn } from '@/lib/logout';
@@ -220,15 +220,11 @@ function DeleteAccountDialog({
           void remove(false);
         }}
       >
-        <TextField
+        <CurrentPasswordField
           id="delete-password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onValue={setPassword}
           error={error}
-          autoFocus
         />
         {items && (
           <div

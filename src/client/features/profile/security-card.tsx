@@ -5,7 +5,7 @@ import { formatDistanceToNow } from 'date-fns';
 import { LaptopIcon, LogOutIcon, SmartphoneIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { FormTextField } from '@/components/form-text-field';
+import { FormTextField, NewPasswordFields } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -80,22 +80,12 @@ export function ChangePasswordCard() {
             type="password"
             autoComplete="current-password"
           />
-          <FormTextField
+          <NewPasswordFields
             form={form}
             name="newPassword"
-            id="new-password"
+            idPrefix="new"
             label="New password"
-            type="password"
-            autoComplete="new-password"
             placeholder="Min. 8 characters"
-          />
-          <FormTextField
-            form={form}
-            name="confirm"
-            id="confirm-password"
-            label="Repeat the new password"
-            type="password"
-            autoComplete="new-password"
           />
           <Button type="submit" className="w-fit" disabled={isSubmitting}>
             {isSubmitting ? 'Saving...' : 'Change password'}

@@ -19,9 +19,8 @@ import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Textarea } from '@/components/ui/textarea';
+import { TextareaField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { formatDate, formatDateTime } from '@/lib/dates';
@@ -107,14 +106,13 @@ export function SupportPage() {
                 hint="Your account's email. Change it in Profile."
               />
               <FormTextField form={form} name="subject" id="ticket-subject" label="Subject" />
-              <Field id="ticket-message" label="Message" error={errors.message?.message}>
-                <Textarea
-                  id="ticket-message"
-                  rows={5}
-                  aria-invalid={!!errors.message}
-                  {...form.register('message')}
-                />
-              </Field>
+              <TextareaField
+                id="ticket-message"
+                label="Message"
+                error={errors.message?.message}
+                rows={5}
+                {...form.register('message')}
+              />
               <div className="grid gap-2">
                 {file.input}
                 <AttachButton

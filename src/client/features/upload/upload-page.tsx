@@ -42,7 +42,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
-import { Textarea } from '@/components/ui/textarea';
+import { TextareaField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
@@ -379,13 +379,13 @@ function UploadForm({
                     )}
                   </NativeSelect>
                 </Field>
-                <Field id="notes" label="Notes (optional)" error={errors.notes?.message}>
-                  <Textarea
-                    id="notes"
-                    placeholder="Anything our reviewers should know, such as where you bought it (the code goes above)"
-                    {...form.register('notes')}
-                  />
-                </Field>
+                <TextareaField
+                  id="notes"
+                  label="Notes (optional)"
+                  error={errors.notes?.message}
+                  placeholder="Anything our reviewers should know, such as where you bought it (the code goes above)"
+                  {...form.register('notes')}
+                />
                 <div className="grid gap-2">
                   <span className="text-sm font-medium">Gift Card Images</span>
                   <ImagePicker files={files} onChange={setFiles} disabled={uploading} />
