@@ -1,12 +1,7 @@
 import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { useAuth } from '@/lib/auth';
-import {
-  ResetPasswordPage,
-  SignInLinkPage,
-  StaffInvitationPage,
-  VerifyEmailPage,
-} from './account-pages';
+import { ACCOUNT_PAGE_ROUTES } from './account-pages';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
 
@@ -31,10 +26,7 @@ export function Router() {
       <React.Suspense fallback={<Spinner />}>
         <Switch>
           <Route path="/admin/login" component={AdminLoginPage} />
-          <Route path="/reset-password" component={ResetPasswordPage} />
-          <Route path="/verify-email" component={VerifyEmailPage} />
-          <Route path="/sign-in-link" component={SignInLinkPage} />
-          <Route path="/staff-invitation" component={StaffInvitationPage} />
+          {ACCOUNT_PAGE_ROUTES}
           <Route path="/terms">
             <main>
               <TermsPage />

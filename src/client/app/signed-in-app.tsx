@@ -6,12 +6,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
 import { queryClient } from '@/lib/query-client';
-import {
-  ResetPasswordPage,
-  SignInLinkPage,
-  StaffInvitationPage,
-  VerifyEmailPage,
-} from './account-pages';
+import { ACCOUNT_PAGE_ROUTES } from './account-pages';
 import { AppLayout } from './app-layout';
 import { lazyPage } from './lazy-page';
 import { Spinner } from './spinner';
@@ -41,10 +36,7 @@ export function SignedInApp() {
         <React.Suspense fallback={<Spinner />}>
           <Switch>
             <Route path="/admin" component={AdminPage} />
-            <Route path="/reset-password" component={ResetPasswordPage} />
-            <Route path="/verify-email" component={VerifyEmailPage} />
-            <Route path="/sign-in-link" component={SignInLinkPage} />
-            <Route path="/staff-invitation" component={StaffInvitationPage} />
+            {ACCOUNT_PAGE_ROUTES}
             <Route path="/admin/login">
               <Redirect to="/admin" replace />
             </Route>

@@ -1,15 +1,15 @@
 import type { TRANSACTION_STATUSES } from '@shared/statuses';
-import { NativeSelect } from '@/components/ui/native-select';
+import { OptionsSelect } from '@/components/options-select';
 
 export type StatusFilterValue = 'all' | (typeof TRANSACTION_STATUSES)[number];
 
-const LABELS: Record<StatusFilterValue, string> = {
-  all: 'All statuses',
-  pending: 'Pending',
-  processing: 'Processing',
-  completed: 'Completed',
-  rejected: 'Rejected',
-};
+const OPTIONS: [StatusFilterValue, string][] = [
+  ['all', 'All statuses'],
+  ['pending', 'Pending'],
+  ['processing', 'Processing'],
+  ['completed', 'Completed'],
+  ['rejected', 'Rejected'],
+];
 
 /** The status filter of History and the staff queue: all, pending, processing, completed, rejected. */
 export function StatusFilter({
@@ -20,16 +20,6 @@ export function StatusFilter({
   onChange: (value: StatusFilterValue) => void;
 }) {
   return (
-    <NativeSelect
-      aria-label="Filter by status"
-      value={value}
-      onChange={(e) => onChange(e.target.value as StatusFilterValue)}
-    >
-      {(Object.keys(LABELS) as StatusFilterValue[]).map((s) => (
-        <option key={s} value={s}>
-          {LABELS[s]}
-        </option>
-      ))}
-    </NativeSelect>
+    <OptionsSelect label="Filter by status" value={value} onChange={onChange} options={OPTIONS} />
   );
 }

@@ -49,10 +49,7 @@ export function TicketConversation({
         <ChatBubble
           mine={viewer === 'user'}
           label={customerLabel}
-          message={ticket.message}
-          attachmentUrl={null}
-          attachmentType={null}
-          createdAt={ticket.createdAt}
+          entry={{ message: ticket.message, createdAt: ticket.createdAt }}
           withDate
         />
         {ticket.attachmentUrl && (
@@ -72,10 +69,7 @@ export function TicketConversation({
             key={reply.id}
             mine={reply.authorKind === viewer}
             label={label(reply.authorKind, reply.authorName)}
-            message={reply.message}
-            attachmentUrl={null}
-            attachmentType={null}
-            createdAt={reply.createdAt}
+            entry={{ message: reply.message, createdAt: reply.createdAt }}
             withDate
           />
         ))}

@@ -9,18 +9,18 @@ import { cn } from '@/lib/utils';
 export function ChatBubble({
   mine,
   label,
-  message,
-  attachmentUrl,
-  attachmentType,
-  createdAt,
+  entry: { message, createdAt, attachmentUrl, attachmentType },
   withDate = false,
 }: {
   mine: boolean;
   label: string;
-  message: string;
-  attachmentUrl: string | null;
-  attachmentType: string | null;
-  createdAt: string;
+  /** A chat message, or a ticket's message or reply (their attachments are shown apart). */
+  entry: {
+    message: string;
+    createdAt: string;
+    attachmentUrl?: string | null;
+    attachmentType?: string | null;
+  };
   withDate?: boolean;
 }) {
   return (

@@ -8,7 +8,7 @@ import {
   type PaymentMethodType,
 } from '@shared/payment-methods';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
+import { FormActions } from '@/components/form-actions';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Field } from '@/components/ui/field';
 import { Label } from '@/components/ui/label';
@@ -135,16 +135,11 @@ export function PaymentMethodForm({
           To change your default, edit another method and make it the default.
         </p>
       )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        {onCancel && (
-          <Button type="button" variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving...' : method ? 'Save Changes' : 'Add Payment Method'}
-        </Button>
-      </div>
+      <FormActions
+        label={method ? 'Save Changes' : 'Add Payment Method'}
+        pending={pending}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -37,3 +37,21 @@ export function Button({ className, variant, size, asChild = false, ...props }: 
   const Comp = asChild ? Slot.Root : 'button';
   return <Comp className={cn(buttonVariants({ variant, size, className }))} {...props} />;
 }
+
+/**
+ * A form's submit button: disabled while the form is being sent (`pending`), and saying so
+ * (`pendingLabel`, "Saving..." unless told).
+ */
+export function SubmitButton({
+  pending,
+  pendingLabel = 'Saving...',
+  disabled,
+  children,
+  ...props
+}: Omit<ButtonProps, 'type'> & { pending: boolean; pendingLabel?: string }) {
+  return (
+    <Button type="submit" disabled={pending || disabled} {...props}>
+      {pending ? pendingLabel : children}
+    </Button>
+  );
+}

@@ -177,10 +177,7 @@ function Thread({ userId, name }: { userId: string | null; name: string }) {
               key={m.id}
               mine={m.senderType === 'admin'}
               label={m.senderType === 'admin' ? (m.senderName ?? 'Support') : name}
-              message={m.message}
-              attachmentUrl={m.attachmentUrl}
-              attachmentType={m.attachmentType}
-              createdAt={m.createdAt}
+              entry={m}
             />
           ))}
         </ol>

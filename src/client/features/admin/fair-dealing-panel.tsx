@@ -11,6 +11,7 @@ import { useMutation } from '@tanstack/react-query';
 import { GavelIcon, HandCoinsIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
+import { PanelSection } from '@/components/panel-section';
 import { Button } from '@/components/ui/button';
 import { TextareaField, TextField } from '@/components/ui/text-field';
 import { apiRequest } from '@/lib/api';
@@ -74,14 +75,15 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
   });
   if (!t.offer && !offerable) return null;
   return (
-    <section
-      aria-labelledby="offer-heading"
-      className="grid gap-3 rounded-lg border p-4"
-      data-testid="offer-section"
+    <PanelSection
+      id="offer"
+      testId="offer-section"
+      title={
+        <>
+          <HandCoinsIcon className="size-4" /> Revised offer
+        </>
+      }
     >
-      <h3 id="offer-heading" className="flex items-center gap-1.5 text-sm font-semibold">
-        <HandCoinsIcon className="size-4" /> Revised offer
-      </h3>
       {t.offer && (
         <p className="text-sm" data-testid="offer-state">
           {offerHeadline(t.offer)} — {OFFER_STATUS_TEXT[t.offer.status]}
@@ -137,7 +139,7 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
           </Button>
         </form>
       )}
-    </section>
+    </PanelSection>
   );
 }
 
@@ -165,15 +167,17 @@ function AppealSection({ transaction: t }: { transaction: AdminTransactionDetail
   const appeal = t.appeal;
   if (!appeal) return null;
   return (
-    <section
-      aria-labelledby="appeal-heading"
-      className="grid gap-3 rounded-lg border border-amber-300 p-4 dark:border-amber-400/30"
-      data-testid="appeal-section"
+    <PanelSection
+      id="appeal"
+      testId="appeal-section"
+      className="border-amber-300 dark:border-amber-400/30"
+      title={
+        <>
+          <GavelIcon className="size-4" /> Appeal ·{' '}
+          {appeal.status === 'pending' ? 'waiting for a decision' : appeal.status}
+        </>
+      }
     >
-      <h3 id="appeal-heading" className="flex items-center gap-1.5 text-sm font-semibold">
-        <GavelIcon className="size-4" /> Appeal ·{' '}
-        {appeal.status === 'pending' ? 'waiting for a decision' : appeal.status}
-      </h3>
       <p className="text-xs text-muted-foreground">{formatDateTime(appeal.createdAt)}</p>
       <p className="whitespace-pre-wrap text-sm">{appeal.message}</p>
       {appeal.imageUrls.length > 0 && <CardImages urls={appeal.imageUrls} />}
@@ -217,6 +221,6 @@ function AppealSection({ transaction: t }: { transaction: AdminTransactionDetail
           </div>
         </div>
       )}
-    </section>
+    </PanelSection>
   );
 }

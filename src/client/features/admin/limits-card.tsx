@@ -3,7 +3,7 @@ import type { LevelLimits } from '@shared/verification';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -149,9 +149,7 @@ function LimitsForm({ limits, onDone }: { limits: LevelLimits; onDone: () => voi
       {field('perCard', 'Per card')}
       {field('perDay', 'Per 24 hours')}
       {field('per30Days', 'Per 30 days')}
-      <Button type="submit" disabled={save.isPending}>
-        {save.isPending ? 'Saving...' : 'Save limits'}
-      </Button>
+      <SubmitButton pending={save.isPending}>Save limits</SubmitButton>
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArchiveRestoreIcon, ArchiveXIcon, PencilIcon, PlusIcon, TagsIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { FormActions } from '@/components/form-actions';
 import { FormTextField } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -219,14 +220,12 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
           inputMode="decimal"
         />
       </div>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button type="button" variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending} data-testid="save-rate">
-          {save.isPending ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </div>
+      <FormActions
+        label="Save Changes"
+        pending={save.isPending}
+        onCancel={onDone}
+        testId="save-rate"
+      />
     </form>
   );
 }

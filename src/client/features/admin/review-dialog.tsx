@@ -42,6 +42,7 @@ import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { Detail } from '@/components/detail';
 import { CardTimeline } from '@/components/fair/card-timeline';
+import { FormActions } from '@/components/form-actions';
 import { HoldBadge } from '@/components/hold-badge';
 import { StarRating } from '@/components/star-rating';
 import { Button } from '@/components/ui/button';
@@ -533,14 +534,12 @@ function ReviewForm({
 
       <AuditHistory entries={t.audit} />
 
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button type="button" variant="outline" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending} data-testid="save-review">
-          {save.isPending ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </div>
+      <FormActions
+        label="Save Changes"
+        pending={save.isPending}
+        onCancel={onClose}
+        testId="save-review"
+      />
       <p className="text-right text-xs text-muted-foreground" data-testid="review-keys-hint">
         Keys: <kbd className="font-mono">A</kbd> approve · <kbd className="font-mono">R</kbd> reject
         · <kbd className="font-mono">?</kbd> all shortcuts

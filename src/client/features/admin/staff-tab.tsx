@@ -5,6 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { UserMinusIcon, UserPlusIcon, UserRoundCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
+import { FormActions } from '@/components/form-actions';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -227,14 +228,13 @@ function InviteDialog({
             ))}
           </NativeSelect>
         </Field>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={invite.isPending} data-testid="send-invitation">
-            {invite.isPending ? 'Sending...' : 'Send invitation'}
-          </Button>
-        </div>
+        <FormActions
+          label="Send invitation"
+          pending={invite.isPending}
+          pendingLabel="Sending..."
+          onCancel={() => onOpenChange(false)}
+          testId="send-invitation"
+        />
       </form>
     </DialogFrame>
   );

@@ -5,6 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { LifeBuoyIcon, MessagesSquareIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
+import { OptionsSelect } from '@/components/options-select';
 import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
@@ -106,6 +107,8 @@ export function TicketsTab() {
 const customerName = (ticket: AdminTicket) =>
   [ticket.userFirstName, ticket.userLastName].filter(Boolean).join(' ');
 
+const TICKET_STATUS_OPTIONS = TICKET_STATUSES.map((s) => [s, ticketStatusLabel(s)] as const);
+
 function StatusSelect({
   ticket,
   pending,
@@ -116,18 +119,13 @@ function StatusSelect({
   onStatus: (id: string, status: string) => void;
 }) {
   return (
-    <NativeSelect
-      aria-label={`Status of ${ticket.subject}`}
+    <OptionsSelect
+      label={`Status of ${ticket.subject}`}
       value={ticket.status}
       disabled={pending}
-      onChange={(e) => onStatus(ticket.id, e.target.value)}
-    >
-      {TICKET_STATUSES.map((s) => (
-        <option key={s} value={s}>
-          {ticketStatusLabel(s)}
-        </option>
-      ))}
-    </NativeSelect>
+      onChange={(status) => onStatus(ticket.id, status)}
+      options={TICKET_STATUS_OPTIONS}
+    />
   );
 }
 

@@ -3,7 +3,7 @@ import type { CurrentUser, TwoFactorChallenge } from '@shared/auth-schemas';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { FormTextField } from '@/components/form-text-field';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
@@ -192,9 +192,9 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
         autoComplete="email"
         placeholder="you@example.com"
       />
-      <Button type="submit" className="w-full" disabled={isPending}>
-        {isPending ? 'Sending...' : 'Send reset link'}
-      </Button>
+      <SubmitButton pending={isPending} pendingLabel="Sending..." className="w-full">
+        Send reset link
+      </SubmitButton>
       {back}
     </form>
   );
@@ -258,9 +258,13 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
         </a>
         .
       </p>
-      <Button type="submit" className="w-full" disabled={mutation.isPending}>
-        {mutation.isPending ? 'Creating account...' : 'Create Account'}
-      </Button>
+      <SubmitButton
+        pending={mutation.isPending}
+        pendingLabel="Creating account..."
+        className="w-full"
+      >
+        Create Account
+      </SubmitButton>
     </form>
   );
 }

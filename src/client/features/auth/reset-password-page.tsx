@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
 import { FormAlert, NewPasswordFields } from '@/components/form-text-field';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
@@ -88,9 +88,9 @@ export function ResetPasswordPage() {
         <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
           <NewPasswordFields form={form} name="password" idPrefix="reset" label="New password" />
           <FormAlert message={failure} />
-          <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
-            {form.formState.isSubmitting ? 'Saving...' : 'Set new password'}
-          </Button>
+          <SubmitButton pending={form.formState.isSubmitting} className="w-full">
+            Set new password
+          </SubmitButton>
         </form>
       )}
       <Link href="/" className="text-center text-sm text-muted-foreground hover:text-foreground">

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearch } from 'wouter';
 import { FormAlert, FormTextField, NewPasswordFields } from '@/components/form-text-field';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
 import { AuthCardPage, AuthDonePage } from './auth-card-page';
@@ -91,9 +91,9 @@ export function StaffInvitationPage() {
           </div>
           <NewPasswordFields form={form} name="password" idPrefix="invite" label="Password" />
           <FormAlert message={failure} />
-          <Button type="submit" className="w-full" disabled={form.formState.isSubmitting}>
-            {form.formState.isSubmitting ? 'Saving...' : 'Create my staff account'}
-          </Button>
+          <SubmitButton pending={form.formState.isSubmitting} className="w-full">
+            Create my staff account
+          </SubmitButton>
         </form>
       )}
     </AuthCardPage>

@@ -44,10 +44,7 @@ export function ChatPage() {
                   key={m.id}
                   mine={m.senderType === 'user'}
                   label={m.senderType === 'user' ? 'You' : (m.senderName ?? 'Support')}
-                  message={m.message}
-                  attachmentUrl={m.attachmentUrl}
-                  attachmentType={m.attachmentType}
-                  createdAt={m.createdAt}
+                  entry={m}
                 />
               ))}
             </ol>

@@ -8,6 +8,7 @@ import type { Transaction } from '@shared/transactions';
 import { useMutation } from '@tanstack/react-query';
 import { ScaleIcon } from 'lucide-react';
 import * as React from 'react';
+import { FormActions } from '@/components/form-actions';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
@@ -156,14 +157,13 @@ function AppealDialog({
           </p>
         )}
       </form>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => onOpenChange(false)}>
-          Cancel
-        </Button>
-        <Button type="submit" form="appeal-form" disabled={send.isPending}>
-          {send.isPending ? 'Sending...' : 'Send appeal'}
-        </Button>
-      </div>
+      <FormActions
+        label="Send appeal"
+        pending={send.isPending}
+        pendingLabel="Sending..."
+        onCancel={() => onOpenChange(false)}
+        form="appeal-form"
+      />
     </DialogFrame>
   );
 }

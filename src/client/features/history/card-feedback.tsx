@@ -8,8 +8,9 @@ import type { Transaction } from '@shared/transactions';
 import { useMutation } from '@tanstack/react-query';
 import { StarIcon } from 'lucide-react';
 import * as React from 'react';
+import { PanelSection } from '@/components/panel-section';
 import { StarRating } from '@/components/star-rating';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest } from '@/lib/api';
@@ -22,16 +23,13 @@ import { cn } from '@/lib/utils';
 export function CardFeedback({ transaction: t }: { transaction: Transaction }) {
   if (t.status !== 'completed') return null;
   return (
-    <section
-      aria-labelledby="feedback-heading"
-      className="grid gap-3 rounded-lg border p-4"
-      data-testid="card-feedback"
+    <PanelSection
+      id="feedback"
+      testId="card-feedback"
+      title={t.feedback ? 'Your rating' : 'How did this sale go?'}
     >
-      <h3 id="feedback-heading" className="text-sm font-semibold">
-        {t.feedback ? 'Your rating' : 'How did this sale go?'}
-      </h3>
       {t.feedback ? <GivenFeedback feedback={t.feedback} /> : <FeedbackForm id={t.id} />}
-    </section>
+    </PanelSection>
   );
 }
 
@@ -134,9 +132,9 @@ function FeedbackForm({ id }: { id: string }) {
           disabled={save.isPending}
         />
       </div>
-      <Button type="submit" className="justify-self-start" disabled={save.isPending}>
-        {save.isPending ? 'Saving...' : 'Submit rating'}
-      </Button>
+      <SubmitButton pending={save.isPending} className="justify-self-start">
+        Submit rating
+      </SubmitButton>
     </form>
   );
 }

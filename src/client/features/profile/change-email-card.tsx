@@ -2,7 +2,7 @@ import { signInProblems } from '@shared/auth-rules';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { FormTextField } from '@/components/form-text-field';
-import { Button } from '@/components/ui/button';
+import { SubmitButton } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { apiRequest, serverBody, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
@@ -73,9 +73,9 @@ export function ChangeEmailCard({ email }: { email: string }) {
             type="password"
             autoComplete="current-password"
           />
-          <Button type="submit" className="w-fit" disabled={isSubmitting}>
-            {isSubmitting ? 'Sending...' : 'Send the link'}
-          </Button>
+          <SubmitButton pending={isSubmitting} pendingLabel="Sending..." className="w-fit">
+            Send the link
+          </SubmitButton>
         </form>
       </CardContent>
     </Card>

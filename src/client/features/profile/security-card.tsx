@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form';
 import { FormTextField, NewPasswordFields } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest, serverMessage } from '@/lib/api';
@@ -87,9 +87,9 @@ export function ChangePasswordCard() {
             label="New password"
             placeholder="Min. 8 characters"
           />
-          <Button type="submit" className="w-fit" disabled={isSubmitting}>
-            {isSubmitting ? 'Saving...' : 'Change password'}
-          </Button>
+          <SubmitButton pending={isSubmitting} className="w-fit">
+            Change password
+          </SubmitButton>
         </form>
       </CardContent>
     </Card>

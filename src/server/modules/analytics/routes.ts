@@ -7,6 +7,7 @@ import {
   earningsSchema,
 } from '../../../shared/analytics';
 import { toCsv } from '../../../shared/csv';
+import { sendFile } from '../../common/download';
 import { badRequest } from '../../common/http-error';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { analytics, analyticsRows, earnings } from './queries';
@@ -64,14 +65,9 @@ export default async function analyticsRoutes(app: FastifyInstance) {
     { config: { capability: 'analytics' }, schema: { querystring: analyticsQuerySchema } },
     async (request, reply) => {
       const figures = await figuresFor(request, request.query);
-      return reply
-        .header('Content-Type', 'text/csv; charset=utf-8')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="cardbridge-analytics-${figures.from}-to-${figures.to}.csv"`,
-        )
-        .header('Cache-Control', 'private, no-store')
-        .send(Buffer.from(toCsv(analyticsRows(figures)), 'utf8'));
+      const name = `cardbridge-analytics-${figures.from}-to-${figures.to}.csv`;
+      const csv = Buffer.from(toCsv(analyticsRows(figures)), 'utf8');
+      return sendFile(reply, { type: 'text/csv; charset=utf-8', name }, csv);
     },
   );
 

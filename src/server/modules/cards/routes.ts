@@ -13,6 +13,7 @@ import { isPaid } from '../../../shared/statuses';
 import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
+import { sendFile } from '../../common/download';
 import { HttpError, notFound } from '../../common/http-error';
 import { cardTimeline } from '../../common/timeline';
 import {
@@ -113,14 +114,8 @@ export default async function cardRoutes(app: FastifyInstance) {
         },
         request.query.tz,
       );
-      return reply
-        .header('Content-Type', 'application/pdf')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="cardbridge-receipt-${id.slice(0, 8)}.pdf"`,
-        )
-        .header('Cache-Control', 'private, no-store')
-        .send(Buffer.from(pdf));
+      const name = `cardbridge-receipt-${id.slice(0, 8)}.pdf`;
+      return sendFile(reply, { type: 'application/pdf', name }, Buffer.from(pdf));
     },
   );
 

@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Account } from '../../common/account';
 import { openStoredDocument } from '../../common/documents';
+import { sendFile } from '../../common/download';
 import { HttpError, notFound } from '../../common/http-error';
 import {
   accountOf,
@@ -92,15 +94,14 @@ export default async function fileRoutes(app: FastifyInstance) {
     const stored = await app.storage.get(key);
     if (!stored) throw notFound();
 
-    const name = key.split('/')[1]!;
-    const inline = upload.contentType.startsWith('image/');
-    return reply
-      .header('Content-Type', upload.contentType)
-      .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${name}"`)
-      .header('Cache-Control', 'private, no-store')
-      .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox")
-      .header('Content-Length', String(stored.size))
-      .send(stored.body);
+    return sendStoredFile(
+      reply,
+      upload.contentType,
+      key,
+      stored.size,
+      'private, no-store',
+      stored.body,
+    );
   });
 
   /**
@@ -119,17 +120,24 @@ export default async function fileRoutes(app: FastifyInstance) {
     const stored = await app.storage.get(key);
     if (!stored) throw notFound();
     const bytes = await openStoredDocument(app.config.encryption, stored);
-    const contentType = upload.contentType;
-    const inline = contentType.startsWith('image/');
-    return reply
-      .header('Content-Type', contentType)
-      .header(
-        'Content-Disposition',
-        `${inline ? 'inline' : 'attachment'}; filename="${key.split('/')[1]!}"`,
-      )
-      .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox")
-      .header('Content-Length', String(bytes.length))
-      .send(bytes);
+    return sendStoredFile(reply, upload.contentType, key, bytes.length, 'no-store', bytes);
   }
+}
+
+/**
+ * A stored upload: a photo shown in place, anything else downloaded, under its stored name, and
+ * sandboxed so that nothing in it can run as the app.
+ */
+function sendStoredFile(
+  reply: FastifyReply,
+  type: string,
+  key: string,
+  size: number,
+  cache: string,
+  body: Buffer | Readable,
+) {
+  const name = key.split('/')[1]!;
+  const inline = type.startsWith('image/');
+  const headers = { 'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox" };
+  return sendFile(reply, { type, name, inline, cache, size, headers }, body);
 }

@@ -4,6 +4,7 @@ import { toCsv } from '../../../shared/csv';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
 import { displayName } from '../../../shared/user-display';
+import { sendFile } from '../../common/download';
 import { holdRulesOf } from '../../common/payout-holds';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import { markPayoutsSent, recordPayoutExport } from './commands';
@@ -61,11 +62,9 @@ export default async function payoutRoutes(app: FastifyInstance) {
     ]);
     await app.run((context) => recordPayoutExport(context, accountOf(request), cards.length));
     const day = new Date(app.now()).toISOString().slice(0, 10);
-    return reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="cardbridge-payouts-${day}.csv"`)
-      .header('Cache-Control', 'no-store')
-      .send(Buffer.from(toCsv([CSV_COLUMNS, ...rows]), 'utf8'));
+    const csv = Buffer.from(toCsv([CSV_COLUMNS, ...rows]), 'utf8');
+    const name = `cardbridge-payouts-${day}.csv`;
+    return sendFile(reply, { type: 'text/csv; charset=utf-8', name, cache: 'no-store' }, csv);
   });
 
   r.post(

@@ -9,6 +9,7 @@ import {
   EXPORT_EXPIRED,
   eraseAccountSchema,
 } from '../../../shared/privacy';
+import { sendFile } from '../../common/download';
 import { HttpError, notFound } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { confirmOwnPassword } from '../../plugins/password-confirm';
@@ -72,12 +73,8 @@ export default async function privacyRoutes(app: FastifyInstance) {
       const stored = await app.storage.get(found.objectKey);
       if (!stored) throw new HttpError(410, EXPORT_EXPIRED, undefined, { code: 'export_expired' });
       const day = found.createdAt.toISOString().slice(0, 10);
-      return reply
-        .header('Content-Type', 'application/zip')
-        .header('Content-Disposition', `attachment; filename="cardbridge-data-${day}.zip"`)
-        .header('Cache-Control', 'private, no-store')
-        .header('Content-Length', String(stored.size))
-        .send(stored.body);
+      const name = `cardbridge-data-${day}.zip`;
+      return sendFile(reply, { type: 'application/zip', name, size: stored.size }, stored.body);
     },
   );
 
