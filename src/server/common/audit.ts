@@ -44,7 +44,7 @@ export function recordAudit(
   });
 }
 
-/** Appends one audit row about a card (entity `transaction`), inside the transaction changing it. */
+/** One audit row about a card (entity `transaction`), in the transaction that changes it. */
 export const auditCard = (
   db: Db,
   actor: AuditActor,

@@ -24,14 +24,19 @@ export const AWAITING_PAYMENT = and(
 /** What an approved card not paid yet will be paid: staff's amount, else the quote. */
 export const PAYOUT_DUE = sql`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})`;
 
+/** Who the customer is, as staff see it beside a card, a chat or a verification (joins `users`). */
+export const customerColumns = {
+  userEmail: users.email,
+  userFirstName: users.firstName,
+  userLastName: users.lastName,
+};
+
 /**
  * Who a card belongs to and where to pay them (spec section 3), for a query that joins `users`
  * and left-joins `payment_methods` (the staff queue, payouts).
  */
 export const payeeColumns = {
-  userEmail: users.email,
-  userFirstName: users.firstName,
-  userLastName: users.lastName,
+  ...customerColumns,
   paymentMethodType: paymentMethods.type,
   paymentMethodAccountName: paymentMethods.accountName,
   paymentMethodIdentifier: paymentMethods.identifier,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm'
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
 import { afterLeadingCursor, cursorColumn, toPage } from '../../common/cursor';
 import { badRequest, notFound } from '../../common/http-error';
+import { customerColumns } from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -48,9 +49,7 @@ export async function allChats(db: Db): Promise<AdminChatMessage[]> {
   const rows = await db
     .select({
       ...getTableColumns(chatMessages),
-      userEmail: users.email,
-      userFirstName: users.firstName,
-      userLastName: users.lastName,
+      ...customerColumns,
     })
     .from(chatMessages)
     .innerJoin(users, eq(users.id, chatMessages.userId))
@@ -75,9 +74,7 @@ export async function listConversations(db: Db, options: { cursor?: string; limi
   const rows = await db
     .select({
       id: c.userId,
-      userEmail: users.email,
-      userFirstName: users.firstName,
-      userLastName: users.lastName,
+      ...customerColumns,
       lastMessage: c.lastMessage,
       lastSenderType: c.lastSenderType,
       lastAttachmentType: c.lastAttachmentType,

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUuid } from '../../../shared/ids';
 import {
@@ -17,7 +17,8 @@ import { recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { notify, ticketNotice, ticketReplyNotice } from '../../common/notify';
-import { supportTickets, ticketReplies, uploads } from '../../db/schema';
+import { ownedUploadKeys } from '../../common/owned-uploads';
+import { supportTickets, ticketReplies } from '../../db/schema';
 import { TICKET_NOT_FOUND, toReply, toTicket } from './queries';
 
 /** A ticket's customer (when their account still exists) and staff see its lists change. */
@@ -34,18 +35,9 @@ export async function fileTicket(
   input: z.infer<typeof createTicketSchema>,
 ): Promise<Outcome<Ticket>> {
   if (input.attachmentUrl && CHAT_OBJECT_PATH.test(input.attachmentUrl)) {
-    const [own] = await context.db
-      .select({ id: uploads.id })
-      .from(uploads)
-      .where(
-        and(
-          eq(uploads.key, input.attachmentUrl.slice('/objects/'.length)),
-          eq(uploads.kind, 'chat'),
-          eq(uploads.ownerUserId, userId),
-          isNull(uploads.removedAt),
-        ),
-      );
-    if (!own) {
+    const key = input.attachmentUrl.slice('/objects/'.length);
+    const owned = await ownedUploadKeys(context.db, userId, 'chat', [key]);
+    if (!owned.has(key)) {
       throw new HttpError(400, TICKET_ATTACHMENT_MESSAGE, {
         attachmentUrl: TICKET_ATTACHMENT_MESSAGE,
       });

@@ -22,6 +22,7 @@ import {
 } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
+import { ownedUploadKeys } from '../../common/owned-uploads';
 import { levelLimits, lockAccount } from '../../common/selling-limits';
 import { uploads, users, verificationLimits, verificationSubmissions } from '../../db/schema';
 import { toSubmission } from './queries';
@@ -85,16 +86,7 @@ export async function submitVerification(
 
       const keys = paths.map((p) => p.slice('/objects/'.length));
       if (new Set(keys).size !== keys.length) throw invalid(field, IMAGES_NOT_YOURS);
-      const owned = await tx
-        .select({ key: uploads.key })
-        .from(uploads)
-        .where(
-          and(
-            inArray(uploads.key, keys),
-            eq(uploads.kind, 'verification'),
-            eq(uploads.ownerUserId, userId),
-          ),
-        );
+      const owned = await ownedUploadKeys(tx, userId, 'verification', keys);
       const pathArray = sql`${`{${paths.map((p) => `"${p}"`).join(',')}}`}::text[]`;
       const [used] = await tx
         .select({ id: verificationSubmissions.id })
@@ -110,7 +102,7 @@ export async function submitVerification(
           ),
         )
         .limit(1);
-      if (owned.length !== keys.length || used) throw invalid(field, IMAGES_NOT_YOURS);
+      if (owned.size !== keys.length || used) throw invalid(field, IMAGES_NOT_YOURS);
 
       const [inserted] = await tx
         .insert(verificationSubmissions)

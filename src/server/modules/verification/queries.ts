@@ -8,6 +8,7 @@ import type {
 import { auditEntries } from '../../common/audit';
 import { afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
 import { levelLimits, submittedValue } from '../../common/selling-limits';
+import { customerColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
 import { auditLog, users, verificationSubmissions } from '../../db/schema';
 
@@ -68,9 +69,7 @@ export async function verificationState(
 
 const adminColumns = {
   submission: verificationSubmissions,
-  userEmail: users.email,
-  userFirstName: users.firstName,
-  userLastName: users.lastName,
+  ...customerColumns,
   userCreatedAt: users.createdAt,
   userVerificationLevel: users.verificationLevel,
   cursorCreatedAt: cursorColumn(verificationSubmissions.createdAt),
