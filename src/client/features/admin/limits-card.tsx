@@ -11,8 +11,8 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
-  TableHeader,
+  type TableColumn,
+  TableColumns,
   TableRow,
 } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
@@ -26,6 +26,14 @@ const LEVEL_NAMES = ['0 · not verified', '1 · identity', '2 · address'];
 type Values = Pick<LevelLimits, 'perCard' | 'perDay' | 'per30Days'>;
 
 /** The selling limits by verification level (decision 072): staff edit them, audited. */
+const LIMIT_COLUMNS: TableColumn[] = [
+  'Level',
+  { label: 'Per card', align: 'right' },
+  { label: 'Per 24 hours', align: 'right' },
+  { label: 'Per 30 days', align: 'right' },
+  { label: 'Actions', srOnly: true },
+];
+
 export function LimitsCard() {
   const { data, isLoading } = useQuery(adminLimitsQuery());
   const [editing, setEditing] = React.useState<LevelLimits | null>(null);
@@ -44,17 +52,7 @@ export function LimitsCard() {
           <Skeleton className="h-32" />
         ) : (
           <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Level</TableHead>
-                <TableHead className="text-right">Per card</TableHead>
-                <TableHead className="text-right">Per 24 hours</TableHead>
-                <TableHead className="text-right">Per 30 days</TableHead>
-                <TableHead>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableColumns columns={LIMIT_COLUMNS} />
             <TableBody>
               {data.map((l) => (
                 <TableRow key={l.level} data-testid="limits-row">

@@ -17,14 +17,7 @@ import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatDateTime } from '@/lib/dates';
@@ -77,17 +70,9 @@ export function VerificationsTab() {
         </EmptyState>
       ) : (
         <Table data-testid="verifications-table">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Sent</TableHead>
-              <TableHead>Customer</TableHead>
-              <TableHead>Level</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
+          <TableColumns
+            columns={['Sent', 'Customer', 'Level', 'Status', { label: 'Actions', srOnly: true }]}
+          />
           <TableBody>
             {rows.map((v) => (
               <TableRow key={v.id} data-testid="verification-row">
