@@ -324,6 +324,22 @@ describe('accessibility', () => {
       await check('mark payouts sent confirmation');
       await page.keyboard.press('Escape');
 
+      // A suspended customer on the Users tab's first page, so its badge is checked in every run:
+      // its dark colours (white on light red) failed only when another test had suspended someone.
+      const suspended = await open(browser);
+      const signup = await suspended.request.post('/api/signup', {
+        data: {
+          email: uniqueEmail('a11y-suspended'),
+          password: CUSTOMER_PASSWORD,
+          firstName: 'Sus',
+          lastName: 'Pended',
+        },
+      });
+      const suspend = await page.request.post(
+        `/api/admin/users/${(await signup.json()).id}/suspend`,
+        { data: { reason: 'Checked by the accessibility test' } },
+      );
+      expect(suspend.status()).toBe(200);
       for (const tab of ['Users', 'Tickets']) {
         await page.getByRole('tab', { name: tab }).click();
         await check(`staff ${tab}`);

@@ -261,7 +261,11 @@ function StandingBadge({ standing, reason }: { standing: string; reason: string 
   if (standing === 'active') return <Badge variant="outline">Active</Badge>;
   return (
     <Badge
-      className={standing === 'closed' ? 'bg-muted text-foreground' : 'bg-destructive text-white'}
+      className={
+        standing === 'closed'
+          ? 'bg-muted text-foreground'
+          : 'bg-destructive text-destructive-foreground'
+      }
       title={reason ?? undefined}
       data-testid="standing-badge"
     >

@@ -117,8 +117,9 @@ export function VerificationsTab() {
 }
 
 function VerificationStatus({ status }: { status: string }) {
-  if (status === 'approved') return <Badge className="bg-green-600 text-white">Approved</Badge>;
-  if (status === 'rejected') return <Badge className="bg-destructive text-white">Rejected</Badge>;
+  if (status === 'approved') return <Badge className="bg-green-700 text-white">Approved</Badge>;
+  if (status === 'rejected')
+    return <Badge className="bg-destructive text-destructive-foreground">Rejected</Badge>;
   return <Badge variant="secondary">Waiting</Badge>;
 }
 

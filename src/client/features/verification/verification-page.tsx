@@ -591,13 +591,13 @@ function Submissions({ state }: { state: VerificationState }) {
 function StatusPill({ status }: { status: string }) {
   if (status === 'approved')
     return (
-      <Badge className="bg-green-600 text-white">
+      <Badge className="bg-green-700 text-white">
         <BadgeCheckIcon className="size-3.5" aria-hidden /> Approved
       </Badge>
     );
   if (status === 'rejected')
     return (
-      <Badge className="bg-destructive text-white">
+      <Badge className="bg-destructive text-destructive-foreground">
         <XCircleIcon className="size-3.5" aria-hidden /> Not accepted
       </Badge>
     );
