@@ -135,6 +135,43 @@ describe('a stalled upload', () => {
   });
 });
 
+describe('uploads read at once (decision 087)', () => {
+  it('are four: a fifth waits its turn, and slow senders holding every turn delay it by 2 s, not for as long as they hold them', async () => {
+    const slow = await Promise.all(Array.from({ length: 4 }, () => openUpload(1024 * 1024)));
+    const trickles = slow.map(({ socket }) => {
+      socket.write(partHead);
+      socket.write(jpegStart);
+      return setInterval(() => socket.write('A'), 300);
+    });
+    let slowAnswered = false;
+    void Promise.all(slow.map((u) => u.response)).then(() => {
+      slowAnswered = true;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const fifth = await as(t.app, customer, {
+      method: 'POST',
+      url: '/api/upload-card-image',
+      ...multipart(fixture('card-front.jpg')),
+    });
+    const waited = Date.now() - started;
+    for (const trickle of trickles) clearInterval(trickle);
+    expect(fifth.statusCode).toBe(200);
+    // It waited for a turn that never came back (the four held theirs), then was read anyway,
+    // before the whole-request limit (3 s) ended the four.
+    expect(waited).toBeGreaterThanOrEqual(1900);
+    expect(slowAnswered).toBe(false);
+    await Promise.all(slow.map((u) => u.closed));
+    // The four gave their turns back when they were cut off: the next upload is read at once.
+    const next = await as(t.app, customer, {
+      method: 'POST',
+      url: '/api/upload-card-image',
+      ...multipart(fixture('card-front.jpg')),
+    });
+    expect(next.statusCode).toBe(200);
+  });
+});
+
 describe('multipart bodies that cannot be read', () => {
   it('answer 400 with the upload message, never 5xx', async () => {
     const file = fixture('card-front.jpg');

@@ -23,6 +23,12 @@ export interface ObjectStorage {
   list(): AsyncIterable<{ key: string; lastModified: Date }>;
   /** Throws when the storage cannot be used (readiness). */
   check(): Promise<void>;
+  /**
+   * The object's file on this machine's disk, for a storage that keeps one (local disk): a card
+   * photo's hash is then made from it after the answer, instead of from bytes held in memory
+   * (decision 087). Storages that keep nothing locally (S3) leave it out.
+   */
+  filePath?(key: string): string;
 }
 
 /** A key is a folder and a file name of safe characters; nothing that could climb out. */

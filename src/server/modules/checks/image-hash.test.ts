@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
-import { Allowance, HASH_MEMORY_BYTES, startImageHash } from './image-hash';
+import { HASH_MEMORY_BYTES, startImageHash } from './image-hash';
 
 const fixture = (name: string) =>
   readFileSync(path.join(import.meta.dirname, '..', '..', '..', '..', 'tests', 'fixtures', name));
@@ -73,21 +73,5 @@ describe('perceptual hash of streamed bytes', () => {
         startImageHash(MAX_UPLOAD_BYTES).then((h) => h.abandon()),
       ),
     );
-  });
-});
-
-describe('Allowance', () => {
-  it('grants in order of asking, each once its whole amount is free', async () => {
-    const allowance = new Allowance(10);
-    const order: string[] = [];
-    await allowance.take(6);
-    const big = allowance.take(8).then(() => order.push('big'));
-    const small = allowance.take(1).then(() => order.push('small'));
-    await settled();
-    // 4 are free, enough for the small one, but it asked after the big one.
-    expect(order).toEqual([]);
-    allowance.give(6);
-    await Promise.all([big, small]);
-    expect(order).toEqual(['big', 'small']);
   });
 });

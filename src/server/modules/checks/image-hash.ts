@@ -1,5 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
+import { Allowance } from '../../common/allowance';
 
 // Without libvips' cache: the hash needs a 9 × 8 thumbnail once, not speed on a second look. One
 // libvips thread per image, so the pool below decides how many cores hashing takes.
@@ -19,33 +20,6 @@ export const DECODERS = 2;
  */
 export const HASH_MEMORY_BYTES = 4 * MAX_UPLOAD_BYTES;
 
-/**
- * Hands out parts of a fixed amount (bytes, decoders) first come, first served: a request waits
- * until its whole amount is free, and later ones wait behind it.
- */
-export class Allowance {
-  private readonly waiting: { amount: number; grant: () => void }[] = [];
-
-  constructor(private free: number) {}
-
-  async take(amount: number): Promise<void> {
-    if (this.waiting.length === 0 && amount <= this.free) {
-      this.free -= amount;
-      return;
-    }
-    await new Promise<void>((grant) => this.waiting.push({ amount, grant }));
-  }
-
-  give(amount: number): void {
-    this.free += amount;
-    for (let next = this.waiting[0]; next && next.amount <= this.free; next = this.waiting[0]) {
-      this.waiting.shift();
-      this.free -= next.amount;
-      next.grant();
-    }
-  }
-}
-
 const memory = new Allowance(HASH_MEMORY_BYTES);
 const decoders = new Allowance(DECODERS);
 
@@ -62,10 +36,32 @@ export interface ImageHasher {
   abandon(): void;
 }
 
+/** A decompression bomb is not decoded, nor an image libvips warns about (a truncated JPEG). */
+const DECODING = { limitInputPixels: MAX_PIXELS, sequentialRead: true, failOn: 'warning' } as const;
+
+/** The hash of an image, made when a decoder is free; null when it cannot be decoded. */
+async function decodedHash(image: Sharp): Promise<bigint | null> {
+  await decoders.take(1);
+  try {
+    return differenceHash(await thumbnail(image));
+  } catch {
+    return null;
+  } finally {
+    decoders.give(1);
+  }
+}
+
+/**
+ * The perceptual hash of a stored file on this machine's disk (decision 087): libvips reads it
+ * as it decodes, so nothing is held in memory but the decoder's own lines.
+ */
+export const hashImageFile = (file: string) => decodedHash(sharp(file, DECODING));
+
 /**
  * Starts a perceptual hash for an upload of at most `size` bytes, once that much of the hashing
  * memory is free. The bytes go into a sharp instance as they stream past (sharp collects a
- * stream's chunks and decodes them when it ends), so the stored file is never read back.
+ * stream's chunks and decodes them when it ends), so the stored object is never read back: for a
+ * storage with no file on this machine (S3).
  */
 export async function startImageHash(size: number): Promise<ImageHasher> {
   const reserved = Math.min(Math.max(size, 0), MAX_UPLOAD_BYTES);
@@ -76,7 +72,7 @@ export async function startImageHash(size: number): Promise<ImageHasher> {
     released = true;
     memory.give(reserved);
   };
-  const image = sharp({ limitInputPixels: MAX_PIXELS, sequentialRead: true });
+  const image = sharp(DECODING);
   image.on('error', () => {});
   return {
     write: (chunk) => {
@@ -84,13 +80,9 @@ export async function startImageHash(size: number): Promise<ImageHasher> {
     },
     async digest() {
       image.end();
-      await decoders.take(1);
       try {
-        return differenceHash(await thumbnail(image));
-      } catch {
-        return null;
+        return await decodedHash(image);
       } finally {
-        decoders.give(1);
         release();
       }
     },

@@ -12,13 +12,14 @@ import {
   SIGNATURE_BYTES,
 } from '../../../shared/upload-types';
 import type { Account } from '../../common/account';
+import { Allowance } from '../../common/allowance';
 import { sealedDocumentBody } from '../../common/documents';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
 import { loggableError } from '../../plugins/errors';
 import { type ObjectStorage, UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
-import { type ImageHasher, startImageHash } from '../checks/image-hash';
+import { hashImageFile, type ImageHasher, startImageHash } from '../checks/image-hash';
 
 export type UploadKind = 'card' | 'chat' | 'verification';
 /** Identity documents have their own prefix (decision 072): served to staff only. */
@@ -45,6 +46,15 @@ class RefusedUpload extends Error {
     super(message);
   }
 }
+
+/**
+ * Uploads read at once on an instance (decision 087). Each further one waits, unread, for a turn:
+ * sixty bodies read together made every turn of the event loop long, and a health check or a
+ * poll waited behind them. When no turn has come back for 2 s (slow senders holding them all),
+ * the waiting uploads are read anyway: a few slow senders delay others by 2 s, not for as long
+ * as they hold their turns.
+ */
+const streaming = new Allowance(4, 2000);
 
 /** How long the parser may hold the body back before naming a file. */
 const PARSER_STALL_MS = 1000;
@@ -145,13 +155,18 @@ async function checkedStream(
   };
 }
 
+const isCardPhoto = (kind: UploadKind, type: DetectedType) =>
+  kind === 'card' && type.kind === 'image';
+
 /**
- * Card photos get a perceptual hash, to find copies of cards already sold (modules/checks). The
- * request's length bounds the file's, so the hash waits for that much of its memory.
+ * Card photos get a perceptual hash, to find copies of cards already sold (modules/checks). Where
+ * the storage keeps the file on this machine, the hash is made from it once stored (decision 087);
+ * otherwise from the bytes on their way to storage (070), and the request's length bounds the
+ * file's, so the hash waits for that much of its memory.
  */
 function hashCardPhotos(request: FastifyRequest, kind: UploadKind) {
   return async (type: DetectedType) => {
-    if (kind !== 'card' || type.kind !== 'image') return null;
+    if (!isCardPhoto(kind, type) || request.server.storage.filePath) return null;
     const length = Number(request.headers['content-length']);
     return startImageHash(Number.isFinite(length) && length > 0 ? length : MAX_UPLOAD_BYTES);
   };
@@ -171,6 +186,7 @@ export async function storeUpload(
 ): Promise<{ objectPath: string; type: DetectedType }> {
   const storage = request.server.storage;
   let image: ImageHasher | null = null;
+  const turn = await streaming.take(1);
   try {
     const part = await firstFile(request);
     const file = await checkedStream(part, hashCardPhotos(request, kind));
@@ -183,6 +199,7 @@ export async function storeUpload(
         : file.body;
     await storage.put(key, body, file.type.contentType);
     const { size, sha256 } = file.totals();
+    const photo = isCardPhoto(kind, file.type);
     try {
       await request.server.db.insert(uploads).values({
         key,
@@ -192,13 +209,15 @@ export async function storeUpload(
         contentType: file.type.contentType,
         size,
         sha256,
-        hashPending: image !== null,
+        hashPending: photo,
       });
     } catch (error) {
       await storage.delete(key);
       throw error;
     }
-    if (image) hashAfterAnswer(request, key, image);
+    if (photo) {
+      hashAfterAnswer(request, key, image ? image.digest() : hashImageFile(storage.filePath!(key)));
+    }
     image = null;
     return { objectPath: `${OBJECTS_PREFIX}${key}`, type: file.type };
   } catch (error) {
@@ -213,6 +232,8 @@ export async function storeUpload(
     if (!refused) throw error;
     refuseAndClose(request, reply);
     throw uploadError(refused.status, refused.message);
+  } finally {
+    if (turn) streaming.give(1);
   }
 }
 
@@ -244,8 +265,8 @@ export async function findUpload(db: Db, key: string) {
 
 /**
  * Card photos' perceptual hashes being made on this instance, by key (decision 086). The upload
- * is answered once its file and row are stored; the hash, made from the bytes that passed on
- * their way to storage (the file is not read back), is written to the row when it is ready.
+ * is answered once its file and row are stored; the hash, made from the stored file on local disk
+ * or from the bytes that passed on their way to S3 (087), is written to the row when it is ready.
  */
 const hashing = new Map<string, Promise<void>>();
 /** A hash still pending after this long was lost with its instance: nobody waits for it. */
@@ -253,10 +274,9 @@ const HASH_LOST_AFTER = '2 minutes';
 /** How long a submission waits for its photos' hashes when another instance makes them. */
 const HASH_WAIT_MS = 15_000;
 
-function hashAfterAnswer(request: FastifyRequest, key: string, image: ImageHasher) {
+function hashAfterAnswer(request: FastifyRequest, key: string, hash: Promise<bigint | null>) {
   const { db } = request.server;
-  const done = image
-    .digest()
+  const done = hash
     .then(async (perceptualHash) => {
       await db
         .update(uploads)
