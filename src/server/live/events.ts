@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { EVENTS_PATH, type LiveTopic } from '../../shared/live';
 import { STAFF } from '../common/command';
@@ -24,9 +25,34 @@ const WRITE_SLICE = 500;
 
 interface Stream {
   subscriber: Subscriber;
-  res: { write(chunk: string): boolean };
+  /** Writes text the flush has framed once for every stream (below). */
+  write(text: Framed): void;
   /** Topics changed since this stream's last write. */
   pending: Set<LiveTopic | 'resync'>;
+}
+
+/** Text to write to many streams, with its HTTP/1.1 chunk around it, made once. */
+interface Framed {
+  text: string;
+  chunk: Buffer;
+}
+
+const framed = (text: string): Framed => ({
+  text,
+  chunk: Buffer.from(`${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`),
+});
+const PING = framed(': ping\n\n');
+
+/**
+ * How a stream is written to. Once its headers are out, a chunked response is written straight to
+ * its socket, one chunk made once for all streams: `res.write` would frame the same text again for
+ * each stream and schedule a tick for each (a broadcast to 10,000 streams spent most of its time
+ * there). A response that is not chunked (HTTP/1.0) goes through `res.write`.
+ */
+function writerOf(res: ServerResponse): Stream['write'] {
+  const socket = res.socket;
+  if (!res.chunkedEncoding || !socket) return ({ text }) => void res.write(text);
+  return ({ chunk }) => void (socket.destroyed || socket.write(chunk));
 }
 
 export default async function eventRoutes(app: FastifyInstance) {
@@ -40,7 +66,7 @@ export default async function eventRoutes(app: FastifyInstance) {
     const streams = [...dirty];
     dirty.clear();
     // The same topics make the same text: serialised once per flush, not once per stream.
-    const chunks = new Map<string, string>();
+    const chunks = new Map<string, Framed>();
     const writeFrom = (from: number) => {
       const end = Math.min(streams.length, from + WRITE_SLICE);
       for (let i = from; i < end; i++) {
@@ -49,19 +75,20 @@ export default async function eventRoutes(app: FastifyInstance) {
         const key = [...stream.pending].join(' ');
         let chunk = chunks.get(key);
         if (chunk === undefined) {
-          chunk = '';
-          for (const topic of stream.pending) chunk += `event: ${topic}\ndata: {}\n\n`;
+          let text = '';
+          for (const topic of stream.pending) text += `event: ${topic}\ndata: {}\n\n`;
+          chunk = framed(text);
           chunks.set(key, chunk);
         }
         stream.pending.clear();
-        stream.res.write(chunk);
+        stream.write(chunk);
       }
       if (end < streams.length) setImmediate(() => writeFrom(end));
     };
     writeFrom(0);
   };
   const heartbeat = setInterval(() => {
-    for (const stream of open) stream.res.write(': ping\n\n');
+    for (const stream of open) stream.write(PING);
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
@@ -100,7 +127,7 @@ export default async function eventRoutes(app: FastifyInstance) {
         res.end();
       },
     };
-    const stream: Stream = { subscriber, res, pending: new Set() };
+    const stream: Stream = { subscriber, write: writerOf(res), pending: new Set() };
     const cleanup = () => {
       unsubscribe();
       open.delete(stream);
