@@ -20,13 +20,19 @@
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from './lib/free-port';
 import { createPostgresDatabase } from './lib/postgres';
-import { rssMb, startBuiltServer, stopProcess, waitUntilAnswering } from './lib/processes';
+import {
+  cpuSeconds,
+  rssMb,
+  startBuiltServer,
+  stopProcess,
+  waitUntilAnswering,
+} from './lib/processes';
 import { seedCardbridge } from './lib/seed';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
 
@@ -587,12 +593,6 @@ interface PollerResult {
   networkErrors: number;
   /** The share of its time the generator's process spent on the CPU. */
   busy: number;
-}
-
-/** A process's user and system CPU time so far, in seconds (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createPostgresDatabase } from './lib/postgres';
-import { startBuiltServer } from './lib/processes';
+import { cpuSeconds, startBuiltServer } from './lib/processes';
 import { seedCardbridge, signInSeeded } from './lib/seed';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -59,6 +59,8 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
   const times: number[] = [];
   let errors = 0;
   const started = performance.now();
+  const serverCpu = cpuSeconds(server.process.pid!);
+  const ownCpu = process.cpuUsage();
   await Promise.all(
     cookies.map(async (cookie, i) => {
       // Customer i opens their page at a moment spread evenly over the first seconds.
@@ -75,6 +77,11 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  // What the wave cost: the server's CPU, and this generator's (on the same 2 cores).
+  const cpu = {
+    server: cpuSeconds(server.process.pid!) - serverCpu,
+    generator: (process.cpuUsage(ownCpu).user + process.cpuUsage(ownCpu).system) / 1e6,
+  };
   await server.stop();
   let sessionRowsWritten: number | null = null;
   if (databaseUrl && statsBefore) {
@@ -90,6 +97,7 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
     errors,
     requests: times.length,
     seconds,
+    cpu,
     sessionRowsWritten,
   };
 }
@@ -122,7 +130,8 @@ for (const target of targets) {
   console.log(
     `${target.kind.padEnd(10)} first polls p50 ${median(runs.map((r) => r.p50)).toFixed(0)} ms (${runs.map((r) => r.p50.toFixed(0)).join(', ')}), ` +
       `p99 ${median(runs.map((r) => r.p99)).toFixed(0)} ms (${runs.map((r) => r.p99.toFixed(0)).join(', ')}), ` +
-      `max ${median(runs.map((r) => r.max)).toFixed(0)} ms, errors ${runs.map((r) => r.errors).join('/')}` +
+      `max ${median(runs.map((r) => r.max)).toFixed(0)} ms, errors ${runs.map((r) => r.errors).join('/')}, ` +
+      `CPU server ${runs.map((r) => r.cpu.server.toFixed(1)).join('/')} s, generator ${runs.map((r) => r.cpu.generator.toFixed(1)).join('/')} s` +
       (written[0] !== null ? `, session rows written ${written.join('/')}` : ''),
   );
   await fresh?.drop();

@@ -14,7 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPostgresDatabase } from './lib/postgres';
-import { rssMb, startBuiltServer } from './lib/processes';
+import { cpuSeconds, rssMb, startBuiltServer } from './lib/processes';
 import { seedCardbridge, signInSeeded } from './lib/seed';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -41,13 +41,6 @@ function ask<T>(child: ChildProcess, message: object, type: string): Promise<T> 
     child.on('message', onMessage);
     child.send(message);
   });
-}
-
-/** A process's user and system CPU time so far, in seconds (Linux). */
-async function cpuSeconds(pid: number) {
-  const { readFileSync } = await import('node:fs');
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-streams-'));
@@ -96,9 +89,9 @@ console.log(
 
 // Idle with every stream open: the heartbeats only.
 await new Promise((r) => setTimeout(r, 2000));
-const idleCpuStart = await cpuSeconds(server.process.pid!);
+const idleCpuStart = cpuSeconds(server.process.pid!);
 await new Promise((r) => setTimeout(r, 10_000));
-const idleCpu = ((await cpuSeconds(server.process.pid!)) - idleCpuStart) / 10;
+const idleCpu = (cpuSeconds(server.process.pid!) - idleCpuStart) / 10;
 const rss = rssMb(server.process.pid!);
 const perStreamKb = ((rss - rssBefore) * 1024) / Math.max(open, 1);
 console.log(

@@ -9,6 +9,12 @@ export function rssMb(pid: number): number {
   return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
 }
 
+/** A process's user and system CPU time so far, in seconds (Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * Waits until `url` answers at all (any status), or with `status` when given. Fails when `child`
  * exits first, or after `seconds`.

@@ -138,15 +138,29 @@ type FeedbackRow = {
 };
 type RejectionRow = { rejectionReason: string | null; rejectionNote: string | null };
 
+/** The card's rating as one object, from the flat columns it came in; null when none. */
+export const feedbackOf = (row: FeedbackRow): Feedback | null =>
+  row.feedbackRating === null || row.feedbackCreatedAt === null
+    ? null
+    : {
+        rating: row.feedbackRating,
+        comment: row.feedbackComment,
+        createdAt: row.feedbackCreatedAt.toISOString(),
+      };
+
+/** The label of a rejection's reason, or null. */
+export const rejectionLabelOf = (row: RejectionRow) =>
+  row.rejectionReason ? rejectionReasonLabel(row.rejectionReason) : null;
+
 /**
  * The fields a transaction answer adds to its row: the rejection's label, and the rating as one
  * object (the flat columns it came in are dropped).
  */
 export function answerFields<T extends FeedbackRow & RejectionRow & FairDealingRow>(row: T) {
   const {
-    feedbackRating,
-    feedbackComment,
-    feedbackCreatedAt,
+    feedbackRating: _feedbackRating,
+    feedbackComment: _feedbackComment,
+    feedbackCreatedAt: _feedbackCreatedAt,
     rejectedAt: _rejectedAt,
     offerVerifiedValue: _offerVerifiedValue,
     offerAmount: _offerAmount,
@@ -163,18 +177,10 @@ export function answerFields<T extends FeedbackRow & RejectionRow & FairDealingR
     appealNote: _appealNote,
     ...rest
   } = row;
-  const rating: Feedback | null =
-    feedbackRating === null || feedbackCreatedAt === null
-      ? null
-      : {
-          rating: feedbackRating,
-          comment: feedbackComment,
-          createdAt: feedbackCreatedAt.toISOString(),
-        };
   return {
     ...rest,
-    rejectionReasonLabel: row.rejectionReason ? rejectionReasonLabel(row.rejectionReason) : null,
-    feedback: rating,
+    rejectionReasonLabel: rejectionLabelOf(row),
+    feedback: feedbackOf(row),
     ...fairDealingFields(row),
   };
 }
