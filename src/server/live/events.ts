@@ -25,8 +25,8 @@ const WRITE_SLICE = 500;
 
 interface Stream {
   subscriber: Subscriber;
-  /** Writes text the flush has framed once for every stream (below). */
-  write(text: Framed): void;
+  /** Writes text framed once for every stream (below). */
+  write(message: Framed): void;
   /** Topics changed since this stream's last write. */
   pending: Set<LiveTopic | 'resync'>;
 }
