@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from './db/client';
+import { listTransactions, transactionStats } from './modules/cards/queries';
+import { conversation } from './modules/chat/queries';
+
+/** A customer id no one has: the warm-up's reads find nothing. */
+const NO_ONE = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Before the server listens (docs/decisions/089): the database's connections are opened, and the
+ * reads behind a signed-in page's first requests (its session, and the four polls of spec section
+ * 3) run once, for no one. After a restart every open page asks at once; without this the first
+ * of them paid for the connections, the statements' first planning and the database's cold
+ * caches, and their p99 was set by the first second alone. Answers how long it took, in ms.
+ */
+export async function warmUp(app: FastifyInstance, database: Database): Promise<number> {
+  const started = performance.now();
+  await database.connectAll();
+  await Promise.all([
+    app.sessionReads.load(''),
+    transactionStats(database.db, NO_ONE),
+    listTransactions(database.db, NO_ONE),
+    listTransactions(database.db, NO_ONE, true),
+    conversation(database.db, NO_ONE),
+  ]);
+  return performance.now() - started;
+}
