@@ -199,8 +199,14 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  const warming = await warmUp(app, database);
-  app.log.info({ ms: Math.round(warming) }, 'database connections and first reads warmed');
+  // Best effort: a start that would serve without it (a pool larger than the database allows,
+  // say) is not stopped by it.
+  try {
+    const ms = await warmUp(app, database);
+    app.log.info({ ms: Math.round(ms) }, 'database connections and first reads warmed');
+  } catch (err) {
+    app.log.warn({ err: loggableError(err) }, 'warming up failed; serving cold');
+  }
   await app.listen({ port: config.port, host: config.host });
 }
 

@@ -43,4 +43,24 @@ describe('warming up before the server listens', () => {
       for (const client of clients) client.release();
     }
   });
+
+  it('gives back every connection it opened when the database refuses one', async () => {
+    const { pool } = t.database;
+    const connect = pool.connect.bind(pool);
+    let calls = 0;
+    // The last connection is refused, as PostgreSQL refuses one past max_connections (on
+    // PostgreSQL nine others are open by then; the embedded database has only the one).
+    const max = pool.options.max ?? 10;
+    const refusing = () =>
+      ++calls === max ? Promise.reject(new Error('sorry, too many clients already')) : connect();
+    (pool as { connect: unknown }).connect = refusing;
+    try {
+      await expect(t.database.connectAll()).rejects.toThrow('too many clients');
+    } finally {
+      (pool as { connect: unknown }).connect = connect;
+    }
+    expect(calls).toBe(max);
+    expect(pool.idleCount).toBe(pool.totalCount);
+    expect(pool.waitingCount).toBe(0);
+  });
 });

@@ -36,6 +36,7 @@ export interface Database {
   /**
    * Opens every connection the pool may hold, at once (PostgreSQL; the embedded database's one is
    * open already): the first burst of requests after a start does not wait for them one by one.
+   * Fails with the first connection refused, with every other one given back.
    */
   connectAll(): Promise<void>;
   close(): Promise<void>;
@@ -141,11 +142,14 @@ function wrap(kind: Database['kind'], pool: pg.Pool, close: () => Promise<void>)
     migrate: () =>
       kind === 'postgres' ? migrateOnce(db, pool) : migrate(db, { migrationsFolder }),
     async connectAll() {
-      // Every connection taken at once (one in use waits for its query), then given back.
-      const clients = await Promise.all(
+      // Every connection taken at once (one in use waits for its query), then given back, those
+      // opened even when another is refused (too many clients): its error is thrown after.
+      const opened = await Promise.allSettled(
         Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()),
       );
-      for (const client of clients) client.release();
+      for (const result of opened) if (result.status === 'fulfilled') result.value.release();
+      const refused = opened.find((result) => result.status === 'rejected');
+      if (refused) throw refused.reason;
     },
     close,
   };
