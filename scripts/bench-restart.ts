@@ -26,10 +26,11 @@ const SECRET = randomBytes(32).toString('hex');
 const DATA_KEY = randomBytes(32).toString('hex');
 const POLLS = ['/api/stats', '/api/transactions/recent', '/api/transactions', '/api/chat/messages'];
 
+const byValue = (a: number, b: number) => a - b;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  [...values].sort(byValue)[Math.floor(values.length / 2)]!;
 
 /** What PostgreSQL counted on the sessions table and for the session statements so far. */
 async function sessionStats(databaseUrl: string) {
@@ -66,7 +67,8 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
   await Promise.all(
     cookies.map(async (cookie, i) => {
       // Customer i opens their page at a moment spread evenly over the first seconds.
-      await new Promise((r) => setTimeout(r, (i / cookies.length) * SPREAD_SECONDS * 1000));
+      const opensAt = (i / cookies.length) * SPREAD_SECONDS;
+      await new Promise((r) => setTimeout(r, opensAt * 1000));
       await Promise.all(
         POLLS.map(async (poll) => {
           const t0 = performance.now();
@@ -74,7 +76,7 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
           await response.arrayBuffer();
           const took = performance.now() - t0;
           times.push(took);
-          bySecond[Math.floor((i / cookies.length) * SPREAD_SECONDS)]!.push(took);
+          bySecond[Math.floor(opensAt)]!.push(took);
           if (response.status !== 200) errors++;
         }),
       );
@@ -93,16 +95,11 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
     await new Promise((r) => setTimeout(r, 1500));
     sessionRowsWritten = (await sessionStats(databaseUrl)).updated - statsBefore.updated;
   }
-  times.sort((a, b) => a - b);
+  times.sort(byValue);
   return {
     p50: percentile(times, 50),
     p99: percentile(times, 99),
-    p99BySecond: bySecond.map((t) =>
-      percentile(
-        t.sort((a, b) => a - b),
-        99,
-      ),
-    ),
+    p99BySecond: bySecond.map((t) => percentile(t.sort(byValue), 99)),
     max: times.at(-1)!,
     errors,
     requests: times.length,

@@ -21,8 +21,7 @@ describe('warming up before the server listens', () => {
   it('opens every connection of the pool and prepares the first reads', async () => {
     const { pool, kind } = t.database;
     const before = pool.totalCount;
-    const ms = await warmUp(t.app, t.database);
-    expect(ms).toBeGreaterThan(0);
+    await warmUp(t.app, t.database);
     // The embedded database has one connection; PostgreSQL's pool opens all ten at once.
     expect(pool.totalCount).toBe(kind === 'postgres' ? 10 : 1);
     if (kind === 'postgres') expect(before).toBeLessThan(10);
