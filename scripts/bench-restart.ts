@@ -29,8 +29,7 @@ const POLLS = ['/api/stats', '/api/transactions/recent', '/api/transactions', '/
 const byValue = (a: number, b: number) => a - b;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-const median = (values: number[]) =>
-  [...values].sort(byValue)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort(byValue)[Math.floor(values.length / 2)]!;
 
 /** What PostgreSQL counted on the sessions table and for the session statements so far. */
 async function sessionStats(databaseUrl: string) {
