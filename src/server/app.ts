@@ -116,10 +116,11 @@ export async function buildApp(
 
   registerErrorHandling(app);
   registerRequestLog(app);
+  // Before security: its onSend turns a matching answer into the 304 security's onSend sees.
+  registerLiveCache(app, options.live ?? new LiveHub());
   registerSecurity(app);
   registerInputGuard(app);
   registerRequestDeadline(app, config.requestBodySeconds);
-  registerLiveCache(app, options.live ?? new LiveHub());
   await registerSessions(app, config.sessionSecret);
   await registerRateLimits(app);
   registerStaffGuard(app);

@@ -86,10 +86,24 @@ describe('a poll answered from memory', () => {
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect(first.headers['cache-control']).toBe('no-store');
 
+    expect(first.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+
     const same = await get(customer, '/api/transactions', { 'if-none-match': etag });
     expect(same.statusCode).toBe(304);
     expect(same.body).toBe('');
     expect(same.headers.etag).toBe(etag);
+    // A 304 carries what RFC 9110 names for it, not the policy headers (decision 090): answered
+    // from memory, and answered after a read (nothing kept, as after a restart).
+    t.app.live.responses.clear();
+    const reread = await get(customer, '/api/transactions', { 'if-none-match': etag });
+    for (const answer of [same, reread]) {
+      expect(answer.statusCode).toBe(304);
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(answer.headers['x-request-id']).toBeTruthy();
+      expect(answer.headers['content-security-policy']).toBeUndefined();
+      expect(answer.headers['x-frame-options']).toBeUndefined();
+    }
     expect(
       (await get(customer, '/api/transactions', { 'if-none-match': '"other"' })).statusCode,
     ).toBe(200);

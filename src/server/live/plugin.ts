@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NEXT_CURSOR_HEADER } from '../../shared/admin';
 import { type LiveTopic, TOPIC_URLS } from '../../shared/live';
 import type { Command } from '../common/command';
@@ -62,45 +62,60 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
     }
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const live = request.routeOptions.config.live;
-    if (!live || request.method !== 'GET') return;
-    // A public answer (the rates) is the same for everyone, signed in or not.
-    const scope =
-      live.scope === 'public' ? PUBLIC : live.scope === 'staff' ? STAFF : request.account?.id;
-    if (!scope) return;
-    const key = `${scope} ${request.url}`;
-    const stamp = hub.stamp(scope, live.topic);
-    const cached = hub.coherent ? hub.responses.get(key) : undefined;
-    if (cached?.stamp === stamp) {
-      if (request.headers['if-none-match'] === cached.etag) {
-        if (cached.headers) reply.headers(cached.headers);
-        return reply.header('ETag', cached.etag).code(304).send();
-      }
-      const body = hub.responses.body(key);
-      if (body !== undefined) {
-        if (cached.headers) reply.headers(cached.headers);
-        reply.header('ETag', cached.etag);
-        return reply.type('application/json; charset=utf-8').send(body);
-      }
-    }
-    request.liveMiss = { key, stamp };
+  // Callback hooks (decision 090): a hit sends the answer and does not call `done`, which ends
+  // the chain there (Fastify's way for callback hooks).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!answeredFromMemory(hub, request, reply)) done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const miss = request.liveMiss;
-    if (!miss || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = etagOf(payload);
-    if (hub.coherent) {
-      const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
-      const headers = typeof cursor === 'string' ? { [NEXT_CURSOR_HEADER]: cursor } : undefined;
-      hub.responses.set(miss.key, { stamp: miss.stamp, etag, headers }, payload);
-    }
-    reply.header('ETag', etag);
-    if (request.headers['if-none-match'] === etag) {
-      reply.code(304);
-      return null;
-    }
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    done(null, keepAnswer(hub, request, reply, payload));
   });
+}
+
+/** Sends the answer kept in memory when the topic has not changed since: whether it did. */
+function answeredFromMemory(hub: LiveHub, request: FastifyRequest, reply: FastifyReply): boolean {
+  const live = request.routeOptions.config.live;
+  if (!live || request.method !== 'GET') return false;
+  // A public answer (the rates) is the same for everyone, signed in or not.
+  const scope =
+    live.scope === 'public' ? PUBLIC : live.scope === 'staff' ? STAFF : request.account?.id;
+  if (!scope) return false;
+  const key = `${scope} ${request.url}`;
+  const stamp = hub.stamp(scope, live.topic);
+  const cached = hub.coherent ? hub.responses.get(key) : undefined;
+  if (cached?.stamp === stamp) {
+    if (request.headers['if-none-match'] === cached.etag) {
+      if (cached.headers) reply.headers(cached.headers);
+      reply.header('ETag', cached.etag).code(304).send();
+      return true;
+    }
+    const body = hub.responses.body(key);
+    if (body !== undefined) {
+      if (cached.headers) reply.headers(cached.headers);
+      reply.header('ETag', cached.etag);
+      reply.type('application/json; charset=utf-8').send(body);
+      return true;
+    }
+  }
+  request.liveMiss = { key, stamp };
+  return false;
+}
+
+/** Keeps a missed answer with its ETag, and turns it into a 304 when the client already has it. */
+function keepAnswer(hub: LiveHub, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  const miss = request.liveMiss;
+  if (!miss || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const etag = etagOf(payload);
+  if (hub.coherent) {
+    const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
+    const headers = typeof cursor === 'string' ? { [NEXT_CURSOR_HEADER]: cursor } : undefined;
+    hub.responses.set(miss.key, { stamp: miss.stamp, etag, headers }, payload);
+  }
+  reply.header('ETag', etag);
+  if (request.headers['if-none-match'] === etag) {
+    reply.code(304);
+    return null;
+  }
+  return payload;
 }

@@ -53,13 +53,14 @@ function findControl(value: unknown, path: string, depth = 0): string | null {
  * breaks and tabs. The answer is a 400 naming the field.
  */
 export function registerInputGuard(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const part of [request.params, request.query, request.body]) {
       const field = findControl(part, '');
       if (field) {
         const message = `${label(field)} contains a character that is not allowed`;
-        throw new HttpError(400, message, { [field]: message });
+        return done(new HttpError(400, message, { [field]: message }));
       }
     }
+    done();
   });
 }

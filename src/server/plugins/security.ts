@@ -35,31 +35,40 @@ export function isCrossOrigin(request: FastifyRequest): boolean {
   return false;
 }
 
-export function registerSecurity(app: FastifyInstance) {
-  // Thrown, not sent: the error handler gives them the shape of every other error.
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    // HTTP/1.1 requires it; Node's own refusal would have no body and none of our headers.
-    if (!request.headers.host && request.raw.httpVersion !== '1.0') {
-      throw new HttpError(400, 'Host header required');
-    }
-    if (
-      !SAFE_METHODS.has(request.method) &&
-      !request.routeOptions.config?.crossSite &&
-      isCrossOrigin(request)
-    ) {
-      throw new HttpError(403, 'Cross-origin request refused');
-    }
-  });
+/** Why a request is refused before routing, if it is. */
+function refusal(request: FastifyRequest): HttpError | undefined {
+  // HTTP/1.1 requires it; Node's own refusal would have no body and none of our headers.
+  if (!request.headers.host && request.raw.httpVersion !== '1.0') {
+    return new HttpError(400, 'Host header required');
+  }
+  if (
+    !SAFE_METHODS.has(request.method) &&
+    !request.routeOptions.config?.crossSite &&
+    isCrossOrigin(request)
+  ) {
+    return new HttpError(403, 'Cross-origin request refused');
+  }
+  return undefined;
+}
 
-  app.addHook('onSend', async (request, reply) => {
-    const headers = securityHeaders(request);
-    // A route may set a stricter policy of its own (served files do).
-    if (reply.hasHeader('Content-Security-Policy')) {
-      const { 'Content-Security-Policy': _own, ...rest } = headers;
-      reply.headers(rest);
-    } else {
-      reply.headers(headers);
+export function registerSecurity(app: FastifyInstance) {
+  // Passed on, not sent: the error handler gives them the shape of every other error.
+  app.addHook('onRequest', (request, _reply, done) => done(refusal(request)));
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // A 304 carries no body to guard and changes nothing the browser shows: it gets the fields
+    // RFC 9110 (15.4.5) names for it (ETag, Cache-Control), not the policy headers (decision 090).
+    if (reply.statusCode !== 304) {
+      const headers = securityHeaders(request);
+      // A route may set a stricter policy of its own (served files do).
+      if (reply.hasHeader('Content-Security-Policy')) {
+        const { 'Content-Security-Policy': _own, ...rest } = headers;
+        reply.headers(rest);
+      } else {
+        reply.headers(headers);
+      }
     }
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    done(null, payload);
   });
 }
