@@ -14,6 +14,7 @@ import {
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { mappedOnce } from '../../db/rows';
 import { feedback, paymentMethods, transactions } from '../../db/schema';
 
 /** What a customer's transaction answers carry (transactionSchema), and nothing else. */
@@ -98,14 +99,16 @@ const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}
  */
 const listLoader = (db: Db) =>
   prepared(db, 'transactions-list', (db) => {
-    const statement = db
-      .select({ ...columns, userId: transactions.userId })
-      .from(transactions)
-      .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
-      .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
-      .where(byUserIds)
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
-      .prepare('transactions-list-many');
+    const statement = mappedOnce(
+      db
+        .select({ ...columns, userId: transactions.userId })
+        .from(transactions)
+        .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
+        .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
+        .where(byUserIds)
+        .orderBy(desc(transactions.createdAt), desc(transactions.id))
+        .prepare('transactions-list-many'),
+    );
     return new BatchLoader(
       async (userIds: string[]) => {
         const rows = await statement.execute({ userIds });
@@ -126,11 +129,13 @@ const recentLoader = (db: Db) =>
     const fields = Object.fromEntries(
       Object.keys(columns).map((name) => [name, latest[name as keyof typeof columns]]),
     ) as { [K in keyof typeof columns]: (typeof latest)[K] };
-    const statement = db
-      .select({ userId: sql<string>`ids.user_id`.as('user_id'), ...fields })
-      .from(sql`unnest(${sql.placeholder('userIds')}::uuid[]) as ids(user_id)`)
-      .crossJoinLateral(latest)
-      .prepare('transactions-recent-many');
+    const statement = mappedOnce(
+      db
+        .select({ userId: sql<string>`ids.user_id`.as('user_id'), ...fields })
+        .from(sql`unnest(${sql.placeholder('userIds')}::uuid[]) as ids(user_id)`)
+        .crossJoinLateral(latest)
+        .prepare('transactions-recent-many'),
+    );
     return new BatchLoader(
       async (userIds: string[]) => {
         const rows = await statement.execute({ userIds });
@@ -173,19 +178,21 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
  */
 const statsLoader = (db: Db) =>
   prepared(db, 'transaction-stats', (db) => {
-    const statement = db
-      .select({
-        userId: transactions.userId,
-        totalSubmitted: sql<number>`count(*)::int`,
-        pending: sql<number>`(count(*) filter (where ${transactions.status} = 'pending'))::int`,
-        completed: sql<number>`(count(*) filter (where ${transactions.status} = 'completed'))::int`,
-        totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${PAID}), 0)::numeric(12,2)::text`,
-        awaitingPayment: sql<string>`coalesce(sum(${PAYOUT_DUE}) filter (where ${AWAITING_PAYMENT}), 0)::numeric(12,2)::text`,
-      })
-      .from(transactions)
-      .where(byUserIds)
-      .groupBy(transactions.userId)
-      .prepare('transaction-stats-many');
+    const statement = mappedOnce(
+      db
+        .select({
+          userId: transactions.userId,
+          totalSubmitted: sql<number>`count(*)::int`,
+          pending: sql<number>`(count(*) filter (where ${transactions.status} = 'pending'))::int`,
+          completed: sql<number>`(count(*) filter (where ${transactions.status} = 'completed'))::int`,
+          totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${PAID}), 0)::numeric(12,2)::text`,
+          awaitingPayment: sql<string>`coalesce(sum(${PAYOUT_DUE}) filter (where ${AWAITING_PAYMENT}), 0)::numeric(12,2)::text`,
+        })
+        .from(transactions)
+        .where(byUserIds)
+        .groupBy(transactions.userId)
+        .prepare('transaction-stats-many'),
+    );
     return new BatchLoader(
       async (userIds: string[]) => {
         const rows = await statement.execute({ userIds });

@@ -6,6 +6,7 @@ import { customerColumns } from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { mappedOnce } from '../../db/rows';
 import { chatConversations, chatMessages, users } from '../../db/schema';
 
 /** The staff list carries the newest messages of every conversation, up to this many. */
@@ -26,12 +27,14 @@ export const toChatMessage = (row: Row): ChatMessage => ({
  */
 const conversationLoader = (db: Db) =>
   prepared(db, 'chat-conversation', (db) => {
-    const statement = db
-      .select()
-      .from(chatMessages)
-      .where(sql`${chatMessages.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
-      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
-      .prepare('chat-conversation-many');
+    const statement = mappedOnce(
+      db
+        .select()
+        .from(chatMessages)
+        .where(sql`${chatMessages.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
+        .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+        .prepare('chat-conversation-many'),
+    );
     return new BatchLoader(
       async (userIds: string[]) => groupBy(await statement.execute({ userIds }), (r) => r.userId),
       () => [],
