@@ -10,12 +10,12 @@ describe('rows mapped once per statement (decision 091)', () => {
   it('come out as Drizzle maps them: dates, numbers, nulls of a left join, mapped expressions', async () => {
     const customer = await signUp(t.app);
     for (let i = 0; i < 2; i++) await submitCard(t.app, customer, { cardValue: `${50 + i}.25` });
-    const paid = await t.database.db.select({ id: transactions.id }).from(transactions).limit(1);
+    const [first] = await t.database.db.select({ id: transactions.id }).from(transactions).limit(1);
     // One card whose method is gone: the left join's columns are null.
     await t.database.db
       .update(transactions)
       .set({ paymentMethodId: null })
-      .where(eq(transactions.id, paid[0]!.id));
+      .where(eq(transactions.id, first!.id));
     const query = (name: string) =>
       t.database.db
         .select({

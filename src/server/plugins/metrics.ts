@@ -66,8 +66,9 @@ export function registerMetrics(app: FastifyInstance) {
     },
   });
 
-  // Every answered request, on every route of the app (a hook of the root instance).
-  app.addHook('onResponse', async (request, reply) => {
+  // Every answered request, on every route of the app (a hook of the root instance); a callback
+  // hook, as every hook each request passes through (decision 090).
+  app.addHook('onResponse', (request, reply, done) => {
     // The route's pattern, never the raw URL: ids would make a label per record.
     const route = request.routeOptions.url ?? 'unmatched';
     const labels = { method: request.method, route, status: String(reply.statusCode) };
@@ -76,6 +77,7 @@ export function registerMetrics(app: FastifyInstance) {
     if (route === '/api/transactions' && request.method === 'POST' && reply.statusCode === 201) {
       cardsSubmitted.inc();
     }
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
