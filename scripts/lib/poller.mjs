@@ -1,48 +1,47 @@
 // One process of the soak's load generator (scripts/bench-load.ts --soak): it polls as its share
 // of the customers' browsers do, at the spec's intervals with their ETags, then sends back every
 // answer and the CPU it used. Plain JavaScript, so it starts with node alone (fork).
-import http from 'node:http';
+import { leanClient } from './lean-http.mjs';
 
 process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
   const url = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const client = leanClient({ host: url.hostname, port: Number(url.port), maxSockets: 256 });
   const etags = new Map();
   /** Every answer: when its request was sent (ms into the soak), how long it took, what it was. */
   const answers = [];
   const statuses = {};
   let networkErrors = 0;
+  /** The polls sent and not answered yet, and the ticks skipped because of them. */
+  const out = new Set();
+  let skipped = 0;
   // Every process starts at the same moment (the parent's clock, sent as an epoch time).
   await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
   const origin = performance.now();
 
   const poll = (customer, path) => {
     const key = `${customer} ${path}`;
+    // As the browser's TanStack Query does: an interval's tick while the last request of that
+    // query is still out sends nothing (Query.fetch returns the fetch in flight).
+    if (out.has(key)) {
+      skipped++;
+      return;
+    }
+    out.add(key);
     const etag = etags.get(key);
     const started = performance.now();
-    const request = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        agent,
-        headers: { cookie: cookies[customer], ...(etag ? { 'if-none-match': etag } : {}) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => {
-          const status = response.statusCode;
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          const kind =
-            status === 304 ? 'unchanged' : status !== 200 ? 'error' : etag ? 'changed' : 'first';
-          answers.push([started - origin, performance.now() - started, kind]);
-          if (response.headers.etag) etags.set(key, response.headers.etag);
-        });
-      },
-    );
-    request.on('error', () => {
-      networkErrors++;
+    const headers = `cookie: ${cookies[customer]}\r\n${etag ? `if-none-match: ${etag}\r\n` : ''}`;
+    client.request('GET', path, headers, undefined, (status, answerEtag) => {
+      out.delete(key);
+      if (status === 0) {
+        networkErrors++;
+        return;
+      }
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const kind =
+        status === 304 ? 'unchanged' : status !== 200 ? 'error' : etag ? 'changed' : 'first';
+      answers.push([started - origin, performance.now() - started, kind]);
+      if (answerEtag) etags.set(key, answerEtag);
     });
-    request.end();
   };
 
   const cpuStart = process.cpuUsage();
@@ -62,7 +61,8 @@ process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
   await new Promise((r) => setTimeout(r, seconds * 1000));
   for (const timer of timers) clearInterval(timer);
   await new Promise((r) => setTimeout(r, 2000)); // the last answers
+  client.close();
   const cpu = process.cpuUsage(cpuStart);
   const busy = (cpu.user + cpu.system) / 1000 / (performance.now() - wallStart);
-  process.send({ answers, statuses, networkErrors, busy }, () => process.exit(0));
+  process.send({ answers, statuses, networkErrors, skipped, busy }, () => process.exit(0));
 });
