@@ -14,4 +14,5 @@ export interface LeanClient {
   close(): void;
 }
 
-export function leanClient(options: { host: string; port: number; maxSockets: number }): LeanClient;
+/** A client for `base` (http://host:port), at most `maxSockets` connections. */
+export function leanClient(options: { base: string; maxSockets: number }): LeanClient;

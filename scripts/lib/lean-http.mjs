@@ -9,11 +9,15 @@ import net from 'node:net';
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 /**
- * `request(method, path, headers, body, done)`: `headers` is the request's extra header lines
- * as one string ('cookie: …\r\n'), `done(status, etag)` is called once with the answer's status
- * and ETag, or with status 0 when the connection failed.
+ * A client for `base` (http://host:port). `request(method, path, headers, body, done)`:
+ * `headers` is the request's extra header lines as one string ('cookie: …\r\n'), `done(status,
+ * etag)` is called once with the answer's status and ETag, or with status 0 when the connection
+ * failed.
  */
-export function leanClient({ host, port, maxSockets }) {
+export function leanClient({ base, maxSockets }) {
+  const url = new URL(base);
+  const host = url.hostname;
+  const port = Number(url.port);
   const idle = [];
   const queue = [];
   let open = 0;

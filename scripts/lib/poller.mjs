@@ -4,8 +4,7 @@
 import { leanClient } from './lean-http.mjs';
 
 process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
-  const url = new URL(base);
-  const client = leanClient({ host: url.hostname, port: Number(url.port), maxSockets: 256 });
+  const client = leanClient({ base, maxSockets: 256 });
   const etags = new Map();
   /** Every answer: when its request was sent (ms into the soak), how long it took, what it was. */
   const answers = [];

@@ -57,7 +57,7 @@ const ask = (
 
 describe('the soak generator’s client', () => {
   it('reads status and ETag through a large body, a 304, a chunked body and an error', async () => {
-    const client = leanClient({ host: '127.0.0.1', port, maxSockets: 1 });
+    const client = leanClient({ base: `http://127.0.0.1:${port}`, maxSockets: 1 });
     const answers = await Promise.all([
       ask(client, 'GET', '/cached'),
       ask(client, 'GET', '/cached', 'if-none-match: "v1"\r\n'),
@@ -80,7 +80,7 @@ describe('the soak generator’s client', () => {
 
   it('keeps to maxSockets, one request at a time on each, and queues the rest', async () => {
     mostOpen = 0;
-    const client = leanClient({ host: '127.0.0.1', port, maxSockets: 3 });
+    const client = leanClient({ base: `http://127.0.0.1:${port}`, maxSockets: 3 });
     const answers = await Promise.all(
       Array.from({ length: 12 }, () => ask(client, 'GET', '/missing')),
     );
@@ -90,7 +90,7 @@ describe('the soak generator’s client', () => {
   });
 
   it('answers status 0 when the connection fails', async () => {
-    const client = leanClient({ host: '127.0.0.1', port: await freePort(), maxSockets: 2 });
+    const client = leanClient({ base: `http://127.0.0.1:${await freePort()}`, maxSockets: 2 });
     expect(await ask(client, 'GET', '/')).toEqual({ status: 0, etag: undefined });
   });
 });
