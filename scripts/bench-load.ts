@@ -563,7 +563,9 @@ async function soakMode() {
   await app.stop();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const answers = results.flatMap((r) => r.answers.map(([at, ms, kind]) => ({ at, ms, kind })));
+  const answers = results.flatMap((r) =>
+    r.answers.map(([at, ms, kind, which]) => ({ at, ms, kind, path: POLLS[which]!.path })),
+  );
   const latencies = answers.map((a) => a.ms).sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
   for (const r of results) {
@@ -607,7 +609,8 @@ async function soakMode() {
 }
 
 interface PollerResult {
-  answers: [number, number, string][];
+  /** [sent at, ms, kind, index in POLLS] */
+  answers: [number, number, string, number][];
   statuses: Record<string, number>;
   networkErrors: number;
   /** Ticks that sent nothing: that customer's last poll of the path was still out. */
@@ -618,9 +621,9 @@ interface PollerResult {
 
 /**
  * Where the slow answers are: the first 30 s (every customer's first polls) against the rest, by
- * what the answer was, and by 10 s window.
+ * what the answer was (the first polls by path too), and by 10 s window.
  */
-function printBreakdown(answers: { at: number; ms: number; kind: string }[]) {
+function printBreakdown(answers: { at: number; ms: number; kind: string; path: string }[]) {
   const summary = (list: { ms: number }[]) => {
     const ms = list.map((a) => a.ms).sort((a, b) => a - b);
     const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(ms.length * p))] ?? 0;
@@ -639,6 +642,10 @@ function printBreakdown(answers: { at: number; ms: number; kind: string }[]) {
   ] as const) {
     const list = answers.filter((a) => a.kind === kind);
     if (list.length > 0) console.log(`| ${label} | ${summary(list)} |`);
+    if (kind !== 'first') continue;
+    for (const { path } of POLLS) {
+      console.log(`| - of ${path} | ${summary(list.filter((a) => a.path === path))} |`);
+    }
   }
   const windows = new Map<number, { ms: number }[]>();
   for (const a of answers) {

@@ -6,7 +6,10 @@ import { leanClient } from './lean-http.mjs';
 process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
   const client = leanClient({ base, maxSockets: 256 });
   const etags = new Map();
-  /** Every answer: when its request was sent (ms into the soak), how long it took, what it was. */
+  /**
+   * Every answer: when its request was sent (ms into the soak), how long it took, what it was, and
+   * which of `polls` it answered.
+   */
   const answers = [];
   const statuses = {};
   let networkErrors = 0;
@@ -17,7 +20,8 @@ process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
   await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
   const origin = performance.now();
 
-  const poll = (customer, path) => {
+  const poll = (customer, which) => {
+    const { path } = polls[which];
     const key = `${customer} ${path}`;
     // As the browser's TanStack Query does: an interval's tick while the last request of that
     // query is still out sends nothing (Query.fetch returns the fetch in flight).
@@ -38,7 +42,7 @@ process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
       statuses[status] = (statuses[status] ?? 0) + 1;
       const kind =
         status === 304 ? 'unchanged' : status !== 200 ? 'error' : etag ? 'changed' : 'first';
-      answers.push([started - origin, performance.now() - started, kind]);
+      answers.push([started - origin, performance.now() - started, kind, which]);
       if (answerEtag) etags.set(key, answerEtag);
     });
   };
@@ -47,12 +51,12 @@ process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
   const wallStart = performance.now();
   const timers = [];
   for (let customer = 0; customer < cookies.length; customer++) {
-    for (const { path, everyMs } of polls) {
+    for (const [which, { everyMs }] of polls.entries()) {
       // Each browser opened its page at its own moment.
       timers.push(
         setTimeout(() => {
-          poll(customer, path);
-          timers.push(setInterval(() => poll(customer, path), everyMs));
+          poll(customer, which);
+          timers.push(setInterval(() => poll(customer, which), everyMs));
         }, Math.random() * everyMs),
       );
     }
