@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -794,4 +796,163 @@ export const analyticsStaffDaily = pgTable(
     index('analytics_staff_daily_day_idx').on(t.day),
     index('analytics_staff_daily_unfolded_idx').on(t.day).where(sql`not ${t.folded}`),
   ],
+);
+
+/**
+ * The books (issue 39, decision 093): double-entry, append-only. An entry is one movement of
+ * money with its cause (the card, clawback or payout it belongs to), who caused it and a unique
+ * idempotency key; its postings move integer cents (debit positive) into or out of accounts
+ * (src/shared/ledger.ts), and sum to zero. Migration 0026 makes the database refuse an unbalanced
+ * entry at commit (a deferred constraint trigger) and any UPDATE, DELETE or TRUNCATE of either.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: id(),
+    /** The order entries were posted in: statements and running balances follow it. */
+    seq: bigserial('seq', { mode: 'number' }).notNull().unique(),
+    /** When the movement happened, by the app's clock. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    kind: varchar('kind', { length: 32 }).notNull(),
+    transactionId: uuid('transaction_id').references(() => transactions.id),
+    clawbackId: uuid('clawback_id'),
+    /** The seller the entry concerns (their statement lists it). */
+    userId: uuid('user_id').references(() => users.id),
+    actorKind: varchar('actor_kind', { length: 16 }).notNull(),
+    actorId: uuid('actor_id').notNull(),
+    actorEmail: varchar('actor_email', { length: 254 }).notNull(),
+    memo: varchar('memo', { length: 500 }).notNull(),
+    /** One per event: a retry, a double click or a second instance posts it once. */
+    idempotencyKey: varchar('idempotency_key', { length: 200 }).notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_transaction_idx').on(t.transactionId),
+    index('ledger_entries_user_seq_idx').on(t.userId, t.seq),
+    index('ledger_entries_clawback_idx').on(t.clawbackId),
+    index('ledger_entries_at_idx').on(t.at),
+  ],
+);
+
+export const ledgerPostings = pgTable(
+  'ledger_postings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => ledgerEntries.id),
+    account: varchar('account', { length: 64 }).notNull(),
+    /** The seller's sub-account, on the seller accounts only. */
+    userId: uuid('user_id').references(() => users.id),
+    /** Cents, debit positive; never 0. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** The entry's kind, kept beside the amount: a seller's figures are one index scan. */
+    kind: varchar('kind', { length: 32 }).notNull(),
+  },
+  (t) => [
+    check('ledger_postings_amount_not_zero', sql`${t.amount} <> 0`),
+    index('ledger_postings_entry_idx').on(t.entryId),
+    index('ledger_postings_user_idx')
+      .on(t.userId, t.account, t.kind, t.amount)
+      .where(sql`${t.userId} is not null`),
+  ],
+);
+
+/**
+ * Debits and credits per account and day (UTC), appended by a statement trigger on
+ * `ledger_postings` in the transaction that posts, and folded like the analytics rollups (decision
+ * 085): the trial balance and money out per day read days, not postings.
+ */
+export const ledgerAccountDays = pgTable(
+  'ledger_account_days',
+  {
+    day: date('day').notNull(),
+    account: varchar('account', { length: 64 }).notNull(),
+    debits: bigint('debits', { mode: 'number' }).notNull().default(0),
+    credits: bigint('credits', { mode: 'number' }).notNull().default(0),
+    folded: folded(),
+  },
+  (t) => [
+    index('ledger_account_days_day_idx').on(t.day),
+    index('ledger_account_days_unfolded_idx').on(t.day).where(sql`not ${t.folded}`),
+  ],
+);
+
+/**
+ * Money taken back from a seller after payment (issue 39): a card found redeemed, a balance that
+ * differs, a chargeback. What is still owed back is read from the books; `status` says whether
+ * any is (open), or it was netted against later payouts (settled) or written off.
+ */
+export const clawbacks = pgTable(
+  'clawbacks',
+  {
+    id: id(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: money('amount').notNull(),
+    reason: varchar('reason', { length: 32 }).notNull(),
+    note: varchar('note', { length: 2000 }),
+    status: varchar('status', { length: 16 }).notNull().default('open'),
+    createdById: uuid('created_by_id').notNull(),
+    writeOffNote: varchar('write_off_note', { length: 2000 }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('clawbacks_transaction_idx').on(t.transactionId),
+    index('clawbacks_user_open_idx').on(t.userId, t.createdAt).where(sql`${t.status} = 'open'`),
+  ],
+);
+
+/** A statement file finance uploaded for one payout method (issue 39, reconciliation). */
+export const reconciliationStatements = pgTable('reconciliation_statements', {
+  id: id(),
+  paymentType: varchar('payment_type', { length: 32 }).notNull(),
+  fileName: varchar('file_name', { length: 255 }).notNull(),
+  objectPath: text('object_path').notNull(),
+  sha256: varchar('sha256', { length: 64 }).notNull(),
+  lines: integer('lines').notNull(),
+  matched: integer('matched').notNull(),
+  firstDate: date('first_date'),
+  lastDate: date('last_date'),
+  uploadedById: uuid('uploaded_by_id').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A statement's lines, as read from the file. */
+export const reconciliationLines = pgTable(
+  'reconciliation_lines',
+  {
+    id: id(),
+    statementId: uuid('statement_id')
+      .notNull()
+      .references(() => reconciliationStatements.id),
+    lineNo: integer('line_no').notNull(),
+    day: date('day').notNull(),
+    amount: money('amount').notNull(),
+    reference: varchar('reference', { length: 200 }).notNull(),
+    payee: varchar('payee', { length: 200 }),
+  },
+  (t) => [index('reconciliation_lines_statement_idx').on(t.statementId, t.lineNo)],
+);
+
+/**
+ * The cards a line paid (one, or a batch sent under one reference). A card is matched once at
+ * most (its primary key), so the same file imported twice matches nothing twice.
+ */
+export const reconciliationMatches = pgTable(
+  'reconciliation_matches',
+  {
+    transactionId: uuid('transaction_id')
+      .primaryKey()
+      .references(() => transactions.id),
+    lineId: uuid('line_id')
+      .notNull()
+      .references(() => reconciliationLines.id),
+  },
+  (t) => [index('reconciliation_matches_line_idx').on(t.lineId)],
 );

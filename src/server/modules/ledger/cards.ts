@@ -1,0 +1,253 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import {
+  CARDS_BOUGHT,
+  CREDIT_KINDS,
+  type EntryKind,
+  PAID_OUT,
+  PAYMENT_KINDS,
+  paidOutAccount,
+  SELLER_PAYABLE,
+  SELLER_RECEIVABLE,
+} from '../../../shared/ledger';
+import { formatMoney, fromCents, toCents } from '../../../shared/money';
+import { paymentMethodLabel } from '../../../shared/payment-methods';
+import { isPayable } from '../../../shared/payouts';
+import { isPaid } from '../../../shared/statuses';
+import type { AuditActor } from '../../common/audit';
+import type { Db } from '../../db/client';
+import {
+  clawbacks,
+  ledgerEntries,
+  ledgerPostings,
+  paymentMethods,
+  type transactions,
+} from '../../db/schema';
+import { move, postEntry } from './post';
+
+type Card = typeof transactions.$inferSelect;
+
+/** What a card implies for the books, in cents: what it credits its seller, and what was paid. */
+export interface CardMoney {
+  credited: number;
+  paid: number;
+}
+
+/**
+ * The card's money as its columns say it (decisions 052, 060, 093): a paid card (sent or
+ * confirmed) credited and paid its payment amount; an approved card waiting for payment, and not
+ * for a revised offer's answer, credits what it will pay (staff's amount, else the quote);
+ * anything else, nothing. Migration 0026 opened the books by the same rules, and
+ * `npm run ledger:check` compares every card with them.
+ */
+export function impliedByCard(card: Card): CardMoney {
+  if (isPaid(card.paymentStatus)) {
+    const paid = card.paymentAmount === null ? 0 : toCents(card.paymentAmount);
+    return { credited: paid, paid };
+  }
+  if (isPayable(card)) {
+    return { credited: toCents(card.paymentAmount ?? card.expectedPayout), paid: 0 };
+  }
+  return { credited: 0, paid: 0 };
+}
+
+/** What the books hold for one card: its credit and payment, and how each was posted. */
+async function postedForCard(tx: Db, cardId: string) {
+  const rows = await tx
+    .select({
+      kind: ledgerPostings.kind,
+      account: ledgerPostings.account,
+      clawbackId: ledgerEntries.clawbackId,
+      amount: sql<number>`sum(${ledgerPostings.amount})::bigint`.mapWith(Number),
+    })
+    .from(ledgerPostings)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
+    .where(eq(ledgerEntries.transactionId, cardId))
+    .groupBy(ledgerPostings.kind, ledgerPostings.account, ledgerEntries.clawbackId);
+  const [{ entries }] = (await tx
+    .select({ entries: sql<number>`count(*)::int` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.transactionId, cardId))) as [{ entries: number }];
+  let credited = 0;
+  let paid = 0;
+  /** Paid out per account, and netted per clawback, still standing. */
+  const paidOut = new Map<string, number>();
+  const netted = new Map<string, number>();
+  for (const r of rows) {
+    const kind = r.kind as EntryKind;
+    if (r.account === SELLER_PAYABLE && CREDIT_KINDS.includes(kind)) credited -= r.amount;
+    if (r.account === SELLER_PAYABLE && PAYMENT_KINDS.includes(kind)) paid += r.amount;
+    if (r.account.startsWith(`${PAID_OUT}:`) && PAYMENT_KINDS.includes(kind)) {
+      paidOut.set(r.account, (paidOut.get(r.account) ?? 0) - r.amount);
+    }
+    if (r.account === SELLER_RECEIVABLE && PAYMENT_KINDS.includes(kind) && r.clawbackId) {
+      netted.set(r.clawbackId, (netted.get(r.clawbackId) ?? 0) - r.amount);
+    }
+  }
+  return { credited, paid, paidOut, netted, entries };
+}
+
+/** "Cash App $cas…" or "Bank Transfer ••••6789": where a payment went, as a statement says it. */
+function payeeOf(
+  method: { type: string; identifier: string | null; accountNumber: string | null } | undefined,
+) {
+  if (!method) return 'no payment method';
+  const hint = method.identifier
+    ? `${method.identifier.slice(0, 4)}…`
+    : method.accountNumber
+      ? `••••${method.accountNumber.slice(-4)}`
+      : '';
+  return `${paymentMethodLabel(method.type)}${hint ? ` ${hint}` : ''}`;
+}
+
+/** The seller's clawbacks with something still owed back, oldest first, locked for netting. */
+async function openClawbacks(tx: Db, userId: string) {
+  const open = await tx
+    .select({ id: clawbacks.id })
+    .from(clawbacks)
+    .where(and(eq(clawbacks.userId, userId), eq(clawbacks.status, 'open')))
+    .orderBy(asc(clawbacks.createdAt), asc(clawbacks.id))
+    .for('update');
+  if (open.length === 0) return [];
+  const owed = await tx
+    .select({
+      clawbackId: ledgerEntries.clawbackId,
+      amount: sql<number>`sum(${ledgerPostings.amount})::bigint`.mapWith(Number),
+    })
+    .from(ledgerPostings)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
+    .where(
+      and(
+        eq(ledgerPostings.account, SELLER_RECEIVABLE),
+        eq(ledgerPostings.userId, userId),
+        sql`${ledgerEntries.clawbackId} in ${open.map((c) => c.id)}`,
+      ),
+    )
+    .groupBy(ledgerEntries.clawbackId);
+  const byId = new Map(owed.map((o) => [o.clawbackId, o.amount]));
+  return open.map((c) => ({ id: c.id, outstanding: byId.get(c.id) ?? 0 }));
+}
+
+/**
+ * Brings the books in line with the card, inside the transaction that changed it (its row is
+ * locked): the difference between what the card implies and what is posted for it becomes one
+ * entry for its credit and, for its payment, the payment's reversal and the new payment, netted
+ * first against what the seller owes back (oldest clawback first). A card already in line posts
+ * nothing, so a second identical change (a double click, a retry) posts nothing. Each entry's key
+ * is the card and the entry's number among the card's entries, which the row lock makes stable.
+ * Answers whether anything was posted.
+ */
+export async function postCardMoney(
+  tx: Db,
+  now: Date,
+  actor: AuditActor,
+  card: Card,
+  before?: Pick<Card, 'offerStatus'>,
+): Promise<boolean> {
+  const target = impliedByCard(card);
+  const posted = await postedForCard(tx, card.id);
+  if (target.credited === posted.credited && target.paid === posted.paid) return false;
+  let count = posted.entries;
+  const base = { at: now, transactionId: card.id, userId: card.userId };
+  const payable = { account: SELLER_PAYABLE, userId: card.userId };
+  const receivable = { account: SELLER_RECEIVABLE, userId: card.userId };
+  const post = (
+    kind: EntryKind,
+    memo: string,
+    postings: ReturnType<typeof move>,
+    clawbackId?: string,
+  ) =>
+    postEntry(tx, actor, {
+      ...base,
+      kind,
+      memo,
+      clawbackId: clawbackId ?? null,
+      idempotencyKey: `card:${card.id}:${++count}`,
+      postings,
+    });
+  const cardName = `Card ${card.cardType} ${formatMoney(card.cardValue)}`;
+
+  const credit = target.credited - posted.credited;
+  if (credit !== 0) {
+    const kind: EntryKind =
+      posted.credited === 0
+        ? before?.offerStatus === 'pending' && card.offerStatus === 'accepted'
+          ? 'offer_accepted'
+          : 'card_approved'
+        : target.credited === 0
+          ? 'card_reversed'
+          : 'card_adjusted';
+    const memo = {
+      card_approved: `${cardName} approved`,
+      offer_accepted: `${cardName}: revised offer of ${formatMoney(fromCents(target.credited))} accepted`,
+      card_reversed: `${cardName}: approval reversed`,
+      card_adjusted: `${cardName}: payout changed to ${formatMoney(fromCents(target.credited))}`,
+    }[kind as 'card_approved'];
+    await post(kind, memo, move(credit, CARDS_BOUGHT, payable));
+  }
+
+  if (target.paid !== posted.paid) {
+    const [method] = card.paymentMethodId
+      ? await tx
+          .select({
+            type: paymentMethods.type,
+            identifier: paymentMethods.identifier,
+            accountNumber: paymentMethods.accountNumber,
+          })
+          .from(paymentMethods)
+          .where(eq(paymentMethods.id, card.paymentMethodId))
+      : [];
+    const payee = payeeOf(method);
+    // A payment that changed is taken back whole, then made again at the new amount.
+    for (const [clawbackId, amount] of posted.netted) {
+      if (amount === 0) continue;
+      await post(
+        'netting_reversed',
+        `${cardName}: payment set back, so it no longer settles what was owed back`,
+        move(amount, receivable, payable),
+        clawbackId,
+      );
+      // Owed back again: open, even if what was left of it had been written off meanwhile.
+      await tx
+        .update(clawbacks)
+        .set({ status: 'open', closedAt: null })
+        .where(eq(clawbacks.id, clawbackId));
+    }
+    for (const [account, amount] of posted.paidOut) {
+      if (amount !== 0)
+        await post(
+          'payment_reversed',
+          `Payment to ${payee} set back`,
+          move(amount, account, payable),
+        );
+    }
+    let left = target.paid;
+    if (left > 0) {
+      for (const clawback of await openClawbacks(tx, card.userId)) {
+        const take = Math.min(left, clawback.outstanding);
+        if (take <= 0) continue;
+        await post(
+          'netting',
+          `${cardName}: ${formatMoney(fromCents(take))} of its payout set against what you owed back`,
+          move(take, payable, receivable),
+          clawback.id,
+        );
+        if (take === clawback.outstanding) {
+          await tx
+            .update(clawbacks)
+            .set({ status: 'settled', closedAt: now })
+            .where(eq(clawbacks.id, clawback.id));
+        }
+        left -= take;
+        if (left === 0) break;
+      }
+      if (left > 0) {
+        await post(
+          'payment_sent',
+          `Paid to ${payee}`,
+          move(left, payable, paidOutAccount(method?.type ?? null)),
+        );
+      }
+    }
+  }
+  return true;
+}
