@@ -15,6 +15,7 @@ import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
+import ledgerRoutes from './modules/ledger/routes';
 import notificationRoutes from './modules/notifications/routes';
 import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
@@ -145,6 +146,7 @@ export async function buildApp(
   await app.register(adminRoutes);
   await app.register(analyticsRoutes);
   await app.register(payoutRoutes);
+  await app.register(ledgerRoutes);
   await app.register(chatRoutes);
   await app.register(supportRoutes);
   await app.register(verificationRoutes);

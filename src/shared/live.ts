@@ -36,7 +36,7 @@ export const EVENTS_PATH = '/api/events';
  */
 export const TOPIC_URLS: Readonly<Record<LiveTopic, readonly string[]>> = {
   transactions: ['/api/transactions', '/api/transactions/recent'],
-  stats: ['/api/stats', '/api/stats/earnings'],
+  stats: ['/api/stats', '/api/stats/earnings', '/api/balance', '/api/balance/statement'],
   chat: ['/api/chat/messages'],
   tickets: ['/api/support-tickets'],
   'payment-methods': ['/api/payment-methods'],

@@ -44,6 +44,8 @@ export const CAPABILITIES = {
   tickets: ['owner', 'support'],
   /** Payouts: the list, its CSV and marking them sent. */
   payouts: ['owner', 'finance'],
+  /** The books: trial balance, entries, accounting export, clawbacks, write-offs, reconciliation. */
+  books: ['owner', 'finance'],
   /** The Analytics tab: the business for owners and finance; a reviewer sees their own row. */
   analytics: ['owner', 'finance', 'reviewer'],
   /** Staff accounts: list, invite, change a role, deactivate. */

@@ -23,6 +23,7 @@ import { closeOfferUnsold, offerNotice } from '../../common/offers';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
+import { postCardMoneyOf } from '../ledger';
 import { claimantOf } from './queries';
 import { FRAUD_REASONS, suspendOnFraudRejections } from './standing';
 
@@ -205,6 +206,7 @@ export async function updateTransactionAsStaff(
       })
       .where(eq(transactions.id, id));
     await auditCard(tx, actor, id, 'update', changes);
+    await postCardMoneyOf(tx, new Date(context.now()), actor, id);
     // The customer hears of a decision (status, payment); a note alone is not news.
     const notice = transactionNotice({ ...current, ...rejection }, changes);
     if (notice) await notify(context, tx, current.userId, notice);
@@ -396,6 +398,7 @@ export async function makeOffer(
       changes.paymentAmount = { from: current.paymentAmount, to: null };
     }
     await auditCard(tx, actor, id, 'offer', changes);
+    await postCardMoneyOf(tx, now, actor, id);
     await notify(
       context,
       tx,
@@ -504,6 +507,7 @@ export async function decideAppeal(
       changes.rejectionReason = { from: current.rejectionReason, to: null };
     }
     await auditCard(tx, actor, id, 'appeal_decision', changes);
+    await postCardMoneyOf(tx, new Date(context.now()), actor, id);
     await notify(context, tx, current.userId, {
       kind: 'transaction',
       title:

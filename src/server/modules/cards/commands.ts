@@ -31,6 +31,7 @@ import { levelLimits, lockAccount, submittedValue } from '../../common/selling-l
 import { alertStaff } from '../../common/staff-alert';
 import { accountNotActive } from '../../common/standing';
 import { scamCheckRefusals, transactions } from '../../db/schema';
+import { postCardMoneyOf } from '../ledger';
 import { runSubmissionChecks } from '../checks/checks';
 import { cardImagesHashed, claimCardImages } from '../files/uploads';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
@@ -200,6 +201,7 @@ export async function answerOffer(
         offerStatus: { from: 'pending', to: 'accepted' },
         paymentAmount: { from: card.paymentAmount, to: card.offerAmount },
       });
+      await postCardMoneyOf(tx, new Date(context.now()), customer, id, card);
     }
     return { value: undefined, changed: [change([customer.id, STAFF], [...CUSTOMER_TOPICS])] };
   });

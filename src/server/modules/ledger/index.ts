@@ -2,7 +2,7 @@
  * The books (issue 39, decision 093): what other modules may use. The card's commands post its
  * money through `postCardMoney`; reads answer balances, statements and the staff's books.
  */
-export { impliedByCard, postCardMoney } from './cards';
+export { impliedByCard, postCardMoney, postCardMoneyOf } from './cards';
 export { checkLedger, describeMismatch, type Mismatch } from './check';
 export { move, postEntry } from './post';
 export {

@@ -8,6 +8,7 @@ import { type CommandContext, change, type Outcome, STAFF } from '../../common/c
 import { notify, transactionNotice } from '../../common/notify';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
+import { postCardMoneyOf } from '../ledger';
 import { AMOUNT, sumOf } from './queries';
 
 const SKIP_MESSAGES = {
@@ -101,6 +102,7 @@ export async function markPayoutsSent(
         })
         .where(eq(transactions.id, card.id));
       await auditCard(tx, actor, card.id, 'payout_sent', changes);
+      await postCardMoneyOf(tx, new Date(context.now()), actor, card.id);
       // The notice names the amount paid even when staff had set it before.
       const notice = transactionNotice(card, {
         ...changes,
