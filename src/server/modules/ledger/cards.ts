@@ -20,7 +20,7 @@ import {
   ledgerEntries,
   ledgerPostings,
   paymentMethods,
-  type transactions,
+  transactions,
 } from '../../db/schema';
 import { move, postEntry } from './post';
 

@@ -1,0 +1,250 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { ledgerEntries, ledgerPostings, transactions } from '../../src/server/db/schema';
+import { checkLedger, describeMismatch } from '../../src/server/modules/ledger';
+import { parseCsv } from '../parse-csv';
+import {
+  as,
+  type SignedIn,
+  setUpStaff,
+  setUpTestApp,
+  signInAs,
+  signUp,
+  submitCard,
+} from './helpers';
+
+const t = setUpTestApp({ logLevel: 'error' });
+const owner = setUpStaff(t);
+
+const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
+
+/** A staff save as the portal sends it: with the row's updatedAt as the dialog loaded it. */
+async function review(id: string, payload: object, who: SignedIn = owner) {
+  const { updatedAt } = (await get(who, `/api/admin/transactions/${id}`)).json();
+  return as(t.app, who, {
+    method: 'PATCH',
+    url: `/api/admin/transactions/${id}`,
+    payload: { ...payload, expectedUpdatedAt: updatedAt },
+  });
+}
+
+/** A new customer's $100 Amazon card (quoted at 91.00), paid to PayPal casey@example.com. */
+async function newCard(body: object = {}) {
+  const who = await signUp(t.app);
+  const response = await submitCard(t.app, who, body);
+  expect(response.statusCode).toBe(201);
+  return { who, id: response.json().id as string };
+}
+
+/** The card's entries, oldest first: kind, and postings as `account amount`. */
+async function entriesOf(id: string) {
+  const rows = await t.database.db
+    .select({
+      seq: ledgerEntries.seq,
+      kind: ledgerEntries.kind,
+      account: ledgerPostings.account,
+      amount: ledgerPostings.amount,
+    })
+    .from(ledgerEntries)
+    .innerJoin(ledgerPostings, eq(ledgerPostings.entryId, ledgerEntries.id))
+    .where(eq(ledgerEntries.transactionId, id))
+    .orderBy(ledgerEntries.seq, ledgerPostings.id);
+  const entries = new Map<number, { kind: string; postings: string[] }>();
+  for (const r of rows) {
+    const entry = entries.get(r.seq) ?? { kind: r.kind, postings: [] };
+    entry.postings.push(`${r.account} ${r.amount}`);
+    entries.set(r.seq, entry);
+  }
+  return [...entries.values()];
+}
+
+const balanceOf = async (who: SignedIn) => (await get(who, '/api/balance')).json();
+const statsOf = async (who: SignedIn) => (await get(who, '/api/stats')).json();
+
+describe('every movement of a card posts once', () => {
+  it('credits the seller once at approval, however many identical saves are sent at once', async () => {
+    const { who, id } = await newCard();
+    const { updatedAt } = (await get(owner, `/api/admin/transactions/${id}`)).json();
+    const saves = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        as(t.app, owner, {
+          method: 'PATCH',
+          url: `/api/admin/transactions/${id}`,
+          payload: { status: 'processing', expectedUpdatedAt: updatedAt },
+        }),
+      ),
+    );
+    expect(saves.map((s) => s.statusCode)).toContain(200);
+    expect(await entriesOf(id)).toEqual([
+      { kind: 'card_approved', postings: ['cards_bought 9100', 'seller_payable -9100'] },
+    ]);
+    expect(await balanceOf(who)).toEqual({
+      owed: '91.00',
+      onTheWay: '0.00',
+      paid: '0.00',
+      owedBack: '0.00',
+    });
+    expect(await statsOf(who)).toMatchObject({ totalEarned: '0.00', awaitingPayment: '91.00' });
+  });
+
+  it('pays once when the same batch is marked sent ten times at once', async () => {
+    const { who, id } = await newCard();
+    expect((await review(id, { status: 'processing' })).statusCode).toBe(200);
+    const finance = await signInAs(t, 'finance');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        as(t.app, finance, {
+          method: 'POST',
+          url: '/api/admin/payouts/mark-sent',
+          payload: { items: [{ id, amount: '91.00' }], payoutReference: 'PP-1001' },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.json().sent.length).reduce((a, b) => a + b)).toBe(1);
+    expect(await entriesOf(id)).toEqual([
+      { kind: 'card_approved', postings: ['cards_bought 9100', 'seller_payable -9100'] },
+      { kind: 'payment_sent', postings: ['seller_payable 9100', 'paid_out:paypal -9100'] },
+    ]);
+    expect(await balanceOf(who)).toMatchObject({ owed: '0.00', paid: '91.00' });
+    const statement = (await get(who, '/api/balance/statement')).json();
+    expect(statement.items.map((i: Record<string, string>) => [i.kind, i.description, i.amount, i.balance])).toEqual([
+      ['payment_sent', 'Paid to PayPal case…', '-91.00', '0.00'],
+      ['card_approved', 'Card Amazon $100.00 approved', '91.00', '91.00'],
+    ]);
+    expect(statement.items[0].transactionId).toBe(id);
+  });
+
+  it('reverses a payment set back and an approval taken back, never editing what was posted', async () => {
+    const { who, id } = await newCard();
+    expect((await review(id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' })).statusCode).toBe(200);
+    expect((await review(id, { paymentStatus: 'pending' })).statusCode).toBe(200);
+    expect(await balanceOf(who)).toMatchObject({ owed: '91.00', paid: '0.00' });
+    expect(
+      (await review(id, { status: 'rejected', rejectionReason: 'code_invalid' })).statusCode,
+    ).toBe(200);
+    expect((await entriesOf(id)).map((e) => [e.kind, e.postings])).toEqual([
+      ['card_approved', ['cards_bought 9100', 'seller_payable -9100']],
+      ['payment_sent', ['seller_payable 9100', 'paid_out:paypal -9100']],
+      ['payment_reversed', ['paid_out:paypal 9100', 'seller_payable -9100']],
+      ['card_reversed', ['cards_bought -9100', 'seller_payable 9100']],
+    ]);
+    expect(await balanceOf(who)).toMatchObject({ owed: '0.00', paid: '0.00' });
+  });
+
+  it('credits an accepted revised offer at its amount', async () => {
+    const { who, id } = await newCard();
+    expect((await review(id, { status: 'processing' })).statusCode).toBe(200);
+    const offer = await as(t.app, owner, {
+      method: 'POST',
+      url: `/api/admin/transactions/${id}/offer`,
+      payload: { verifiedValue: '60', note: 'The card holds $60' },
+    });
+    expect(offer.statusCode).toBe(201);
+    // While the customer decides, nothing is owed for the card.
+    expect(await balanceOf(who)).toMatchObject({ owed: '0.00' });
+    const accepted = await as(t.app, who, {
+      method: 'POST',
+      url: `/api/transactions/${id}/offer/accept`,
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect((await entriesOf(id)).map((e) => [e.kind, e.postings[1]])).toEqual([
+      ['card_approved', 'seller_payable -9100'],
+      ['card_reversed', 'seller_payable 9100'],
+      ['offer_accepted', 'seller_payable -5460'],
+    ]);
+    expect(await statsOf(who)).toMatchObject({ awaitingPayment: '54.60' });
+  });
+});
+
+describe('the staff books', () => {
+  it('balance, and are for owners and finance only', async () => {
+    const { id } = await newCard();
+    await review(id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' });
+    const finance = await signInAs(t, 'finance');
+    const trial = (await get(finance, '/api/admin/ledger/trial-balance')).json();
+    expect(trial.balanced).toBe(true);
+    expect(trial.debits).toBe(trial.credits);
+    const cents = trial.accounts.map((a: { balance: string }) => Math.round(Number(a.balance) * 100));
+    expect(cents.reduce((a: number, b: number) => a + b, 0)).toBe(0);
+    expect(trial.accounts.map((a: { code: string }) => a.code)).toEqual(
+      expect.arrayContaining(['seller_payable', 'cards_bought', 'paid_out:paypal']),
+    );
+    for (const role of ['reviewer', 'support'] as const) {
+      const staff = await signInAs(t, role);
+      for (const url of [
+        '/api/admin/ledger/trial-balance',
+        '/api/admin/ledger/entries',
+        '/api/admin/ledger/books',
+        '/api/admin/ledger/export.csv?from=2026-01-01&to=2026-12-31',
+      ]) {
+        const refused = await get(staff, url);
+        expect(refused.statusCode, `${role} ${url}`).toBe(403);
+        expect(refused.json().code).toBe('forbidden_role');
+      }
+    }
+  });
+
+  it('list a card entries with their postings, and export every posting of a range', async () => {
+    const { id, who } = await newCard();
+    await review(id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00', payoutReference: 'BANK-77' });
+    const entries = (await get(owner, `/api/admin/ledger/entries?transactionId=${id}`)).json();
+    expect(entries.items.map((e: { kind: string }) => e.kind)).toEqual(['payment_sent', 'card_approved']);
+    expect(entries.items[0].postings).toEqual([
+      { account: 'seller_payable', customerId: who.user.id, amount: '91.00' },
+      { account: 'paid_out:paypal', customerId: null, amount: '-91.00' },
+    ]);
+    expect((await get(owner, '/api/admin/ledger/entries?transactionId=nope')).statusCode).toBe(400);
+
+    const today = new Date(t.now()).toISOString().slice(0, 10);
+    const response = await get(owner, `/api/admin/ledger/export.csv?from=${today}&to=${today}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, ...rows] = parseCsv(response.body.replace(/^\uFEFF/, ''));
+    expect(header).toEqual(['Date', 'Entry', 'Kind', 'Account', 'Debit', 'Credit', 'Memo', 'Card', 'Reference']);
+    const mine = rows.filter((r) => r[7] === id);
+    expect(mine.map((r) => [r[2], r[3], r[4], r[5], r[8]])).toEqual([
+      ['card_approved', 'cards_bought', '91.00', '', ''],
+      ['card_approved', `seller_payable:${who.user.id}`, '', '91.00', ''],
+      ['payment_sent', `seller_payable:${who.user.id}`, '91.00', '', 'BANK-77'],
+      ['payment_sent', 'paid_out:paypal', '', '91.00', 'BANK-77'],
+    ]);
+    const total = (column: number) =>
+      rows.reduce((sum, r) => sum + Math.round(Number(r[column] || 0) * 100), 0);
+    expect(total(4)).toBe(total(5));
+    for (const bad of ['from=2026-13-01&to=2026-12-31', 'from=2026-02-30&to=2026-03-01', 'to=2026-01-01', 'from=2026-02-01&to=2026-01-01']) {
+      expect((await get(owner, `/api/admin/ledger/export.csv?${bad}`)).statusCode, bad).toBe(400);
+    }
+  });
+
+  it('ledger check finds a card whose amount was changed behind the books', async () => {
+    const { id } = await newCard();
+    await review(id, { status: 'processing' });
+    expect((await checkLedger(t.database.db)).map(describeMismatch)).toEqual([]);
+    await t.database.db.update(transactions).set({ paymentAmount: '95.00' }).where(eq(transactions.id, id));
+    expect((await checkLedger(t.database.db)).map(describeMismatch)).toEqual([
+      `card ${id}: credited to its seller 91.00 in the books, 95.00 expected`,
+    ]);
+    // Put right the way a mistake is: through the app, which posts the difference.
+    await t.database.db.update(transactions).set({ paymentAmount: null }).where(eq(transactions.id, id));
+    expect(await checkLedger(t.database.db)).toEqual([]);
+  });
+});
+
+describe('the figures the dashboard showed before the books', () => {
+  it('are what the books answer now', async () => {
+    const { rows } = await t.database.db.execute<{ user_id: string; earned: string; awaiting: string }>(sql`
+      select user_id,
+        coalesce(sum(payment_amount) filter (where payment_status in ('sent', 'confirmed')), 0)::numeric(12,2)::text as earned,
+        coalesce(sum(coalesce(payment_amount, expected_payout)) filter (
+          where status in ('processing', 'completed') and payment_status = 'pending'
+            and offer_status is distinct from 'pending'), 0)::numeric(12,2)::text as awaiting
+      from transactions group by user_id`);
+    expect(rows.length).toBeGreaterThan(5);
+    const { figureColumns: _, sellerFigures } = await import('../../src/server/modules/ledger');
+    const figures = await sellerFigures(t.database.db, rows.map((r) => r.user_id));
+    for (const r of rows) {
+      const f = figures.get(r.user_id) ?? { paid: 0, owed: 0 };
+      expect([(f.paid / 100).toFixed(2), (f.owed / 100).toFixed(2)], r.user_id).toEqual([r.earned, r.awaiting]);
+    }
+  });
+});
