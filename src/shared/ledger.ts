@@ -88,6 +88,26 @@ export function signedCents(value: string): number {
   return negative ? -cents : cents;
 }
 
+/**
+ * The netting rule (decision 093): what a seller owes back is set against their payouts oldest
+ * card first (the order the payouts list pays in), so each card's share does not depend on the
+ * order staff pay them in. `cards` are what the seller is owed per card, oldest first; answers
+ * each card's share of `owedBack`, in cents.
+ */
+export function allocateNetting(
+  owedBack: number,
+  cards: readonly { id: string; owed: number }[],
+): Map<string, number> {
+  const shares = new Map<string, number>();
+  let left = owedBack;
+  for (const card of cards) {
+    const share = Math.max(0, Math.min(card.owed, left));
+    shares.set(card.id, share);
+    left -= share;
+  }
+  return shares;
+}
+
 /** Why staff take money back from a seller (a card found redeemed after payment is the usual). */
 export const CLAWBACK_REASONS = [
   'already_redeemed',

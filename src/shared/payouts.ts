@@ -31,8 +31,10 @@ export const payoutCardSchema = z.object({
   status: z.string(),
   paymentAmount: z.string().nullable(),
   expectedPayout: z.string(),
-  /** What to pay, as a decimal string. */
+  /** What to send, as a decimal string: what the card is owed, less `netted`. */
   amount: z.string(),
+  /** The part of the card's payout set against what its seller owes back (issue 39). */
+  netted: z.string(),
   userId: z.string(),
   userEmail: z.string(),
   userFirstName: z.string().nullable(),

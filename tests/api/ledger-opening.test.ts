@@ -85,7 +85,11 @@ async function seedCards() {
 
 /** The dashboard's figures as they were computed from the cards before the books. */
 async function figuresFromCards() {
-  const { rows } = await database.db.execute<{ user_id: string; earned: string; awaiting: string }>(sql`
+  const { rows } = await database.db.execute<{
+    user_id: string;
+    earned: string;
+    awaiting: string;
+  }>(sql`
     select user_id,
       coalesce(sum(payment_amount) filter (where payment_status in ('sent', 'confirmed')), 0)::numeric(12,2)::text as earned,
       coalesce(sum(coalesce(payment_amount, expected_payout)) filter (

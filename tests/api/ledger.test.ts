@@ -107,7 +107,14 @@ describe('every movement of a card posts once', () => {
     ]);
     expect(await balanceOf(who)).toMatchObject({ owed: '0.00', paid: '91.00' });
     const statement = (await get(who, '/api/balance/statement')).json();
-    expect(statement.items.map((i: Record<string, string>) => [i.kind, i.description, i.amount, i.balance])).toEqual([
+    expect(
+      statement.items.map((i: Record<string, string>) => [
+        i.kind,
+        i.description,
+        i.amount,
+        i.balance,
+      ]),
+    ).toEqual([
       ['payment_sent', 'Paid to PayPal case…', '-91.00', '0.00'],
       ['card_approved', 'Card Amazon $100.00 approved', '91.00', '91.00'],
     ]);
@@ -116,7 +123,10 @@ describe('every movement of a card posts once', () => {
 
   it('reverses a payment set back and an approval taken back, never editing what was posted', async () => {
     const { who, id } = await newCard();
-    expect((await review(id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' })).statusCode).toBe(200);
+    expect(
+      (await review(id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' }))
+        .statusCode,
+    ).toBe(200);
     expect((await review(id, { paymentStatus: 'pending' })).statusCode).toBe(200);
     expect(await balanceOf(who)).toMatchObject({ owed: '91.00', paid: '0.00' });
     expect(
@@ -164,7 +174,9 @@ describe('the staff books', () => {
     const trial = (await get(finance, '/api/admin/ledger/trial-balance')).json();
     expect(trial.balanced).toBe(true);
     expect(trial.debits).toBe(trial.credits);
-    const cents = trial.accounts.map((a: { balance: string }) => Math.round(Number(a.balance) * 100));
+    const cents = trial.accounts.map((a: { balance: string }) =>
+      Math.round(Number(a.balance) * 100),
+    );
     expect(cents.reduce((a: number, b: number) => a + b, 0)).toBe(0);
     expect(trial.accounts.map((a: { code: string }) => a.code)).toEqual(
       expect.arrayContaining(['seller_payable', 'cards_bought', 'paid_out:paypal']),
@@ -186,9 +198,17 @@ describe('the staff books', () => {
 
   it('list a card entries with their postings, and export every posting of a range', async () => {
     const { id, who } = await newCard();
-    await review(id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00', payoutReference: 'BANK-77' });
+    await review(id, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
+      payoutReference: 'BANK-77',
+    });
     const entries = (await get(owner, `/api/admin/ledger/entries?transactionId=${id}`)).json();
-    expect(entries.items.map((e: { kind: string }) => e.kind)).toEqual(['payment_sent', 'card_approved']);
+    expect(entries.items.map((e: { kind: string }) => e.kind)).toEqual([
+      'payment_sent',
+      'card_approved',
+    ]);
     expect(entries.items[0].postings).toEqual([
       { account: 'seller_payable', customerId: who.user.id, amount: '91.00' },
       { account: 'paid_out:paypal', customerId: null, amount: '-91.00' },
@@ -200,7 +220,17 @@ describe('the staff books', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, ...rows] = parseCsv(response.body.replace(/^\uFEFF/, ''));
-    expect(header).toEqual(['Date', 'Entry', 'Kind', 'Account', 'Debit', 'Credit', 'Memo', 'Card', 'Reference']);
+    expect(header).toEqual([
+      'Date',
+      'Entry',
+      'Kind',
+      'Account',
+      'Debit',
+      'Credit',
+      'Memo',
+      'Card',
+      'Reference',
+    ]);
     const mine = rows.filter((r) => r[7] === id);
     expect(mine.map((r) => [r[2], r[3], r[4], r[5], r[8]])).toEqual([
       ['card_approved', 'cards_bought', '91.00', '', ''],
@@ -211,7 +241,12 @@ describe('the staff books', () => {
     const total = (column: number) =>
       rows.reduce((sum, r) => sum + Math.round(Number(r[column] || 0) * 100), 0);
     expect(total(4)).toBe(total(5));
-    for (const bad of ['from=2026-13-01&to=2026-12-31', 'from=2026-02-30&to=2026-03-01', 'to=2026-01-01', 'from=2026-02-01&to=2026-01-01']) {
+    for (const bad of [
+      'from=2026-13-01&to=2026-12-31',
+      'from=2026-02-30&to=2026-03-01',
+      'to=2026-01-01',
+      'from=2026-02-01&to=2026-01-01',
+    ]) {
       expect((await get(owner, `/api/admin/ledger/export.csv?${bad}`)).statusCode, bad).toBe(400);
     }
   });
@@ -220,19 +255,29 @@ describe('the staff books', () => {
     const { id } = await newCard();
     await review(id, { status: 'processing' });
     expect((await checkLedger(t.database.db)).map(describeMismatch)).toEqual([]);
-    await t.database.db.update(transactions).set({ paymentAmount: '95.00' }).where(eq(transactions.id, id));
+    await t.database.db
+      .update(transactions)
+      .set({ paymentAmount: '95.00' })
+      .where(eq(transactions.id, id));
     expect((await checkLedger(t.database.db)).map(describeMismatch)).toEqual([
       `card ${id}: credited to its seller 91.00 in the books, 95.00 expected`,
     ]);
     // Put right the way a mistake is: through the app, which posts the difference.
-    await t.database.db.update(transactions).set({ paymentAmount: null }).where(eq(transactions.id, id));
+    await t.database.db
+      .update(transactions)
+      .set({ paymentAmount: null })
+      .where(eq(transactions.id, id));
     expect(await checkLedger(t.database.db)).toEqual([]);
   });
 });
 
 describe('the figures the dashboard showed before the books', () => {
   it('are what the books answer now', async () => {
-    const { rows } = await t.database.db.execute<{ user_id: string; earned: string; awaiting: string }>(sql`
+    const { rows } = await t.database.db.execute<{
+      user_id: string;
+      earned: string;
+      awaiting: string;
+    }>(sql`
       select user_id,
         coalesce(sum(payment_amount) filter (where payment_status in ('sent', 'confirmed')), 0)::numeric(12,2)::text as earned,
         coalesce(sum(coalesce(payment_amount, expected_payout)) filter (
@@ -241,10 +286,16 @@ describe('the figures the dashboard showed before the books', () => {
       from transactions group by user_id`);
     expect(rows.length).toBeGreaterThan(5);
     const { figureColumns: _, sellerFigures } = await import('../../src/server/modules/ledger');
-    const figures = await sellerFigures(t.database.db, rows.map((r) => r.user_id));
+    const figures = await sellerFigures(
+      t.database.db,
+      rows.map((r) => r.user_id),
+    );
     for (const r of rows) {
       const f = figures.get(r.user_id) ?? { paid: 0, owed: 0 };
-      expect([(f.paid / 100).toFixed(2), (f.owed / 100).toFixed(2)], r.user_id).toEqual([r.earned, r.awaiting]);
+      expect([(f.paid / 100).toFixed(2), (f.owed / 100).toFixed(2)], r.user_id).toEqual([
+        r.earned,
+        r.awaiting,
+      ]);
     }
   });
 });

@@ -14,7 +14,7 @@ import { HttpError, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
 import { alertStaff } from '../../common/staff-alert';
 import type { Db } from '../../db/client';
-import { transactions, users } from '../../db/schema';
+import { clawbacks, transactions, users } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 import { deleteAccountSessions } from '../../plugins/session';
 
@@ -26,7 +26,7 @@ export const FRAUD_REASONS = ['code_invalid', 'already_redeemed', 'suspected_fra
 export const AUTO_SUSPEND_COUNT = 3;
 export const AUTO_SUSPEND_RULE = 'three_fraud_rejections_in_30_days';
 const AUTO_SUSPEND_REASON =
-  'Automatic: 3 or more cards rejected as invalid, already redeemed or suspected fraud within 30 days, pending review';
+  'Automatic: 3 or more cards rejected as invalid, already redeemed or suspected fraud, or taken back after payment, within 30 days, pending review';
 export const ACCOUNT_CLOSED_NOTE = 'Account closed';
 
 /**
@@ -142,15 +142,18 @@ export async function suspendOnFraudRejections(
     .for('no key update');
   if (user?.standing !== 'active') return [];
   const since = new Date(context.now() - 30 * 24 * 60 * 60 * 1000);
-  const count = await tx.$count(
-    transactions,
-    and(
-      eq(transactions.userId, userId),
-      eq(transactions.status, 'rejected'),
-      inArray(transactions.rejectionReason, [...FRAUD_REASONS]),
-      gt(transactions.updatedAt, since),
-    ),
-  );
+  // A clawback after payment (issue 39) counts as a fraud rejection does.
+  const count =
+    (await tx.$count(
+      transactions,
+      and(
+        eq(transactions.userId, userId),
+        eq(transactions.status, 'rejected'),
+        inArray(transactions.rejectionReason, [...FRAUD_REASONS]),
+        gt(transactions.updatedAt, since),
+      ),
+    )) +
+    (await tx.$count(clawbacks, and(eq(clawbacks.userId, userId), gt(clawbacks.createdAt, since))));
   if (count < AUTO_SUSPEND_COUNT) return [];
   const changed = await applyStanding(
     context,
@@ -164,7 +167,7 @@ export async function suspendOnFraudRejections(
   await alertStaff(tx, context, {
     subject: `${PRODUCT_NAME}: a customer was suspended automatically`,
     lines: [
-      `${user.email} was suspended automatically: ${count} of their cards were rejected as invalid, already redeemed or suspected fraud within 30 days.`,
+      `${user.email} was suspended automatically: ${count} of their cards were rejected as invalid, already redeemed or suspected fraud, or taken back after payment, within 30 days.`,
       'Review the account in the portal (Users), and reinstate it if the rule was wrong.',
     ],
   });

@@ -31,9 +31,9 @@ import { levelLimits, lockAccount, submittedValue } from '../../common/selling-l
 import { alertStaff } from '../../common/staff-alert';
 import { accountNotActive } from '../../common/standing';
 import { scamCheckRefusals, transactions } from '../../db/schema';
-import { postCardMoneyOf } from '../ledger';
 import { runSubmissionChecks } from '../checks/checks';
 import { cardImagesHashed, claimCardImages } from '../files/uploads';
+import { postCardMoneyOf } from '../ledger';
 import { findUsablePaymentMethod } from '../payment-methods/queries';
 import { belowMinimum, rateChanged, termsForSubmission } from '../rates/queries';
 import { addFeedback, findTransaction } from './queries';

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
+  allocateNetting,
   CARDS_BOUGHT,
   CREDIT_KINDS,
   type EntryKind,
@@ -128,6 +129,26 @@ async function openClawbacks(tx: Db, userId: string) {
 }
 
 /**
+ * What the seller is owed card by card (the payable sub-account per card), for the cards not yet
+ * paid, oldest first (as the payouts list orders them).
+ */
+export async function owedCards(db: Db, userId: string) {
+  const rows = await db
+    .select({
+      id: transactions.id,
+      owed: sql<number>`(-sum(${ledgerPostings.amount}))::bigint`.mapWith(Number),
+    })
+    .from(ledgerPostings)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
+    .innerJoin(transactions, eq(transactions.id, ledgerEntries.transactionId))
+    .where(and(eq(ledgerPostings.userId, userId), eq(ledgerPostings.account, SELLER_PAYABLE)))
+    .groupBy(transactions.id)
+    .having(sql`sum(${ledgerPostings.amount}) <> 0`)
+    .orderBy(asc(transactions.createdAt), asc(transactions.id));
+  return rows;
+}
+
+/**
  * Brings the books in line with the card, inside the transaction that changed it (its row is
  * locked): the difference between what the card implies and what is posted for it becomes one
  * entry for its credit and, for its payment, the payment's reversal and the new payment, netted
@@ -220,9 +241,17 @@ export async function postCardMoney(
           move(amount, account, payable),
         );
     }
-    let left = target.paid;
-    if (left > 0) {
-      for (const clawback of await openClawbacks(tx, card.userId)) {
+    if (target.paid > 0) {
+      const open = await openClawbacks(tx, card.userId);
+      // The part of the payment that settles what the seller owes back, by the netting rule the
+      // payouts list follows too: the amount it shows to send is the amount posted as sent.
+      const owedBack = open.reduce((sum, c) => sum + c.outstanding, 0);
+      const netting =
+        owedBack === 0
+          ? 0
+          : (allocateNetting(owedBack, await owedCards(tx, card.userId)).get(card.id) ?? 0);
+      let left = netting;
+      for (const clawback of open) {
         const take = Math.min(left, clawback.outstanding);
         if (take <= 0) continue;
         await post(
@@ -238,13 +267,12 @@ export async function postCardMoney(
             .where(eq(clawbacks.id, clawback.id));
         }
         left -= take;
-        if (left === 0) break;
       }
-      if (left > 0) {
+      if (target.paid > netting) {
         await post(
           'payment_sent',
           `Paid to ${payee}`,
-          move(left, payable, paidOutAccount(method?.type ?? null)),
+          move(target.paid - netting, payable, paidOutAccount(method?.type ?? null)),
         );
       }
     }

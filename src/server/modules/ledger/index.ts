@@ -2,8 +2,9 @@
  * The books (issue 39, decision 093): what other modules may use. The card's commands post its
  * money through `postCardMoney`; reads answer balances, statements and the staff's books.
  */
-export { impliedByCard, postCardMoney, postCardMoneyOf } from './cards';
+export { impliedByCard, owedCards, postCardMoney, postCardMoneyOf } from './cards';
 export { checkLedger, describeMismatch, type Mismatch } from './check';
+export { clawbacksOf } from './clawbacks';
 export { move, postEntry } from './post';
 export {
   balanceOf,
@@ -11,9 +12,12 @@ export {
   figureColumns,
   ledgerEntriesOf,
   NO_FIGURES,
+  owedForCard,
   type SellerFigures,
   sellerFigures,
   statementOf,
+  type ToSend,
   toBalance,
+  toSendFor,
   trialBalance,
 } from './queries';

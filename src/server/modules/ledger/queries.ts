@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import {
   accountName,
   accountOrder,
+  allocateNetting,
   type Balance,
   type Books,
   type EntryKind,
@@ -18,6 +19,7 @@ import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { badRequest } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { clawbacks, ledgerAccountDays, ledgerEntries, ledgerPostings } from '../../db/schema';
+import { owedCards } from './cards';
 
 /** A page of entries; the cursor is the last entry's `seq`. */
 export const LEDGER_PAGE = 50;
@@ -282,4 +284,35 @@ export async function books(db: Db, now: Date): Promise<Books> {
       over90: signedMoney(aged.get('90+') ?? 0),
     },
   };
+}
+
+/**
+ * What the seller is still owed for a card (its payable sub-account), in cents: a column of a
+ * select from `transactions`.
+ */
+export const owedForCard = () =>
+  sql<number>`coalesce((select -sum(p.amount) from ${ledgerPostings} p join ${ledgerEntries} e
+    on e.id = p.entry_id where e.transaction_id = "transactions"."id"
+    and p.account = ${SELLER_PAYABLE}), 0)::bigint`.mapWith(Number);
+
+/** A card's payout split: what it is owed, the part set against what is owed back, and the rest. */
+export interface ToSend {
+  owed: number;
+  netted: number;
+  net: number;
+}
+
+/**
+ * What to send for each card a seller is owed for, by the netting rule (allocateNetting): the
+ * payouts list shows it, and marking a card sent posts it.
+ */
+export async function toSendFor(db: Db, userId: string): Promise<Map<string, ToSend>> {
+  const [figures, cards] = await Promise.all([sellerFigures(db, [userId]), owedCards(db, userId)]);
+  const shares = allocateNetting(figures.get(userId)?.owedBack ?? 0, cards);
+  return new Map(
+    cards.map((c) => {
+      const netted = shares.get(c.id) ?? 0;
+      return [c.id, { owed: c.owed, netted, net: c.owed - netted }];
+    }),
+  );
 }

@@ -8,8 +8,8 @@ import { type CommandContext, change, type Outcome, STAFF } from '../../common/c
 import { notify, transactionNotice } from '../../common/notify';
 import { holdRulesOf, payoutBlocks } from '../../common/payout-holds';
 import { transactions } from '../../db/schema';
-import { postCardMoneyOf } from '../ledger';
-import { AMOUNT, sumOf } from './queries';
+import { owedForCard, postCardMoneyOf, type ToSend, toSendFor } from '../ledger';
+import { sumOf } from './queries';
 
 const SKIP_MESSAGES = {
   not_found: 'No such transaction',
@@ -31,7 +31,7 @@ export async function markPayoutsSent(
   return context.db.transaction(async (tx) => {
     // Locked in id order, so two batches that share cards cannot deadlock.
     const rows = await tx
-      .select({ ...getTableColumns(transactions), amount: AMOUNT })
+      .select({ ...getTableColumns(transactions), owed: owedForCard() })
       .from(transactions)
       .where(
         inArray(
@@ -47,6 +47,11 @@ export async function markPayoutsSent(
       rows.map((r) => r.id),
       holdRulesOf(context),
     );
+    // What to send for each card, by the rule the list showed it with (netting, issue 39).
+    const toSend = new Map<string, ToSend>();
+    for (const userId of new Set(rows.map((r) => r.userId))) {
+      for (const [id, share] of await toSendFor(tx, userId)) toSend.set(id, share);
+    }
     const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
     const customers = new Set<string>();
     for (const item of items) {
@@ -70,7 +75,8 @@ export async function markPayoutsSent(
         result.skipped.push({ id: item.id, reason: code, message: block.message });
         continue;
       }
-      if (toCents(card.amount) !== toCents(item.amount)) {
+      const net = toSend.get(card.id)?.net ?? card.owed;
+      if (net !== toCents(item.amount)) {
         result.skipped.push({
           id: item.id,
           reason: 'amount_changed',
@@ -78,7 +84,8 @@ export async function markPayoutsSent(
         });
         continue;
       }
-      const amount = fromCents(toCents(card.amount));
+      // The card pays what it is owed; the netted part of it settles what its seller owed back.
+      const amount = fromCents(card.owed);
       const changes: AuditChanges = {};
       if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
       changes.paymentStatus = { from: card.paymentStatus, to: 'sent' };
@@ -110,7 +117,7 @@ export async function markPayoutsSent(
       });
       if (notice) await notify(context, tx, card.userId, notice);
       customers.add(card.userId);
-      result.sent.push({ id: card.id, amount });
+      result.sent.push({ id: card.id, amount: fromCents(net) });
     }
     result.total = sumOf(result.sent);
     const changed =

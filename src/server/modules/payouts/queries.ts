@@ -19,6 +19,7 @@ import { payeeColumns } from '../../common/transaction-columns';
 import { groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { paymentMethods, transactions, users } from '../../db/schema';
+import { owedForCard, sellerFigures, type ToSend, toSendFor } from '../ledger';
 
 const PAYABLE: SQL = and(
   inArray(transactions.status, [...PAYABLE_STATUSES]),
@@ -26,9 +27,6 @@ const PAYABLE: SQL = and(
   // A revised offer waiting for the customer holds the payment (decision 073).
   sql`${transactions.offerStatus} is distinct from 'pending'`,
 )!;
-
-/** What to pay: the amount staff set, else the payout quoted at submission. */
-export const AMOUNT = sql<string>`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})::text`;
 
 /** The cards waiting to be paid, oldest first (paid in the order they came). */
 async function payableCards(db: Db, holds: HoldRules) {
@@ -44,7 +42,7 @@ async function payableCards(db: Db, holds: HoldRules) {
       status: transactions.status,
       paymentAmount: transactions.paymentAmount,
       expectedPayout: transactions.expectedPayout,
-      amount: AMOUNT,
+      owed: owedForCard(),
       userId: transactions.userId,
       ...payeeColumns,
     })
@@ -54,15 +52,23 @@ async function payableCards(db: Db, holds: HoldRules) {
     .where(PAYABLE)
     .orderBy(asc(transactions.createdAt), asc(transactions.id))
     .limit(PAYOUT_LIST_LIMIT);
+  // What to send comes from the books: what each card is owed, less its share of what its
+  // seller owes back (the netting rule, which marking it sent follows too).
+  const toSend = await toSendOf(
+    db,
+    rows.map((r) => r.userId),
+  );
   const cards: PayoutCard[] = [];
   const held: Payouts['held'] = [];
-  for (const { methodHoldEnds, accountHoldEnds, standing, ...r } of rows) {
+  for (const { methodHoldEnds, accountHoldEnds, standing, owed, ...r } of rows) {
+    const netted = toSend.get(r.id)?.netted ?? 0;
+    const amount = fromCents(owed - netted);
     const hold = holdOf({ methodHoldEnds, accountHoldEnds }, holds.now);
     if (standing === 'suspended' || hold) {
       held.push({
         id: r.id,
         cardType: r.cardType,
-        amount: r.amount,
+        amount,
         userEmail: r.userEmail,
         reason: standing === 'suspended' ? 'account_suspended' : hold!.reason,
         message: standing === 'suspended' ? SUSPENDED_PAYOUT : `${HOLD_MESSAGES[hold!.reason]}.`,
@@ -72,12 +78,28 @@ async function payableCards(db: Db, holds: HoldRules) {
     }
     cards.push({
       ...r,
+      amount,
+      netted: fromCents(netted),
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
       payoutHoldUntil: null,
     });
   }
   return { cards, held };
+}
+
+/**
+ * The netting of the sellers who owe something back (few do): each one's cards and shares. The
+ * others send what each card is owed.
+ */
+async function toSendOf(db: Db, userIds: string[]) {
+  const figures = await sellerFigures(db, [...new Set(userIds)]);
+  const shares = new Map<string, ToSend>();
+  for (const [userId, f] of figures) {
+    if (f.owedBack === 0) continue;
+    for (const [id, share] of await toSendFor(db, userId)) shares.set(id, share);
+  }
+  return shares;
 }
 
 export const sumOf = (cards: { amount: string }[]) =>
