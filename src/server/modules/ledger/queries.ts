@@ -99,7 +99,7 @@ export async function statementOf(
   const before = parseSeqCursor(cursor);
   const rows = await db.execute<{
     id: string;
-    seq: string;
+    cursor: string;
     at: string;
     kind: EntryKind;
     memo: string;
@@ -115,7 +115,7 @@ export async function statementOf(
        group by e.id),
     running as (
       select *, sum(amount) over (order by seq) as balance from lines)
-    select id, seq::text, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+    select id, seq::text as cursor, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
            kind, memo, transaction_id, amount::text, balance::text
       from running
      ${before === null ? sql`` : sql`where seq < ${before}`}
@@ -132,7 +132,7 @@ export async function statementOf(
       balance: signedMoney(Number(r.balance)),
       transactionId: r.transaction_id,
     })),
-    nextCursor: rows.rows.length > limit ? page[page.length - 1]!.seq : null,
+    nextCursor: rows.rows.length > limit ? page[page.length - 1]!.cursor : null,
   };
 }
 
