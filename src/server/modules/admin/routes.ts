@@ -21,28 +21,25 @@ import {
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
 import { notFound } from '../../common/http-error';
-import { holdRulesOf } from '../../common/payout-holds';
-import { cardTimeline } from '../../common/timeline';
+import type { StandingAction } from '../../common/standing';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { checksOf } from '../checks/checks';
 import {
+  cardTimeline,
   claimCard,
   decideAppeal,
+  findAdminTransaction,
+  holdRulesOf,
+  listAdminTransactions,
   makeOffer,
   releaseClaim,
-  revealCardCode,
-  updateTransactionAsStaff,
-} from './commands';
-import {
-  adminStats,
-  findAdminTransaction,
-  findAdminUser,
-  listAdminTransactions,
-  listAdminUsers,
   removedImagesOf,
+  revealCardCode,
   transactionAudit,
-} from './queries';
-import { changeStanding, type StandingAction } from './standing';
+  updateTransactionAsStaff,
+} from '../cards';
+import { checksOf } from '../checks';
+import { adminStats, findAdminUser, listAdminUsers } from './queries';
+import { changeStanding } from './standing';
 
 const idParams = z.object({ id: z.string() });
 
