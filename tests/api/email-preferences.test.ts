@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
-import { unsubscribeToken } from '../../src/server/common/unsubscribe';
 import { transactions } from '../../src/server/db/schema';
+import { unsubscribeToken } from '../../src/server/mail/unsubscribe';
 import { sendWeeklyDigests } from '../../src/server/modules/notifications/digests';
 import {
   as,

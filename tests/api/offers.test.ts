@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog } from '../../src/server/db/schema';
-import { expireOffers } from '../../src/server/modules/admin/commands';
+import { expireOffers } from '../../src/server/modules/cards';
 import { expectedPayout } from '../../src/shared/money';
 import {
   as,

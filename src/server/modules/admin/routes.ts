@@ -20,29 +20,30 @@ import {
   timelineEntrySchema,
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
+import { clawbackSchema, createClawbackSchema, writeOffSchema } from '../../../shared/ledger';
 import { notFound } from '../../common/http-error';
-import { holdRulesOf } from '../../common/payout-holds';
-import { cardTimeline } from '../../common/timeline';
+import type { StandingAction } from '../../common/standing';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { checksOf } from '../checks/checks';
 import {
+  cardTimeline,
   claimCard,
   decideAppeal,
+  findAdminTransaction,
+  holdRulesOf,
+  listAdminTransactions,
   makeOffer,
   releaseClaim,
-  revealCardCode,
-  updateTransactionAsStaff,
-} from './commands';
-import {
-  adminStats,
-  findAdminTransaction,
-  findAdminUser,
-  listAdminTransactions,
-  listAdminUsers,
   removedImagesOf,
+  revealCardCode,
+  takeBack,
   transactionAudit,
-} from './queries';
-import { changeStanding, type StandingAction } from './standing';
+  updateTransactionAsStaff,
+  writeOff,
+} from '../cards';
+import { checksOf } from '../checks';
+import { clawbacksOf } from '../ledger';
+import { adminStats, findAdminUser, listAdminUsers } from './queries';
+import { changeStanding } from './standing';
 
 const idParams = z.object({ id: z.string() });
 
@@ -250,4 +251,46 @@ export default async function adminRoutes(app: FastifyInstance) {
   standingRoute('suspend');
   standingRoute('close');
   standingRoute('reinstate');
+
+  // Money taken back after payment, and written off (issue 39): finance and owners.
+  r.get(
+    '/api/admin/transactions/:id/clawbacks',
+    {
+      config: { capability: 'cards.read' },
+      schema: { params: idParams, response: { 200: z.array(clawbackSchema) } },
+    },
+    async (request) => {
+      if (!isUuid(request.params.id)) throw notFound('Transaction not found');
+      return clawbacksOf(app.db, request.params.id);
+    },
+  );
+
+  r.post(
+    '/api/admin/transactions/:id/clawback',
+    {
+      config: { capability: 'books' },
+      schema: { params: idParams, body: createClawbackSchema, response: { 201: clawbackSchema } },
+    },
+    async (request, reply) => {
+      if (!isUuid(request.params.id)) throw notFound('Transaction not found');
+      const clawback = await app.run((context) =>
+        takeBack(context, accountOf(request), request.params.id, request.body),
+      );
+      return reply.code(201).send(clawback);
+    },
+  );
+
+  r.post(
+    '/api/admin/clawbacks/:id/write-off',
+    {
+      config: { capability: 'books' },
+      schema: { params: idParams, body: writeOffSchema, response: { 200: clawbackSchema } },
+    },
+    async (request) => {
+      if (!isUuid(request.params.id)) throw notFound('Clawback not found');
+      return app.run((context) =>
+        writeOff(context, accountOf(request), request.params.id, request.body.note),
+      );
+    },
+  );
 }

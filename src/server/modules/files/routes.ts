@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Account } from '../../common/account';
-import { openStoredDocument } from '../../common/documents';
 import { sendFile } from '../../common/download';
 import { HttpError, notFound } from '../../common/http-error';
 import {
@@ -16,6 +15,7 @@ import {
 import { limit } from '../../plugins/rate-limit';
 import { UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { recordDocumentView } from './commands';
+import { openStoredDocument } from './documents';
 import { findUpload, hashesSettled, storeUpload } from './uploads';
 
 /** A file the retention run deleted (its card or message still names it). */

@@ -279,15 +279,3 @@ export async function postCardMoney(
   }
   return true;
 }
-
-/** postCardMoney for a card known by id, read (and locked) here. */
-export async function postCardMoneyOf(
-  tx: Db,
-  now: Date,
-  actor: AuditActor,
-  id: string,
-  before?: Pick<Card, 'offerStatus'>,
-) {
-  const [card] = await tx.select().from(transactions).where(eq(transactions.id, id)).for('update');
-  return card ? postCardMoney(tx, now, actor, card, before) : false;
-}

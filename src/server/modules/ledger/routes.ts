@@ -6,21 +6,16 @@ import { isUuid } from '../../../shared/ids';
 import {
   balanceSchema,
   booksSchema,
-  clawbackSchema,
-  createClawbackSchema,
   ledgerEntrySchema,
   statementSchema,
   trialBalanceSchema,
-  writeOffSchema,
 } from '../../../shared/ledger';
 import { sendFile } from '../../common/download';
-import { badRequest, notFound } from '../../common/http-error';
+import { badRequest } from '../../common/http-error';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { clawbacksOf, takeBack, writeOff } from './clawbacks';
 import { exportPostings, statementCsvRows } from './export';
 import { balanceOf, books, ledgerEntriesOf, statementOf, trialBalance } from './queries';
 
-const idParams = z.object({ id: z.string() });
 const cursorQuery = z.object({ cursor: z.string().max(40).optional() });
 const day = z
   .string()
@@ -125,51 +120,6 @@ export default async function ledgerRoutes(app: FastifyInstance) {
         reply,
         { type: 'text/csv; charset=utf-8', name: `cardbridge-ledger-${from}-to-${to}.csv` },
         exportPostings(app.db, from, to),
-      );
-    },
-  );
-
-  // Money taken back after payment, and written off (issue 39).
-  r.get(
-    '/api/admin/transactions/:id/clawbacks',
-    {
-      onRequest: requireStaff,
-      config: { capability: 'cards.read' },
-      schema: { params: idParams, response: { 200: z.array(clawbackSchema) } },
-    },
-    async (request) => {
-      if (!isUuid(request.params.id)) throw notFound('Transaction not found');
-      return clawbacksOf(app.db, request.params.id);
-    },
-  );
-
-  r.post(
-    '/api/admin/transactions/:id/clawback',
-    {
-      onRequest: requireStaff,
-      config: { capability: 'books' },
-      schema: { params: idParams, body: createClawbackSchema, response: { 201: clawbackSchema } },
-    },
-    async (request, reply) => {
-      if (!isUuid(request.params.id)) throw notFound('Transaction not found');
-      const clawback = await app.run((context) =>
-        takeBack(context, accountOf(request), request.params.id, request.body),
-      );
-      return reply.code(201).send(clawback);
-    },
-  );
-
-  r.post(
-    '/api/admin/clawbacks/:id/write-off',
-    {
-      onRequest: requireStaff,
-      config: { capability: 'books' },
-      schema: { params: idParams, body: writeOffSchema, response: { 200: clawbackSchema } },
-    },
-    async (request) => {
-      if (!isUuid(request.params.id)) throw notFound('Clawback not found');
-      return app.run((context) =>
-        writeOff(context, accountOf(request), request.params.id, request.body.note),
       );
     },
   );

@@ -1,32 +1,26 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { fromCents, toCents } from '../../../shared/money';
+import { asc, eq } from 'drizzle-orm';
+import { fromCents } from '../../../shared/money';
 import { PAYMENT_METHOD_TYPES, paymentMethodLabel } from '../../../shared/payment-methods';
 import {
-  PAYABLE_STATUSES,
   PAYOUT_LIST_LIMIT,
   type PayoutCard,
   type PayoutGroup,
   type Payouts,
+  sumOf,
 } from '../../../shared/payouts';
+import { groupBy } from '../../db/batch';
+import type { Db } from '../../db/client';
+import { paymentMethods, transactions, users } from '../../db/schema';
 import {
+  AWAITING_PAYMENT,
   HOLD_MESSAGES,
   type HoldRules,
   holdColumns,
   holdOf,
+  payeeColumns,
   SUSPENDED_PAYOUT,
-} from '../../common/payout-holds';
-import { payeeColumns } from '../../common/transaction-columns';
-import { groupBy } from '../../db/batch';
-import type { Db } from '../../db/client';
-import { paymentMethods, transactions, users } from '../../db/schema';
+} from '../cards';
 import { owedForCard, sellerFigures, type ToSend, toSendFor } from '../ledger';
-
-const PAYABLE: SQL = and(
-  inArray(transactions.status, [...PAYABLE_STATUSES]),
-  eq(transactions.paymentStatus, 'pending'),
-  // A revised offer waiting for the customer holds the payment (decision 073).
-  sql`${transactions.offerStatus} is distinct from 'pending'`,
-)!;
 
 /** The cards waiting to be paid, oldest first (paid in the order they came). */
 async function payableCards(db: Db, holds: HoldRules) {
@@ -49,7 +43,7 @@ async function payableCards(db: Db, holds: HoldRules) {
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
-    .where(PAYABLE)
+    .where(AWAITING_PAYMENT)
     .orderBy(asc(transactions.createdAt), asc(transactions.id))
     .limit(PAYOUT_LIST_LIMIT);
   // What to send comes from the books: what each card is owed, less its share of what its
@@ -102,9 +96,6 @@ async function toSendOf(db: Db, userIds: string[]) {
   return shares;
 }
 
-export const sumOf = (cards: { amount: string }[]) =>
-  fromCents(cards.reduce((sum, c) => sum + toCents(c.amount), 0));
-
 const typeOrder = (type: string | null) => {
   const at = PAYMENT_METHOD_TYPES.indexOf(type as (typeof PAYMENT_METHOD_TYPES)[number]);
   return at < 0 ? PAYMENT_METHOD_TYPES.length + (type === null ? 1 : 0) : at;
@@ -117,7 +108,7 @@ const typeOrder = (type: string | null) => {
 export async function listPayouts(db: Db, holds: HoldRules): Promise<Payouts> {
   const [{ cards, held }, waiting] = await Promise.all([
     payableCards(db, holds),
-    db.$count(transactions, PAYABLE),
+    db.$count(transactions, AWAITING_PAYMENT),
   ]);
   const byType = groupBy(cards, (card) => card.paymentMethodType);
   const groups: PayoutGroup[] = [...byType.entries()]

@@ -1,10 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { TimelineEntry } from '../../shared/fair-dealing';
-import { offerHeadline } from '../../shared/fair-dealing-text';
-import { formatMoney } from '../../shared/money';
-import { rejectionText } from '../../shared/rejections';
-import type { Db } from '../db/client';
-import { auditLog, transactions, users } from '../db/schema';
+import type { TimelineEntry } from '../../../shared/fair-dealing';
+import { offerHeadline } from '../../../shared/fair-dealing-text';
+import { formatMoney } from '../../../shared/money';
+import { rejectionText } from '../../../shared/rejections';
+import type { Db } from '../../db/client';
+import { auditLog, transactions, users } from '../../db/schema';
 
 type Changes = Record<string, { from: unknown; to: unknown } | undefined>;
 

@@ -1,0 +1,128 @@
+import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { fromCents, toCents } from '../../../shared/money';
+import { isPayable, type MarkSentResult, sumOf } from '../../../shared/payouts';
+import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
+import type { Account } from '../../common/account';
+import type { AuditChanges } from '../../common/audit';
+import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { notify, transactionNotice } from '../../common/notify';
+import { transactions } from '../../db/schema';
+import { owedForCard, type ToSend, toSendFor } from '../ledger';
+import { CARD_TOPICS, changeCard } from './change';
+import { holdRulesOf, payoutBlocks } from './payout-holds';
+
+const SKIP_MESSAGES = {
+  not_found: 'No such transaction',
+  amount_changed: 'The amount to pay changed since the list was loaded',
+} as const;
+
+/**
+ * Marks a batch paid (decision 052), in one database transaction: each card still waiting, and
+ * still owed the amount the list showed, becomes Payment Sent and Completed with the amount paid
+ * recorded, with an audit row and a notification to its customer. Every other card is left
+ * untouched and reported back with the reason.
+ */
+export async function markPayoutsSent(
+  context: CommandContext,
+  actor: Account,
+  items: { id: string; amount: string }[],
+  payoutReference?: string | null,
+): Promise<Outcome<MarkSentResult>> {
+  return context.db.transaction(async (tx) => {
+    // Locked in id order, so two batches that share cards cannot deadlock.
+    const rows = await tx
+      .select({ ...getTableColumns(transactions), owed: owedForCard() })
+      .from(transactions)
+      .where(
+        inArray(
+          transactions.id,
+          items.map((i) => i.id),
+        ),
+      )
+      .orderBy(asc(transactions.id))
+      .for('update');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const blocks = await payoutBlocks(
+      tx,
+      rows.map((r) => r.id),
+      holdRulesOf(context),
+    );
+    // What to send for each card, by the rule the list showed it with (netting, issue 39).
+    const toSend = new Map<string, ToSend>();
+    for (const userId of new Set(rows.map((r) => r.userId))) {
+      for (const [id, share] of await toSendFor(tx, userId)) toSend.set(id, share);
+    }
+    const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
+    const customers = new Set<string>();
+    for (const item of items) {
+      const card = byId.get(item.id);
+      if (!card) {
+        result.skipped.push({ id: item.id, reason: 'not_found', message: SKIP_MESSAGES.not_found });
+        continue;
+      }
+      if (!isPayable(card)) {
+        result.skipped.push({
+          id: item.id,
+          reason: 'not_payable',
+          message: `Not waiting for payment: ${statusLabel(card.status)}, ${paymentStatusLabel(card.paymentStatus)}`,
+        });
+        continue;
+      }
+      const block = blocks.get(card.id);
+      if (block) {
+        const code =
+          block.extra?.code === 'account_suspended' ? 'account_suspended' : 'payout_hold';
+        result.skipped.push({ id: item.id, reason: code, message: block.message });
+        continue;
+      }
+      const net = toSend.get(card.id)?.net ?? card.owed;
+      if (net !== toCents(item.amount)) {
+        result.skipped.push({
+          id: item.id,
+          reason: 'amount_changed',
+          message: SKIP_MESSAGES.amount_changed,
+        });
+        continue;
+      }
+      // The card pays what it is owed; the netted part of it settles what its seller owed back.
+      const amount = fromCents(card.owed);
+      const changes: AuditChanges = {};
+      if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
+      changes.paymentStatus = { from: card.paymentStatus, to: 'sent' };
+      if (card.paymentAmount !== amount) {
+        changes.paymentAmount = { from: card.paymentAmount, to: amount };
+      }
+      // The batch's reference, when given, replaces any the card had; none given keeps it.
+      const reference = payoutReference ? { payoutReference } : {};
+      if (payoutReference && card.payoutReference !== payoutReference) {
+        changes.payoutReference = { from: card.payoutReference, to: payoutReference };
+      }
+      await changeCard(
+        context,
+        tx,
+        actor,
+        card,
+        {
+          status: 'completed',
+          paymentStatus: 'sent',
+          paymentAmount: amount,
+          ...reference,
+          paidAt: sql`now()`,
+        },
+        'payout_sent',
+        changes,
+      );
+      // The notice names the amount paid even when staff had set it before.
+      const notice = transactionNotice(card, {
+        ...changes,
+        paymentAmount: { from: card.paymentAmount, to: amount },
+      });
+      if (notice) await notify(context, tx, card.userId, notice);
+      customers.add(card.userId);
+      result.sent.push({ id: card.id, amount: fromCents(net) });
+    }
+    result.total = sumOf(result.sent);
+    const changed = customers.size > 0 ? [change([...customers, STAFF], CARD_TOPICS)] : [];
+    return { value: result, changed };
+  });
+}
