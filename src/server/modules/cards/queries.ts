@@ -6,14 +6,12 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { mappedOnce } from '../../db/rows';
 import { feedback, paymentMethods, transactions } from '../../db/schema';
+import { sellerMoneyColumns } from '../ledger';
 import {
-  AWAITING_PAYMENT,
   fairDealingColumns,
   fairDealingFields,
   feedbackColumns,
   feedbackOf,
-  PAID,
-  PAYOUT_DUE,
   rejectionLabelOf,
 } from './columns';
 
@@ -172,9 +170,9 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
 }
 
 /**
- * totalEarned sums paymentAmount over cards whose payment was sent or confirmed; awaitingPayment
- * sums what each approved card not paid yet will be paid: paymentAmount when staff set one, else
- * the payout quoted at submission, as the payouts list does (PRODUCT.md, decisions 052 and 060).
+ * The dashboard's figures: counts by status from the cards; totalEarned (paid in total) and
+ * awaitingPayment (approved, not yet paid) from the books (issue 39, decision 093), which answer
+ * what the cards' columns did (PRODUCT.md, decisions 052 and 060).
  */
 const statsLoader = (db: Db) =>
   prepared(db, 'transaction-stats', (db) => {
@@ -185,8 +183,7 @@ const statsLoader = (db: Db) =>
           totalSubmitted: sql<number>`count(*)::int`,
           pending: sql<number>`(count(*) filter (where ${transactions.status} = 'pending'))::int`,
           completed: sql<number>`(count(*) filter (where ${transactions.status} = 'completed'))::int`,
-          totalEarned: sql<string>`coalesce(sum(${transactions.paymentAmount}) filter (where ${PAID}), 0)::numeric(12,2)::text`,
-          awaitingPayment: sql<string>`coalesce(sum(${PAYOUT_DUE}) filter (where ${AWAITING_PAYMENT}), 0)::numeric(12,2)::text`,
+          ...sellerMoneyColumns(),
         })
         .from(transactions)
         .where(byUserIds)

@@ -15,6 +15,7 @@ export {
   owedForCard,
   type SellerFigures,
   sellerFigures,
+  sellerMoneyColumns,
   statementOf,
   type ToSend,
   toBalance,

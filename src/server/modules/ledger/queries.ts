@@ -316,3 +316,19 @@ export async function toSendFor(db: Db, userId: string): Promise<Map<string, ToS
     }),
   );
 }
+
+/** Cents summed in SQL as money text with 2 decimals. */
+const moneyText = (cents: SQL) => sql<string>`(${cents} / 100.0)::numeric(12, 2)::text`;
+
+/**
+ * The dashboard's money (`/api/stats`, the weekly digest), from the books: what the seller was
+ * paid in total, and what they are owed now. Columns of a select from `transactions` grouped by
+ * its `user_id`, each one index range of the seller's postings.
+ */
+export const sellerMoneyColumns = () => ({
+  totalEarned: moneyText(sql`(select coalesce(sum(p.amount), 0) from ${ledgerPostings} p
+    where p.user_id = "transactions"."user_id" and p.account = ${SELLER_PAYABLE}
+    and p.kind in (${PAYMENT_KIND_LIST}))`),
+  awaitingPayment: moneyText(sql`(select coalesce(-sum(p.amount), 0) from ${ledgerPostings} p
+    where p.user_id = "transactions"."user_id" and p.account = ${SELLER_PAYABLE})`),
+});
