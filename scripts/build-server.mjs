@@ -10,6 +10,7 @@ await build({
     main: 'src/server/main.ts',
     'admin-create': 'src/server/cli/admin-create.ts',
     'keys-rotate': 'src/server/cli/keys-rotate.ts',
+    'ledger-check': 'src/server/cli/ledger-check.ts',
     backup: 'src/server/cli/backup.ts',
     restore: 'src/server/cli/restore.ts',
   },

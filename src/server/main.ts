@@ -18,6 +18,7 @@ import {
   deleteUnrecordedFiles,
   resealDocuments,
 } from './modules/files';
+import { checkBooks, foldLedgerDays } from './modules/ledger';
 import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications/digests';
 import { buildExports, privacyUpkeep } from './modules/privacy/jobs';
 import { deleteExpiredVerificationDocuments } from './modules/verification';
@@ -168,6 +169,28 @@ async function main() {
     (err: unknown) => app.log.warn({ err: loggableError(err) }, 'analytics fold failed'),
   );
 
+  // The books (issue 39): their days folded every minute, and checked against the cards once a
+  // day; a mismatch is emailed to finance and owners.
+  const stopLedgerFold = everyPeriod(
+    database,
+    'ledger-fold',
+    60 * 1000,
+    () => foldLedgerDays(database.db),
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'ledger fold failed'),
+  );
+  const stopLedgerCheck = everyPeriod(
+    database,
+    'ledger-check',
+    24 * 60 * 60 * 1000,
+    async () => {
+      const mismatches = await app.run(checkBooks);
+      if (mismatches.length > 0) {
+        app.log.error({ mismatches: mismatches.length }, 'the books do not match the cards');
+      }
+    },
+    (err: unknown) => app.log.warn({ err: loggableError(err) }, 'ledger check failed'),
+  );
+
   // The weekly digest (issue 22): once a week across all instances, to customers who keep it on.
   const stopDigests = everyPeriod(
     database,
@@ -192,6 +215,8 @@ async function main() {
     stopRetention();
     stopDigests();
     stopAnalyticsFold();
+    stopLedgerFold();
+    stopLedgerCheck();
     clearInterval(privacyTimer);
     stopPrivacy();
     await app.close();

@@ -1,7 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { ledgerEntries, ledgerPostings, transactions } from '../../src/server/db/schema';
-import { checkLedger, describeMismatch } from '../../src/server/modules/ledger';
+import {
+  ledgerEntries,
+  ledgerPostings,
+  mailOutbox,
+  transactions,
+} from '../../src/server/db/schema';
+import { checkBooks, checkLedger, describeMismatch } from '../../src/server/modules/ledger';
 import { parseCsv } from '../parse-csv';
 import {
   as,
@@ -262,6 +267,25 @@ describe('the staff books', () => {
     expect((await checkLedger(t.database.db)).map(describeMismatch)).toEqual([
       `card ${id}: credited to its seller 91.00 in the books, 95.00 expected`,
     ]);
+    // The daily check mails what it found to those who keep the books, and to nobody else.
+    const finance = await signInAs(t, 'finance');
+    const reviewer = await signInAs(t, 'reviewer');
+    const found = await t.app.run(checkBooks);
+    expect(found.map(describeMismatch)).toEqual([
+      `card ${id}: credited to its seller 91.00 in the books, 95.00 expected`,
+    ]);
+    const mails = await t.database.db
+      .select({ to: mailOutbox.toAddress, subject: mailOutbox.subject, text: mailOutbox.textBody })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.template, 'staff-alert'));
+    const to = mails.filter((m) => m.subject === 'Cardbridge: the books do not match the cards');
+    expect(to.map((m) => m.to)).toEqual(
+      expect.arrayContaining([finance.user.email, owner.user.email]),
+    );
+    expect(to.map((m) => m.to)).not.toContain(reviewer.user.email);
+    expect(to[0]!.text).toContain(
+      `card ${id}: credited to its seller 91.00 in the books, 95.00 expected`,
+    );
     // Put right the way a mistake is: through the app, which posts the difference.
     await t.database.db
       .update(transactions)
