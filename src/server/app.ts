@@ -22,6 +22,7 @@ import paymentMethodRoutes from './modules/payment-methods/routes';
 import payoutRoutes from './modules/payouts/routes';
 import privacyRoutes from './modules/privacy/routes';
 import rateRoutes from './modules/rates/routes';
+import reconciliationRoutes from './modules/reconciliation/routes';
 import reviewTimeRoutes from './modules/review-times/routes';
 import sessionRoutes from './modules/sessions/routes';
 import staffRoutes from './modules/staff/routes';
@@ -147,6 +148,7 @@ export async function buildApp(
   await app.register(analyticsRoutes);
   await app.register(payoutRoutes);
   await app.register(ledgerRoutes);
+  await app.register(reconciliationRoutes);
   await app.register(chatRoutes);
   await app.register(supportRoutes);
   await app.register(verificationRoutes);

@@ -133,7 +133,7 @@ const moneyText = (label: string) =>
     .string({ error: `${label} is required` })
     .trim()
     .regex(MONEY_PATTERN, `${label} must be an amount such as 25.00`)
-    .refine((v) => toCents(v) > 0, `${label} must be more than 0`);
+    .refine((v) => !MONEY_PATTERN.test(v) || toCents(v) > 0, `${label} must be more than 0`);
 
 export const createClawbackSchema = z
   .object({

@@ -18,7 +18,7 @@ import {
   submitCard,
 } from './helpers';
 
-const t = setUpTestApp({ logLevel: 'error' });
+const t = setUpTestApp();
 const owner = setUpStaff(t);
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
@@ -199,6 +199,29 @@ describe('the staff books', () => {
         expect(refused.json().code).toBe('forbidden_role');
       }
     }
+  });
+
+  it('show what is owed by payout method, money out by day and what is owed back by age', async () => {
+    const { id } = await newCard();
+    await review(id, { status: 'processing' });
+    const paid = await newCard();
+    await review(paid.id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' });
+    const books = (await get(owner, '/api/admin/ledger/books')).json();
+    const owed = Number(books.owedTotal);
+    expect(books.owedByMethod.map((m: { label: string }) => m.label)).toContain('PayPal');
+    expect(
+      books.owedByMethod.reduce((sum: number, m: { amount: string }) => sum + Number(m.amount), 0),
+    ).toBeCloseTo(owed, 2);
+    const stats = await t.database.db.execute<{ awaiting: string }>(sql`
+      select coalesce(sum(coalesce(payment_amount, expected_payout)) filter (
+        where status in ('processing', 'completed') and payment_status = 'pending'
+          and offer_status is distinct from 'pending'), 0)::numeric(12,2)::text as awaiting
+      from transactions`);
+    expect(books.owedTotal).toBe(stats.rows[0]!.awaiting);
+    const today = new Date(t.now()).toISOString().slice(0, 10);
+    expect(books.outByDay.at(-1)).toMatchObject({ day: today });
+    expect(Number(books.outByDay.at(-1).amount)).toBeGreaterThanOrEqual(91);
+    expect(books.owedBackAged).toEqual({ days0to30: '0.00', days31to90: '0.00', over90: '0.00' });
   });
 
   it('list a card entries with their postings, and export every posting of a range', async () => {

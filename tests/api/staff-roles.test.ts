@@ -64,6 +64,8 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'GET /api/admin/transactions/:id/clawbacks': 'cards.read',
   'POST /api/admin/transactions/:id/clawback': 'books',
   'POST /api/admin/clawbacks/:id/write-off': 'books',
+  'POST /api/admin/reconciliation/statements': 'books',
+  'GET /api/admin/reconciliation/statements': 'books',
   'GET /api/admin/staff': 'staff.manage',
   'POST /api/admin/staff/invitations': 'staff.manage',
   'PATCH /api/admin/staff/:id': 'staff.manage',

@@ -941,6 +941,83 @@ export const CATALOGUE: RouteSpec[] = [
     },
   },
 
+  // the books (issue 39)
+  { method: 'GET', path: '/api/balance', access: 'signed-in' },
+  {
+    method: 'GET',
+    path: '/api/balance/statement',
+    access: 'signed-in',
+    query: { cursor: ({ rng }) => rng.pick(['', '12', '999999999', '-1', 'abc']) },
+  },
+  { method: 'GET', path: '/api/balance/statement.csv', access: 'signed-in' },
+  {
+    method: 'GET',
+    path: '/api/admin/ledger/trial-balance',
+    access: 'staff',
+    check: ({ json }) => {
+      const tb = asRecord(json);
+      return tb.balanced === true && tb.debits === tb.credits
+        ? null
+        : 'the trial balance did not balance';
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/ledger/entries',
+    access: 'staff',
+    query: {
+      transactionId: anyTransaction,
+      customerId: ({ rng, world }) => rng.pick([world.customer.id, world.other.id, 'nope']),
+      cursor: ({ rng }) => rng.pick(['', '5', 'x']),
+    },
+  },
+  { method: 'GET', path: '/api/admin/ledger/books', access: 'staff' },
+  {
+    method: 'GET',
+    path: '/api/admin/ledger/export.csv',
+    access: 'staff',
+    query: {
+      from: ({ rng }) => rng.pick(['2026-01-01', '2026-13-01', '2026-02-30', '']),
+      to: ({ rng }) => rng.pick(['2026-12-31', '2027-00-10', '2025-01-01']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/transactions/:id/clawbacks',
+    access: 'staff',
+    param: anyTransaction,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/transactions/:id/clawback',
+    access: 'staff',
+    body: 'json',
+    // The other customer's cards only: clawbacks count towards the automatic suspension, which
+    // would end the customer identity's writes.
+    param: ({ rng, world }) => pickOr(rng, world.pools.otherTransactions, () => rng.uuid()),
+    validBody: ({ rng }) =>
+      obj({
+        amount: rng.pick<JsonLike>(['10.00', '91.00', '0.01', '99999999.99', 5]),
+        reason: rng.pick(['already_redeemed', 'balance_differs', 'chargeback', 'other']),
+        ...(rng.chance(0.6) ? { note: rng.pick(['Spent on Nov 20', '']) } : {}),
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/clawbacks/:id/write-off',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng }) => rng.uuid(),
+    validBody: ({ rng }) => obj({ note: rng.pick(['Seller closed the account', '']) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/reconciliation/statements',
+    access: 'staff',
+    body: 'multipart',
+  },
+  { method: 'GET', path: '/api/admin/reconciliation/statements', access: 'staff' },
+
   // chat
   { method: 'GET', path: '/api/chat/messages', access: 'signed-in' },
   {

@@ -8,6 +8,7 @@ import { readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../../src/server/db/client';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
+import { checkLedger } from '../../src/server/modules/ledger';
 import type { ObjectStorage } from '../../src/server/storage/object-storage';
 import { OBJECT_KEY_PATTERN } from '../../src/server/storage/object-storage';
 
@@ -136,6 +137,13 @@ async function moneyColumns(database: Database) {
 /** The SQL invariants of the data, each with how many rows break it and a few examples. */
 export async function databaseInvariants(database: Database): Promise<InvariantResult[]> {
   const results: InvariantResult[] = [];
+  // The books (issue 39): every card's money posted once, every entry balanced, as ledger:check.
+  const mismatches = await checkLedger(database.db);
+  results.push({
+    name: 'the books match the cards (npm run ledger:check)',
+    violations: mismatches.length,
+    examples: mismatches.slice(0, 5),
+  });
   const check = async (name: string, text: string) => {
     const found = await rows(database, text);
     results.push({ name, violations: found.length, examples: found.slice(0, 5) });

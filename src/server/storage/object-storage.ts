@@ -44,7 +44,11 @@ export const UPLOAD_KEY_PATTERN = new RegExp(
 export const exportKey = (id: string) => `exports/${id}.zip`;
 const EXPORT_KEY_PATTERN = /^exports\/[0-9a-f-]{36}\.zip$/;
 
-/** Every key the storage holds: uploads and exports. */
+/** A payout method's statement finance reconciled (issue 39): kept, never served. */
+export const statementKey = (id: string) => `statements/${id}.csv`;
+const STATEMENT_KEY_PATTERN = /^statements\/[0-9a-f-]{36}\.csv$/;
+
+/** Every key the storage holds: uploads, exports and reconciled statements. */
 export const OBJECT_KEY_PATTERN = new RegExp(
-  `${UPLOAD_KEY_PATTERN.source}|${EXPORT_KEY_PATTERN.source}`,
+  `${UPLOAD_KEY_PATTERN.source}|${EXPORT_KEY_PATTERN.source}|${STATEMENT_KEY_PATTERN.source}`,
 );

@@ -6,12 +6,13 @@
 export { rejectPendingCards } from './account-standing';
 export { decideAppeal } from './appeals';
 export { resealCardCodes, revealCardCode } from './card-code';
+export { CARD_TOPICS, type Card, lockCard } from './change';
 export { claimCard, releaseClaim } from './claims';
 export { takeBack, writeOff } from './clawbacks';
 export { AWAITING_PAYMENT, PAID, PAYOUT_DUE, PAYOUT_DUE_TEXT, payeeColumns } from './columns';
 export { eraseCustomerWords } from './erasure';
 export { expireOffers, makeOffer } from './offers';
-export { markPayoutsSent } from './payment';
+export { confirmPaymentSeen, markPayoutsSent } from './payment';
 export {
   HOLD_MESSAGES,
   type HoldRules,

@@ -6,9 +6,10 @@ import type { Account } from '../../common/account';
 import type { AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { notify, transactionNotice } from '../../common/notify';
+import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { owedForCard, type ToSend, toSendFor } from '../ledger';
-import { CARD_TOPICS, changeCard } from './change';
+import { CARD_TOPICS, type Card, changeCard } from './change';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
 
 const SKIP_MESSAGES = {
@@ -125,4 +126,25 @@ export async function markPayoutsSent(
     const changed = customers.size > 0 ? [change([...customers, STAFF], CARD_TOPICS)] : [];
     return { value: result, changed };
   });
+}
+
+/**
+ * A payment sent that a statement shows arrived (reconciliation, issue 39): Payment Confirmed,
+ * the spec's status, through the card's one write as a staff edit would set it, with an audit row
+ * naming the statement and the customer told. Inside the caller's transaction, the card locked.
+ */
+export async function confirmPaymentSeen(
+  context: CommandContext,
+  tx: Db,
+  actor: Account,
+  card: Card,
+  statementId: string,
+) {
+  const changes: AuditChanges = {
+    paymentStatus: { from: card.paymentStatus, to: 'confirmed' },
+    statement: { from: null, to: statementId },
+  };
+  await changeCard(context, tx, actor, card, { paymentStatus: 'confirmed' }, 'update', changes);
+  const notice = transactionNotice(card, { paymentStatus: changes.paymentStatus! });
+  if (notice) await notify(context, tx, card.userId, notice);
 }

@@ -13,4 +13,5 @@ export {
   deleteChatUploads,
   deleteOrphanUploads,
   deleteUnrecordedFiles,
+  readFormFile,
 } from './uploads';

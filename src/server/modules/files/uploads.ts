@@ -462,3 +462,44 @@ export async function deleteChatUploads(db: Db, storage: ObjectStorage) {
   for (const { key } of removed) await storage.delete(key);
   return removed.length;
 }
+
+/**
+ * A small file sent whole as multipart form data (a statement to reconcile), with the form's
+ * fields sent before it: its bytes in memory, at most `maxBytes` (413 past it). The file must be
+ * in the field "file".
+ */
+export async function readFormFile(
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; filename: string; fields: Record<string, string> }> {
+  let part: MultipartFile;
+  try {
+    part = await firstFile(request);
+  } catch (error) {
+    if (error instanceof RefusedUpload) throw uploadError(error.status, error.message);
+    throw error;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        part.file.destroy();
+        throw uploadError(413, `File is too large. The limit is ${maxBytes / 1024 / 1024} MB.`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // A body broken off or malformed is the sender's, not the server's.
+    if (isMultipartError(error)) throw uploadError(400, UNREADABLE);
+    throw error;
+  }
+  if (part.file.truncated) throw uploadError(413, TOO_LARGE);
+  const fields: Record<string, string> = {};
+  for (const [name, field] of Object.entries(part.fields)) {
+    const value = Array.isArray(field) ? field[0] : field;
+    if (value && value.type === 'field') fields[name] = String(value.value);
+  }
+  return { bytes: Buffer.concat(chunks), filename: part.filename, fields };
+}

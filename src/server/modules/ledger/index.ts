@@ -17,6 +17,7 @@ export {
   type SellerFigures,
   sellerFigures,
   sellerMoneyColumns,
+  sentFor,
   statementOf,
   type ToSend,
   toBalance,

@@ -250,7 +250,7 @@ export async function books(db: Db, now: Date): Promise<Books> {
       .where(
         and(
           sql`${ledgerAccountDays.account} like ${`${PAID_OUT}:%`}`,
-          sql`${ledgerAccountDays.day} > (${now.toISOString()}::timestamptz at time zone 'UTC')::date - ${OUT_DAYS}`,
+          sql`${ledgerAccountDays.day} > (${now.toISOString()}::timestamptz at time zone 'UTC')::date - ${OUT_DAYS}::integer`,
         ),
       )
       .groupBy(ledgerAccountDays.day)
@@ -332,3 +332,23 @@ export const sellerMoneyColumns = () => ({
   awaitingPayment: moneyText(sql`(select coalesce(-sum(p.amount), 0) from ${ledgerPostings} p
     where p.user_id = "transactions"."user_id" and p.account = ${SELLER_PAYABLE})`),
 });
+
+/** What left through a payment method for each card, in cents (what a statement line shows). */
+export async function sentFor(db: Db, transactionIds: string[]): Promise<Map<string, number>> {
+  if (transactionIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: ledgerEntries.transactionId,
+      sent: sql<number>`(-sum(${ledgerPostings.amount}))::bigint`.mapWith(Number),
+    })
+    .from(ledgerPostings)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
+    .where(
+      and(
+        inArray(ledgerEntries.transactionId, transactionIds),
+        sql`${ledgerPostings.account} like ${`${PAID_OUT}:%`}`,
+      ),
+    )
+    .groupBy(ledgerEntries.transactionId);
+  return new Map(rows.map((r) => [r.id!, r.sent]));
+}
