@@ -18,6 +18,7 @@ import { STAFF } from '../src/server/common/command';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { foldAnalytics } from '../src/server/modules/analytics/jobs';
+import { checkLedger, foldLedgerDays } from '../src/server/modules/ledger';
 import { BRANDS } from '../src/shared/brands';
 import { freshCode } from './lib/staff-sign-in';
 
@@ -25,6 +26,8 @@ const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const USERS = 2_000;
 const RUNS = 25;
 const TARGET_MS = 100;
+/** The books' postings (issue 39): a million over the 100,000 cards. */
+const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 1_000_000);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-'));
 const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
@@ -83,10 +86,56 @@ await db.execute(sql`
          first_decision_at
     from (select id, status, first_decision_at, row_number() over () as g
             from transactions where status <> 'pending') decided`);
+// The books (issue 39): opened from the cards as migration 0026 opens them, then grown to a
+// million postings the way a busy exchange grows them: payments set back and sent again (each
+// cycle two entries, four postings), so every card still matches its books.
+await db.execute(sql`select ledger_open_books()`);
+const opened = Number(
+  (await db.execute<{ n: string }>(sql`select count(*)::text as n from ledger_postings`)).rows[0]!
+    .n,
+);
+const paidCards = TRANSACTIONS * 0.7;
+const cycles = Math.max(0, Math.ceil((POSTINGS - opened) / 4));
+const fullRounds = Math.floor(cycles / paidCards);
+const lastRound = Math.round(((cycles - fullRounds * paidCards) / paidCards) * 1000);
+// One transaction: the books accept an entry only with its postings (checked at commit).
+await db.transaction(async (tx) => {
+  await tx.execute(sql`
+    create temporary table bench_cycles as
+    select gen_random_uuid() as back, gen_random_uuid() as again, t.id, t.user_id, pm.type, r,
+           (t.payment_amount * 100)::bigint as amount, t.paid_at + r * interval '1 minute' as at
+      from transactions t join payment_methods pm on pm.id = t.payment_method_id
+     cross join generate_series(1, ${fullRounds + 1}) r
+     where t.payment_status = 'sent'
+       and (r <= ${fullRounds} or (hashtext(t.id::text) & 1023) < ${lastRound})`);
+  await tx.execute(sql`
+    insert into ledger_entries (id, at, kind, transaction_id, user_id, actor_kind, actor_id,
+                                actor_email, memo, idempotency_key)
+    select back, at, 'payment_reversed', id, user_id, 'system', '00000000-0000-0000-0000-000000000000'::uuid,
+           'system', 'Payment set back', 'card:' || id || ':' || (2 * r + 1) from bench_cycles
+    union all
+    select again, at + interval '1 second', 'payment_sent', id, user_id, 'system',
+           '00000000-0000-0000-0000-000000000000'::uuid, 'system', 'Paid again', 'card:' || id || ':' || (2 * r + 2)
+      from bench_cycles`);
+  await tx.execute(sql`
+    insert into ledger_postings (entry_id, account, user_id, amount, kind)
+    select back, 'paid_out:' || type, null, amount, 'payment_reversed' from bench_cycles
+    union all select back, 'seller_payable', user_id, -amount, 'payment_reversed' from bench_cycles
+    union all select again, 'seller_payable', user_id, amount, 'payment_sent' from bench_cycles
+    union all select again, 'paid_out:' || type, null, -amount, 'payment_sent' from bench_cycles`);
+  await tx.execute(sql`drop table bench_cycles`);
+});
+await foldLedgerDays(db);
+const postings = Number(
+  (await db.execute<{ n: string }>(sql`select count(*)::text as n from ledger_postings`)).rows[0]!
+    .n,
+);
 // The Analytics rollups as a running server keeps them: appended by triggers, folded each minute.
 await foldAnalytics(db);
 await db.execute(sql`analyze`);
-console.log(`Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+console.log(
+  `Seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (${postings.toLocaleString()} postings)`,
+);
 
 const app = await buildApp(
   loadConfig({
@@ -145,13 +194,13 @@ const analyticsScenarios: [string, string][] = [
 ];
 
 /** Median and p95 of RUNS requests to `url` (after 3 warm-ups), with `before` run ahead of each. */
-async function time(url: string, before: () => void) {
+async function time(url: string, before: () => void, who = cookie) {
   const times: number[] = [];
   let rows = 0;
   for (let i = 0; i < RUNS + 3; i++) {
     before();
     const start = performance.now();
-    const response = await app.inject({ method: 'GET', url, headers: { cookie } });
+    const response = await app.inject({ method: 'GET', url, headers: { cookie: who } });
     const elapsed = performance.now() - start;
     if (response.statusCode !== 200)
       throw new Error(`${url}: ${response.statusCode} ${response.body}`);
@@ -189,6 +238,63 @@ for (const [name, url, target] of [
     `${name.padEnd(32)} ${ms(memory.median)} ${ms(memory.p95)} ${ms(changed.median).padStart(10)} ${ms(changed.p95)}  ${String(changed.rows).padStart(4)}${ok ? '' : `  over ${target} ms`}`,
   );
 }
+
+// The books (issue 39): a seller's balance and first statement page, as that seller reads them,
+// and staff's trial balance, each right after a change; then the whole check of the books.
+const LEDGER_TARGETS = { balance: 5, statement: 20, trialBalance: 200, checkSeconds: 60 };
+// The seller with the most entries.
+const busiest = (
+  await db.execute<{ email: string }>(sql`
+    select u.email from ledger_entries e join users u on u.id = e.user_id
+     group by u.email order by count(*) desc limit 1`)
+).rows[0]!.email;
+const seller = await app.inject({
+  method: 'POST',
+  url: '/api/signin',
+  payload: { email: busiest, password: 'bench password' },
+});
+const sellerCookie = `cb.sid=${seller.cookies.find((c) => c.name === 'cb.sid')!.value}`;
+const sellerId = seller.json().id as string;
+const sellerEntries = (
+  await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from ledger_entries where user_id = ${sellerId}`,
+  )
+).rows[0]!.n;
+const ledgerScenarios: [string, string, string, number][] = [
+  [
+    `seller's balance (${sellerEntries} entries)`,
+    '/api/balance',
+    sellerCookie,
+    LEDGER_TARGETS.balance,
+  ],
+  ['statement, first page', '/api/balance/statement', sellerCookie, LEDGER_TARGETS.statement],
+  ['trial balance', '/api/admin/ledger/trial-balance', cookie, LEDGER_TARGETS.trialBalance],
+];
+for (const [name, url, who, target] of ledgerScenarios) {
+  const changed = await time(
+    url,
+    () => app.live.changed([sellerId, STAFF], ['stats', 'admin-stats']),
+    who,
+  );
+  const ok = changed.median < target;
+  failed ||= !ok;
+  console.log(
+    `${name.padEnd(32)} ${''.padStart(19)} ${ms(changed.median).padStart(10)} ${ms(changed.p95)}     1${ok ? '' : `  over ${target} ms`}`,
+  );
+}
+const checkSeconds: number[] = [];
+let mismatches = 0;
+for (let i = 0; i < 3; i++) {
+  const started = performance.now();
+  mismatches = (await checkLedger(db)).length;
+  checkSeconds.push((performance.now() - started) / 1000);
+}
+checkSeconds.sort((a, b) => a - b);
+const checkOk = checkSeconds[1]! < LEDGER_TARGETS.checkSeconds && mismatches === 0;
+failed ||= !checkOk;
+console.log(
+  `ledger:check over ${postings.toLocaleString()} postings: median of 3 ${checkSeconds[1]!.toFixed(1)} s, ${mismatches} mismatches${checkOk ? '' : `  over ${LEDGER_TARGETS.checkSeconds} s or not clean`}`,
+);
 
 await app.close();
 await database.close();
