@@ -163,6 +163,11 @@ describe('export my data', () => {
     expect(json('chat.json')[0].message).toBe('chat text for the export');
     expect(json('tickets.json')[0].subject).toBe('Ticket of Exportova');
     expect(json('sessions.json').signedIn.length).toBeGreaterThan(0);
+    // The seller's statement (issue 39), as JSON and as the CSV the Statement page downloads.
+    expect(json('statement.json')).toEqual([]);
+    expect(entries.get('statement.csv')!.toString('utf8')).toBe(
+      '\uFEFF"Date","Description","Money in","Money out","Balance","Card"\r\n',
+    );
     const all = entries.get('account.json')!.toString() + entries.get('sessions.json')!.toString();
     expect(all).not.toMatch(/\$2[aby]\$|password/i);
     // Every photo, byte for byte.

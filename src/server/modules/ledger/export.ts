@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { csvCell, toCsv } from '../../../shared/csv';
-import { signedMoney } from '../../../shared/ledger';
+import { type StatementItem, signedMoney } from '../../../shared/ledger';
 import type { Db } from '../../db/client';
 import { statementOf } from './queries';
 
@@ -79,26 +79,27 @@ export function exportPostings(db: Db, from: string, to: string): Readable {
 /** An amount as accountants write it: negative in brackets ("(46.50)"), so no cell starts with "-". */
 const bracketed = (amount: string) => (amount.startsWith('-') ? `(${amount.slice(1)})` : amount);
 
-/** The seller's whole statement as CSV rows, oldest first, with the header. */
-export async function statementCsvRows(db: Db, userId: string): Promise<string[][]> {
-  const items = [];
+/** The seller's whole statement, oldest first (the CSV download and the data export). */
+export async function wholeStatement(db: Db, userId: string): Promise<StatementItem[]> {
+  const items: StatementItem[] = [];
   let cursor: string | undefined;
   do {
     const page = await statementOf(db, userId, cursor, 500);
     items.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
-  return [
-    ['Date', 'Description', 'Money in', 'Money out', 'Balance', 'Card'],
-    ...items
-      .reverse()
-      .map((i) => [
-        i.at,
-        i.description,
-        i.amount.startsWith('-') ? '' : i.amount,
-        i.amount.startsWith('-') ? i.amount.slice(1) : '',
-        bracketed(i.balance),
-        i.transactionId ?? '',
-      ]),
-  ];
+  return items.reverse();
 }
+
+/** A statement as CSV rows, with the header: money in and out apart, balance in brackets below 0. */
+export const statementCsvRows = (items: StatementItem[]): string[][] => [
+  ['Date', 'Description', 'Money in', 'Money out', 'Balance', 'Card'],
+  ...items.map((i) => [
+    i.at,
+    i.description,
+    i.amount.startsWith('-') ? '' : i.amount,
+    i.amount.startsWith('-') ? i.amount.slice(1) : '',
+    bracketed(i.balance),
+    i.transactionId ?? '',
+  ]),
+];

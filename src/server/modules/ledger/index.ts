@@ -5,6 +5,7 @@
 export { impliedByCard, owedCards, postCardMoney } from './cards';
 export { checkLedger, describeMismatch, type Mismatch } from './check';
 export { clawbacksOf, recordClawback, takenBackFrom, writeOffClawback } from './clawbacks';
+export { statementCsvRows, wholeStatement } from './export';
 export { checkBooks, foldLedgerDays } from './jobs';
 export { move, postEntry } from './post';
 export {

@@ -13,7 +13,7 @@ import {
 import { sendFile } from '../../common/download';
 import { badRequest } from '../../common/http-error';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
-import { exportPostings, statementCsvRows } from './export';
+import { exportPostings, statementCsvRows, wholeStatement } from './export';
 import { balanceOf, books, ledgerEntriesOf, statementOf, trialBalance } from './queries';
 
 const cursorQuery = z.object({ cursor: z.string().max(40).optional() });
@@ -52,7 +52,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
   );
 
   r.get('/api/balance/statement.csv', { onRequest: requireSignedIn }, async (request, reply) => {
-    const rows = await statementCsvRows(app.db, accountOf(request).id);
+    const rows = statementCsvRows(await wholeStatement(app.db, accountOf(request).id));
     const today = new Date(app.now()).toISOString().slice(0, 10);
     return sendFile(
       reply,

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import archiver from 'archiver';
 import { and, asc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { toCsv } from '../../../shared/csv';
 import type { CommandContext } from '../../common/command';
 import type { Db } from '../../db/client';
 import {
@@ -19,6 +20,7 @@ import {
 } from '../../db/schema';
 import { cardTimeline } from '../cards';
 import { openStoredDocument } from '../files';
+import { statementCsvRows, wholeStatement } from '../ledger';
 
 /**
  * What an export holds (issue 22, item 1; decision 083): one JSON file per kind of data, and
@@ -35,6 +37,7 @@ export const EXPORT_SECTIONS = [
   'notifications',
   'sessions',
   'verification',
+  'statement',
 ] as const;
 
 async function sectionsOf(db: Db, userId: string) {
@@ -150,6 +153,8 @@ async function sectionsOf(db: Db, userId: string) {
         .where(eq(verificationSubmissions.userId, userId))
         .orderBy(asc(verificationSubmissions.createdAt))
     ).map(({ userId: _u, decidedBy: _by, ...submission }) => submission),
+    // The seller's account with us (issue 39): every entry, oldest first; also statement.csv.
+    statement: await wholeStatement(db, userId),
   } satisfies Record<(typeof EXPORT_SECTIONS)[number], unknown>;
 }
 
@@ -183,6 +188,7 @@ export async function writeExport(
     for (const section of EXPORT_SECTIONS) {
       zip.append(`${JSON.stringify(sections[section], null, 2)}\n`, { name: `${section}.json` });
     }
+    zip.append(toCsv(statementCsvRows(sections.statement)), { name: 'statement.csv' });
     for (const file of files) {
       const object = await storage.get(file.key);
       if (!object) {
