@@ -105,7 +105,7 @@ describe('GET /api/admin/payouts', () => {
       const b = await make({
         status: 'completed',
         cardValue: '50',
-        payment: { paymentAmount: '46.10' },
+        payment: { paymentAmount: '46.10', overValueReason: 'A bonus' },
       });
       const c = await make({ status: 'processing', cardValue: '200', method: bank });
       await make({}); // pending: not reviewed yet
@@ -221,7 +221,10 @@ describe('GET /api/admin/payouts.csv', () => {
 describe('POST /api/admin/payouts/mark-sent', () => {
   it('marks the cards still owed as sent and completed, audits each and tells each customer', async () => {
     const first = await card({ status: 'processing' });
-    const second = await card({ status: 'completed', payment: { paymentAmount: '93.50' } });
+    const second = await card({
+      status: 'completed',
+      payment: { paymentAmount: '93.50', overValueReason: 'A bonus' },
+    });
     const response = await markSent(staff, [
       { id: first.id, amount: '91' },
       { id: second.id, amount: '93.50' },
@@ -334,7 +337,7 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     const ok = await card({ status: 'processing' });
     expect((await markSent(staff, [{ id: paid.id, amount: '91.00' }])).statusCode).toBe(200);
     // Another reviewer set an amount after the list was loaded.
-    await review(changed.id, { paymentAmount: '95.00' });
+    await review(changed.id, { paymentAmount: '95.00', overValueReason: 'A bonus' });
     const missing = randomUUID();
 
     const response = await markSent(staff, [

@@ -10,6 +10,7 @@ export { claimCard, releaseClaim } from './claims';
 export { AWAITING_PAYMENT, PAID, PAYOUT_DUE, PAYOUT_DUE_TEXT, payeeColumns } from './columns';
 export { eraseCustomerWords } from './erasure';
 export { expireOffers, makeOffer } from './offers';
+export { overValueOf } from './over-value';
 export { markPayoutsSent } from './payment';
 export {
   HOLD_MESSAGES,

@@ -12,6 +12,7 @@ import { transactions } from '../../db/schema';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, changeCard } from './change';
 import { checkClaim, releaseClaimIn } from './claims';
+import { ceilingOf, checkCeiling } from './over-value';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
 
 const EDITABLE = [
@@ -86,8 +87,11 @@ export async function updateTransactionAsStaff(
   actor: Account,
   id: string,
   input: TransactionChanges,
-  expectedUpdatedAt?: string,
-  takeOver = false,
+  {
+    expectedUpdatedAt,
+    takeOver = false,
+    overValueReason,
+  }: { expectedUpdatedAt?: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
     const [current] = await tx
@@ -159,6 +163,19 @@ export async function updateTransactionAsStaff(
           { code: 'below_quote' },
         );
       }
+      Object.assign(
+        changes,
+        checkCeiling(
+          actor,
+          {
+            value: set.paymentAmount,
+            ceiling: ceilingOf(current),
+            accepted: current.offerStatus === 'accepted',
+          },
+          overValueReason,
+          { field: 'paymentAmount', what: 'payment amount', most: formatMoney(ceilingOf(current)) },
+        ),
+      );
     }
     // Paying a card held for a new payee or a new account, or of a suspended customer, waits.
     if (set.paymentStatus && isPaid(set.paymentStatus) && !isPaid(current.paymentStatus)) {
