@@ -238,15 +238,18 @@ describe('PATCH /api/admin/transactions/{id}', () => {
     expect(row!.status).toBe('pending');
 
     // Well-formed amounts below the quote are refused as a broken promise, not as bad input
-    // (decision 073); the quote and more are taken.
+    // (decision 073); above it, as more than the card pays (decision 106); the quote is taken.
     for (const amount of ['0', 12.5]) {
       const below = await patch(staff, card.id, { paymentAmount: amount });
       expect(below.statusCode).toBe(409);
       expect(below.json().code).toBe('below_quote');
     }
-    for (const amount of ['99999999.99', 91, '91.5']) {
-      expect((await patch(staff, card.id, { paymentAmount: amount })).statusCode).toBe(200);
+    for (const amount of ['99999999.99', '91.5']) {
+      const above = await patch(staff, card.id, { paymentAmount: amount });
+      expect(above.statusCode).toBe(400);
+      expect(above.json().code).toBe('over_value');
     }
+    expect((await patch(staff, card.id, { paymentAmount: 91 })).statusCode).toBe(200);
     expect(
       (await patch(staff, '00000000-0000-4000-8000-000000000000', { status: 'completed' }))
         .statusCode,

@@ -169,7 +169,12 @@ describe('analytics', () => {
     const first = await Promise.all([
       patch(staff, ids[0]!, { status: 'processing' }),
       patch(second, ids[1]!, { status: 'rejected', rejectionReason: 'code_invalid' }),
-      patch(staff, ids[2]!, { status: 'completed', paymentStatus: 'sent', paymentAmount: '60.00' }),
+      patch(staff, ids[2]!, {
+        status: 'completed',
+        paymentStatus: 'sent',
+        paymentAmount: '60.00',
+        overValueReason: 'A bonus',
+      }),
       patch(second, ids[3]!, { status: 'completed' }),
       patch(staff, ids[4]!, { status: 'completed' }),
       patch(second, ids[5]!, { status: 'processing' }),

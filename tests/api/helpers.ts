@@ -325,6 +325,27 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
   });
 }
 
+/**
+ * A staff edit of a card as the portal sends it: with the `updatedAt` of the card as staff last
+ * read it (`expectedUpdatedAt`, required), read just before unless given.
+ */
+export async function reviewCard(
+  app: FastifyInstance,
+  who: SignedIn,
+  id: string,
+  payload: object,
+  expectedUpdatedAt?: string,
+) {
+  const seen =
+    expectedUpdatedAt ??
+    (await as(app, who, { method: 'GET', url: `/api/admin/transactions/${id}` })).json().updatedAt;
+  return as(app, who, {
+    method: 'PATCH',
+    url: `/api/admin/transactions/${id}`,
+    payload: { ...payload, expectedUpdatedAt: seen },
+  });
+}
+
 export { freshCode } from '../../scripts/lib/staff-sign-in';
 
 /** A staff member of `role` (src/shared/staff-roles.ts), signed in through both steps. */

@@ -125,7 +125,9 @@ describe('every movement of a card posts once', () => {
     ]);
     expect(statement.items[0].transactionId).toBe(id);
     const csv = await get(who, '/api/balance/statement.csv');
-    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="cardbridge-statement-/);
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="cardbridge-statement-/,
+    );
     expect(parseCsv(csv.body.replace(/^\uFEFF/, '')).map((r) => r.slice(1, 5))).toEqual([
       ['Description', 'Money in', 'Money out', 'Balance'],
       ['Card Amazon $100.00 approved', '91.00', '', '91.00'],

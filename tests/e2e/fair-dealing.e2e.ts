@@ -166,7 +166,7 @@ describe('fair dealing (decision 073)', () => {
       .getByTestId('appeal-status')
       .getByText(/back in review/)
       .waitFor({ timeout: 5000 });
-    await expect(details.getByTestId('status-badge').first()).toHaveText('Processing');
+    await expect(details.getByTestId('status-badge').first()).toHaveText('Pending Review');
     await details.getByTestId('card-timeline').scrollIntoViewIfNeeded();
     await screenshot(page, 'fair-card-timeline-dark-phone', false);
     await admin.context().close();

@@ -32,6 +32,7 @@ import {
   holdRulesOf,
   listAdminTransactions,
   makeOffer,
+  overValueOf,
   releaseClaim,
   removedImagesOf,
   revealCardCode,
@@ -93,10 +94,12 @@ export default async function adminRoutes(app: FastifyInstance) {
         : null;
       if (!transaction) throw notFound('Transaction not found');
       const cardCode = await app.run((context) => revealCardCode(context, accountOf(request), id));
+      const audit = await transactionAudit(app.db, id);
       return {
         ...transaction,
         cardCode,
-        audit: await transactionAudit(app.db, id),
+        audit,
+        overValue: overValueOf(transaction, audit),
         checks: await checksOf(app.db, id),
         removedImages: await removedImagesOf(app.db, id),
       };
@@ -130,16 +133,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Transaction not found');
-      const { expectedUpdatedAt, takeOver, ...changes } = request.body;
+      const { expectedUpdatedAt, takeOver, overValueReason, ...changes } = request.body;
       await app.run((context) =>
-        updateTransactionAsStaff(
-          context,
-          accountOf(request),
-          id,
-          changes,
+        updateTransactionAsStaff(context, accountOf(request), id, changes, {
           expectedUpdatedAt,
           takeOver,
-        ),
+          overValueReason,
+        }),
       );
       return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
     },

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { PRODUCT_NAME } from '../../../shared/brand';
 import {
@@ -11,12 +12,16 @@ import {
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
 import { formatMoney } from '../../../shared/money';
+import { LIMIT_PHRASES, type LimitName } from '../../../shared/verification';
 import type { Account } from '../../common/account';
+import { lockAccount } from '../../common/accounts';
 import type { AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
+import { transactions } from '../../db/schema';
 import { claimCardImages } from '../files';
+import { sellingLimitRefusal } from '../verification';
 import { CARD_TOPICS, changeCard, lockCard } from './change';
 import { alertStaff } from './staff-alert';
 import { IMAGES_NOT_YOURS } from './submit';
@@ -89,7 +94,10 @@ export async function appealCard(
 
 /**
  * Staff decide a customer's appeal, once and for good (decision 073): `upheld` keeps the card
- * rejected and says why; `overturned` returns it to Processing for a fresh review.
+ * rejected and says why; `overturned` returns it to review (pending), without its rejection and
+ * with the appeal (its message, the decision's note) on it, for a fresh decision. A card coming
+ * back counts against the customer's selling limits as a submission does (decision 105): past
+ * one, nothing changes and the answer (409 `over_limit`) says which.
  */
 export async function decideAppeal(
   context: CommandContext,
@@ -98,18 +106,40 @@ export async function decideAppeal(
   input: { decision: AppealDecisionInput['decision']; note: string | null },
 ): Promise<Outcome<void>> {
   return context.db.transaction(async (tx) => {
+    // The customer's row before the card, as a submission locks them: an overturn and a
+    // submission (or two overturns) of one customer are counted one after the other.
+    const [owner] = await tx
+      .select({ userId: transactions.userId })
+      .from(transactions)
+      .where(eq(transactions.id, id));
+    if (!owner) throw notFound('Transaction not found');
+    const account = await lockAccount(tx, owner.userId);
+    if (!account) throw notFound('Transaction not found');
     const current = await lockCard(tx, id);
     if (current.appealStatus !== 'pending') {
       throw new HttpError(409, APPEAL_NOT_PENDING, undefined, { code: 'appeal_not_pending' });
     }
     const overturned = input.decision === 'overturned';
+    if (overturned) {
+      const refusal = await sellingLimitRefusal(
+        tx,
+        current.userId,
+        account.verificationLevel,
+        current.cardValue,
+        context.now(),
+      );
+      if (refusal) throw overLimit(refusal);
+    }
     const changes: AuditChanges = {
       appealStatus: { from: 'pending', to: input.decision },
       appealNote: { from: null, to: input.note },
     };
     if (overturned) {
-      changes.status = { from: current.status, to: 'processing' };
+      changes.status = { from: current.status, to: 'pending' };
       changes.rejectionReason = { from: current.rejectionReason, to: null };
+      if (current.rejectionNote !== null) {
+        changes.rejectionNote = { from: current.rejectionNote, to: null };
+      }
     }
     await changeCard(
       context,
@@ -120,7 +150,7 @@ export async function decideAppeal(
         appealStatus: input.decision,
         appealDecidedAt: new Date(context.now()),
         appealNote: input.note,
-        ...(overturned ? { status: 'processing', rejectionReason: null, rejectionNote: null } : {}),
+        ...(overturned ? { status: 'pending', rejectionReason: null, rejectionNote: null } : {}),
       },
       'appeal_decision',
       changes,
@@ -139,4 +169,18 @@ export async function decideAppeal(
     });
     return { value: undefined, changed: [change([current.userId, STAFF], CARD_TOPICS)] };
   });
+}
+
+/** 409 for an overturn past a selling limit: which one, in staff's words. */
+function overLimit(refusal: { limit: LimitName; amount: string; left: string | null }) {
+  const what =
+    refusal.left === null
+      ? `Overturning would return a card over the customer's limit of ${refusal.amount} per card`
+      : `Overturning would take the customer over their limit of ${refusal.amount} ${LIMIT_PHRASES[refusal.limit]} (${refusal.left} left)`;
+  return new HttpError(
+    409,
+    `${what}, so the card stays rejected and the appeal stays open. Overturn it once the limit allows (the window moves on, or the customer verifies), or uphold it.`,
+    undefined,
+    { code: 'over_limit', limit: refusal.limit },
+  );
 }

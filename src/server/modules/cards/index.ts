@@ -12,6 +12,7 @@ export { takeBack, writeOff } from './clawbacks';
 export { AWAITING_PAYMENT, PAID, PAYOUT_DUE, PAYOUT_DUE_TEXT, payeeColumns } from './columns';
 export { eraseCustomerWords } from './erasure';
 export { expireOffers, makeOffer } from './offers';
+export { overValueOf } from './over-value';
 export { confirmPaymentSeen, markPayoutsSent } from './payment';
 export {
   HOLD_MESSAGES,

@@ -16,6 +16,7 @@ import { type Notice, notify } from '../../common/notify';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { CARD_TOPICS, type Card, changeCard, lockCard } from './change';
+import { checkCeiling } from './over-value';
 
 const NOT_OFFERABLE =
   'A revised offer is for a card waiting for review or in review, and not yet paid';
@@ -30,7 +31,7 @@ export async function makeOffer(
   context: CommandContext,
   actor: Account,
   id: string,
-  input: { verifiedValue: string; note: string },
+  input: { verifiedValue: string; note: string; overValueReason?: string },
 ): Promise<Outcome<Offer>> {
   return context.db.transaction(async (tx) => {
     const current = await lockCard(tx, id);
@@ -48,6 +49,13 @@ export async function makeOffer(
       );
     }
     const amount = expectedPayout(verifiedValue, current.payoutRate);
+    // Never more than the quote, unless an owner says why (decision 106).
+    const overValue = checkCeiling(
+      actor,
+      { value: amount, ceiling: current.expectedPayout, accepted: false },
+      input.overValueReason,
+      { field: 'verifiedValue', what: 'offer', most: formatMoney(current.cardValue) },
+    );
     const now = new Date(context.now());
     const expiresAt = new Date(
       now.getTime() + context.config.fairDealing.offerExpiryHours * 60 * 60 * 1000,
@@ -59,6 +67,7 @@ export async function makeOffer(
           : null,
         to: { verifiedValue, amount, note: input.note, expiresAt: expiresAt.toISOString() },
       },
+      ...overValue,
     };
     if (current.status !== 'processing') {
       changes.status = { from: current.status, to: 'processing' };

@@ -5,6 +5,7 @@ import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
 import type { AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { HttpError } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
@@ -16,6 +17,26 @@ const SKIP_MESSAGES = {
   not_found: 'No such transaction',
   amount_changed: 'The amount to pay changed since the list was loaded',
 } as const;
+
+/**
+ * Why a card may not be paid now, whoever marks it paid (mark-sent, or staff's edit): it is not
+ * approved and waiting for its payment (409 `not_payable`), or `blocks` (payoutBlocks) holds it
+ * (409 `payout_hold` or `account_suspended`). Null when it may be paid.
+ */
+export function refusalToPay(
+  card: { id: string; status: string; paymentStatus: string; offerStatus: string | null },
+  blocks: Map<string, HttpError>,
+): HttpError | null {
+  if (!isPayable(card)) {
+    return new HttpError(
+      409,
+      `Not waiting for payment: ${statusLabel(card.status)}, ${paymentStatusLabel(card.paymentStatus)}`,
+      undefined,
+      { code: 'not_payable' },
+    );
+  }
+  return blocks.get(card.id) ?? null;
+}
 
 /**
  * Marks a batch paid (decision 052), in one database transaction: each card still waiting, and
@@ -61,19 +82,10 @@ export async function markPayoutsSent(
         result.skipped.push({ id: item.id, reason: 'not_found', message: SKIP_MESSAGES.not_found });
         continue;
       }
-      if (!isPayable(card)) {
-        result.skipped.push({
-          id: item.id,
-          reason: 'not_payable',
-          message: `Not waiting for payment: ${statusLabel(card.status)}, ${paymentStatusLabel(card.paymentStatus)}`,
-        });
-        continue;
-      }
-      const block = blocks.get(card.id);
-      if (block) {
-        const code =
-          block.extra?.code === 'account_suspended' ? 'account_suspended' : 'payout_hold';
-        result.skipped.push({ id: item.id, reason: code, message: block.message });
+      const refusal = refusalToPay(card, blocks);
+      if (refusal) {
+        const reason = refusal.extra!.code as 'not_payable' | 'payout_hold' | 'account_suspended';
+        result.skipped.push({ id: item.id, reason, message: refusal.message });
         continue;
       }
       const net = toSend.get(card.id)?.net ?? card.owed;

@@ -2,6 +2,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { BELOW_QUOTE, OFFER_PENDING } from '../../../shared/fair-dealing';
 import { formatMoney, fromCents, toCents } from '../../../shared/money';
 import { rejectionProblems } from '../../../shared/rejections';
+import { can, FORBIDDEN_ROLE, STAFF_ROLE_LABELS } from '../../../shared/staff-roles';
 import { isPaid } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
 import type { AuditChanges } from '../../common/audit';
@@ -12,6 +13,8 @@ import { transactions } from '../../db/schema';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, changeCard } from './change';
 import { checkClaim, releaseClaimIn } from './claims';
+import { ceilingOf, checkCeiling } from './over-value';
+import { refusalToPay } from './payment';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
 
 const EDITABLE = [
@@ -86,8 +89,11 @@ export async function updateTransactionAsStaff(
   actor: Account,
   id: string,
   input: TransactionChanges,
-  expectedUpdatedAt?: string,
-  takeOver = false,
+  {
+    expectedUpdatedAt,
+    takeOver = false,
+    overValueReason,
+  }: { expectedUpdatedAt?: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
     const [current] = await tx
@@ -130,6 +136,18 @@ export async function updateTransactionAsStaff(
       set[field] = rejection[field];
       changes[field] = { from: current[field], to: rejection[field] };
     }
+    // A card's payment is for finance and owners (decision 107): reviewers decide cards.
+    if (
+      ('paymentStatus' in changes || 'payoutReference' in changes) &&
+      !can(actor.staffRole, 'payouts')
+    ) {
+      throw new HttpError(
+        403,
+        `Your role (${STAFF_ROLE_LABELS[actor.staffRole ?? 'reviewer']}) cannot change a card’s payment: that is for finance and owners.`,
+        undefined,
+        { code: FORBIDDEN_ROLE },
+      );
+    }
     // A save ends the claim: the card is free for the next reviewer.
     const released = await releaseClaimIn(tx, id, actor);
     if (Object.keys(changes).length === 0) {
@@ -159,11 +177,31 @@ export async function updateTransactionAsStaff(
           { code: 'below_quote' },
         );
       }
+      Object.assign(
+        changes,
+        checkCeiling(
+          actor,
+          {
+            value: set.paymentAmount,
+            ceiling: ceilingOf(current),
+            accepted: current.offerStatus === 'accepted',
+          },
+          overValueReason,
+          { field: 'paymentAmount', what: 'payment amount', most: formatMoney(ceilingOf(current)) },
+        ),
+      );
     }
-    // Paying a card held for a new payee or a new account, or of a suspended customer, waits.
+    // Marked paid here, a card follows mark-sent's rules (decision 107): approved (by this save
+    // or before), not held, its customer not suspended; the amount due is recorded.
     if (set.paymentStatus && isPaid(set.paymentStatus) && !isPaid(current.paymentStatus)) {
-      const block = (await payoutBlocks(tx, [id], holdRulesOf(context))).get(id);
-      if (block) throw block;
+      const blocks = await payoutBlocks(tx, [id], holdRulesOf(context));
+      const refusal = refusalToPay({ ...current, status: set.status ?? current.status }, blocks);
+      if (refusal) throw refusal;
+      const amount = 'paymentAmount' in set ? set.paymentAmount : current.paymentAmount;
+      if (!amount) {
+        set.paymentAmount = current.expectedPayout;
+        changes.paymentAmount = { from: current.paymentAmount, to: current.expectedPayout };
+      }
     }
     // Review times count from submission to the first decision; an appeal counts from rejection.
     const decided =

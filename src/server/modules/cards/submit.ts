@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type createTransactionSchema, quote } from '../../../shared/card-rules';
-import { LIMIT_REFUSAL_CODE, limitRefusal } from '../../../shared/verification';
+import { LIMIT_REFUSAL_CODE } from '../../../shared/verification';
 import { lockAccount } from '../../common/accounts';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
@@ -10,7 +10,7 @@ import { runSubmissionChecks } from '../checks';
 import { cardImagesHashed, claimCardImages } from '../files';
 import { findUsablePaymentMethod } from '../payment-methods';
 import { belowMinimum, rateChanged, termsForSubmission } from '../rates';
-import { levelLimits, submittedValue } from '../verification';
+import { sellingLimitRefusal } from '../verification';
 import { cardCodeHashes, storedCardCode } from './card-code';
 
 export const IMAGES_NOT_YOURS =
@@ -37,11 +37,12 @@ export async function submitCard(
     if (!account) throw notFound('Account not found');
     if (account.standing !== 'active') throw accountNotActive(account.standing);
     const now = context.now();
-    const refusal = limitRefusal(
-      input.cardValue,
-      await submittedValue(tx, userId, now),
+    const refusal = await sellingLimitRefusal(
+      tx,
+      userId,
       account.verificationLevel,
-      await levelLimits(tx),
+      input.cardValue,
+      now,
     );
     if (refusal) {
       throw new HttpError(403, refusal.message, undefined, {

@@ -106,7 +106,8 @@ export async function cardTimeline(
             ? `Overturned: the card is back in review${decisionNote ? `. ${decisionNote}` : ''}`
             : `Upheld${decisionNote ? `: ${decisionNote}` : ''}`,
         );
-        if (status === 'processing') add('in_review', at, by);
+        // Back to pending since decision 105; to processing before it.
+        if (status === 'pending' || status === 'processing') add('in_review', at, by);
         continue;
       }
     }

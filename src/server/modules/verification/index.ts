@@ -3,4 +3,4 @@
  * selling limits of the customer's level (cards); the job deletes decided documents.
  */
 export { deleteExpiredVerificationDocuments } from './commands';
-export { levelLimits, submittedValue } from './selling-limits';
+export { sellingLimitRefusal } from './selling-limits';

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
-import type { LevelLimits } from '../../../shared/verification';
+import { type LevelLimits, limitRefusal } from '../../../shared/verification';
 import type { Db } from '../../db/client';
 import { transactions, verificationLimits } from '../../db/schema';
 
@@ -39,4 +39,19 @@ export async function submittedValue(db: Db, userId: string, now: number) {
       ),
     );
   return { usedDay: row?.day ?? '0.00', used30Days: row?.month ?? '0.00' };
+}
+
+/**
+ * Whether `value` more, counted now, takes the customer past a limit of their level: a card's
+ * submission, or a rejected card coming back (decision 105). Call it under the account's row
+ * lock (lockAccount), so that two such counts cannot both take the last of an allowance.
+ */
+export async function sellingLimitRefusal(
+  db: Db,
+  userId: string,
+  level: number,
+  value: string,
+  now: number,
+) {
+  return limitRefusal(value, await submittedValue(db, userId, now), level, await levelLimits(db));
 }
