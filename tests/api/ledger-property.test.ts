@@ -194,6 +194,10 @@ const amountAbove = (card: StaffCard, above: number) =>
     toCents(card.offer?.status === 'accepted' ? card.offer.amount : card.expectedPayout) + above,
   );
 
+/** Above the quote, an owner pays more only with a reason (decision 106). */
+const overValue = (above: number) =>
+  above > 0 ? { overValueReason: 'A bonus for a long-standing seller' } : {};
+
 const newRun = (): Run => ({ sellers: [], cards: [], clawbacks: [], named: [], sent: [] });
 
 /** A new seller in the run, with a payment method of their own and a card of each value. */
@@ -270,7 +274,10 @@ async function perform(run: Run, a: Action): Promise<void> {
       await save(a.byReviewer ? reviewer : owner, id, () => ({ status: a.status }));
       return;
     case 'setAmount':
-      await save(owner, id, (c) => ({ paymentAmount: amountAbove(c, a.above) }));
+      await save(owner, id, (c) => ({
+        paymentAmount: amountAbove(c, a.above),
+        ...overValue(a.above),
+      }));
       return;
     case 'offer': {
       const { cardValue } = (await get(reviewer, `/api/admin/transactions/${id}`)).json();
@@ -303,6 +310,7 @@ async function perform(run: Run, a: Action): Promise<void> {
       await save(owner, id, (c) => ({
         paymentStatus: a.status,
         paymentAmount: amountAbove(c, a.above),
+        ...overValue(a.above),
       }));
       return;
     case 'setBack':
@@ -471,15 +479,13 @@ describe('the books under random use by several clients at once', () => {
 });
 
 /**
- * KNOWN BUG, found while writing the property test and reported to the lead: these tests fail on
- * PostgreSQL until the product code is fixed (on PGlite requests take turns, and they pass).
- * Mark-sent compares the amount the list showed with what the card nets to before it locks the
- * seller's clawbacks (toSendFor), and the books net what is owed back after locking them
- * (postCardMoney). A clawback written off, or recorded, by another request in between makes
- * mark-sent answer one amount sent (the one staff transfer) while the books post another as paid
- * out: the payment's reconciliation and the seller's statement disagree with the money moved.
+ * A race the property runs seldom meet, sent on purpose: mark-sent compares the amount the list
+ * showed with what the card nets to, and the books post the netting; a clawback written off, or
+ * recorded, by another request in between must not make mark-sent answer one amount sent (the one
+ * staff transfer) while the books post another. Both take the seller's lock (lockSeller). On
+ * PostgreSQL, where the requests really run at once, these failed before it.
  */
-describe('KNOWN BUG (reported): mark-sent while a clawback of the same seller changes', () => {
+describe('mark-sent while a clawback of the same seller changes', () => {
   /**
    * Sellers whose first card was paid 91.00, with `takenBack` of it taken back when given, and
    * whose second card is approved (91.00 owed): both cards, and the clawback.

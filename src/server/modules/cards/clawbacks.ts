@@ -10,7 +10,13 @@ import { auditCard } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError } from '../../common/http-error';
 import { notify } from '../../common/notify';
-import { impliedByCard, recordClawback, takenBackFrom, writeOffClawback } from '../ledger';
+import {
+  impliedByCard,
+  lockSeller,
+  recordClawback,
+  takenBackFrom,
+  writeOffClawback,
+} from '../ledger';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, lockCard } from './change';
 
@@ -37,6 +43,8 @@ export async function takeBack(
 ): Promise<Outcome<Clawback>> {
   return context.db.transaction(async (tx) => {
     const card = await lockCard(tx, id);
+    // What the seller owes back changes: no payout of theirs works out its netting meanwhile.
+    await lockSeller(tx, card.userId);
     const { paid } = impliedByCard(card);
     if (paid === 0) throw new HttpError(409, NOT_PAID, undefined, { code: 'not_paid' });
     const left = paid - (await takenBackFrom(tx, id));

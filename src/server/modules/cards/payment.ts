@@ -9,7 +9,7 @@ import { HttpError } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
-import { owedForCard, type ToSend, toSendFor } from '../ledger';
+import { lockSeller, owedForCard, type ToSend, toSendFor } from '../ledger';
 import { CARD_TOPICS, type Card, changeCard } from './change';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
 
@@ -70,8 +70,11 @@ export async function markPayoutsSent(
       holdRulesOf(context),
     );
     // What to send for each card, by the rule the list showed it with (netting, issue 39).
+    // Each seller locked (in id order) before it is worked out, so what they owe back cannot
+    // change before the payment posts it.
     const toSend = new Map<string, ToSend>();
-    for (const userId of new Set(rows.map((r) => r.userId))) {
+    for (const userId of [...new Set(rows.map((r) => r.userId))].sort()) {
+      await lockSeller(tx, userId);
       for (const [id, share] of await toSendFor(tx, userId)) toSend.set(id, share);
     }
     const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };

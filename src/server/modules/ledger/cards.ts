@@ -14,6 +14,7 @@ import { formatMoney, fromCents, toCents } from '../../../shared/money';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { isPayable } from '../../../shared/payouts';
 import { isPaid } from '../../../shared/statuses';
+import { lockAccount } from '../../common/accounts';
 import type { AuditActor } from '../../common/audit';
 import type { Db } from '../../db/client';
 import {
@@ -98,6 +99,16 @@ function payeeOf(
       ? `••••${method.accountNumber.slice(-4)}`
       : '';
   return `${paymentMethodLabel(method.type)}${hint ? ` ${hint}` : ''}`;
+}
+
+/**
+ * Locks the seller's row for a change of what they owe back or are sent (decision 093): netting,
+ * a clawback, a write-off, a batch working out what to send. Always after the card's row and
+ * before the clawbacks' rows, so two of these never wait for each other in a circle; FOR NO KEY
+ * UPDATE, as every lock on a customer's row is (lockAccount).
+ */
+export async function lockSeller(tx: Db, userId: string) {
+  await lockAccount(tx, userId);
 }
 
 /** The seller's clawbacks with something still owed back, oldest first, locked for netting. */
@@ -242,6 +253,8 @@ export async function postCardMoney(
         );
     }
     if (target.paid > 0) {
+      // What the seller owes back cannot change between working out the netting and posting it.
+      await lockSeller(tx, card.userId);
       const open = await openClawbacks(tx, card.userId);
       // The part of the payment that settles what the seller owes back, by the netting rule the
       // payouts list follows too: the amount it shows to send is the amount posted as sent.

@@ -13,6 +13,7 @@ import type { AuditActor } from '../../common/audit';
 import { HttpError, notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { clawbacks, ledgerEntries, ledgerPostings } from '../../db/schema';
+import { lockSeller } from './cards';
 import { move, postEntry } from './post';
 
 export const NOTHING_OWED_BACK = 'Nothing is owed back on this clawback';
@@ -120,6 +121,13 @@ export async function writeOffClawback(
   id: string,
   note: string,
 ): Promise<{ clawback: Clawback; amount: number; userId: string; transactionId: string }> {
+  // The seller first, then the clawback: the order netting takes them in (lockSeller).
+  const [owner] = await tx
+    .select({ userId: clawbacks.userId })
+    .from(clawbacks)
+    .where(eq(clawbacks.id, id));
+  if (!owner) throw notFound('Clawback not found');
+  await lockSeller(tx, owner.userId);
   const [row] = await tx.select().from(clawbacks).where(eq(clawbacks.id, id)).for('update');
   if (!row) throw notFound('Clawback not found');
   const outstanding = (await outstandingOf(tx, [id])).get(id) ?? 0;

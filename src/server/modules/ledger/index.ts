@@ -2,7 +2,7 @@
  * The books (issue 39, decision 093): what other modules may use. The card's commands post its
  * money through `postCardMoney`; reads answer balances, statements and the staff's books.
  */
-export { impliedByCard, owedCards, postCardMoney } from './cards';
+export { impliedByCard, lockSeller, owedCards, postCardMoney } from './cards';
 export { checkLedger, describeMismatch, type Mismatch } from './check';
 export { clawbacksOf, recordClawback, takenBackFrom, writeOffClawback } from './clawbacks';
 export { statementCsvRows, wholeStatement } from './export';
