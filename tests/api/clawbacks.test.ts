@@ -123,6 +123,20 @@ describe('taking money back', () => {
     });
     expect(other.statusCode).toBe(400);
     expect(other.json().errors).toEqual({ note: 'Say why in the note' });
+    // The payment the money was taken back from stands: it cannot be set back, nor its amount changed.
+    for (const change of [
+      { paymentStatus: 'pending' },
+      { paymentAmount: '95.00', overValueReason: 'Bonus' },
+    ]) {
+      const { updatedAt } = (await get(owner, `/api/admin/transactions/${id}`)).json();
+      const refused = await as(t.app, owner, {
+        method: 'PATCH',
+        url: `/api/admin/transactions/${id}`,
+        payload: { ...change, expectedUpdatedAt: updatedAt },
+      });
+      expect(refused.statusCode, JSON.stringify(change)).toBe(409);
+      expect(refused.json().code).toBe('clawed_back');
+    }
     expect(await checkLedger(t.database.db)).toEqual([]);
   });
 

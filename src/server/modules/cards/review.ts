@@ -10,12 +10,16 @@ import { type CommandContext, change, type Outcome, STAFF } from '../../common/c
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import { transactions } from '../../db/schema';
+import { takenBackFrom } from '../ledger';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, changeCard } from './change';
 import { checkClaim, releaseClaimIn } from './claims';
 import { ceilingOf, checkCeiling } from './over-value';
 import { refusalToPay } from './payment';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
+
+const CLAWED_BACK =
+  'Money was taken back from this payment: its payment status and amount stay as they are';
 
 const EDITABLE = [
   'status',
@@ -201,6 +205,14 @@ export async function updateTransactionAsStaff(
       if (!amount) {
         set.paymentAmount = current.expectedPayout;
         changes.paymentAmount = { from: current.paymentAmount, to: current.expectedPayout };
+      }
+    }
+    // Money taken back from a paid card (issue 39) was taken back from that payment: the payment
+    // stands while a clawback does, whatever staff edit (decision 093).
+    const unpaid = set.paymentStatus !== undefined && !isPaid(set.paymentStatus ?? '');
+    if (isPaid(current.paymentStatus) && (unpaid || 'paymentAmount' in set)) {
+      if ((await takenBackFrom(tx, id)) > 0) {
+        throw new HttpError(409, CLAWED_BACK, undefined, { code: 'clawed_back' });
       }
     }
     // Review times count from submission to the first decision; an appeal counts from rejection.
