@@ -97,7 +97,7 @@ const opened = Number(
 const paidCards = TRANSACTIONS * 0.7;
 const cycles = Math.max(0, Math.ceil((POSTINGS - opened) / 4));
 const fullRounds = Math.floor(cycles / paidCards);
-const lastRound = Math.round(((cycles - fullRounds * paidCards) / paidCards) * 1000);
+const lastRound = Math.ceil(((cycles - fullRounds * paidCards) / paidCards) * 1000);
 // One transaction: the books accept an entry only with its postings (checked at commit).
 await db.transaction(async (tx) => {
   await tx.execute(sql`

@@ -134,6 +134,9 @@ export const appealDecisionSchema = z
 export type AppealDecisionInput = z.input<typeof appealDecisionSchema>;
 
 export const APPEAL_NOT_REJECTED = 'Only a rejected card can be appealed';
+/** A paid card is appealed for money taken back from it (decision 094). */
+export const APPEAL_NOTHING_TAKEN_BACK =
+  'A paid card can be appealed for money taken back from it, within 14 days and before any of it is set against a payout';
 export const APPEAL_ALREADY_MADE = 'This card has already been appealed; the decision is final';
 export const APPEAL_WINDOW_CLOSED = `A rejection can be appealed within ${APPEAL_WINDOW_DAYS} days`;
 export const APPEAL_NOT_PENDING = 'This card has no appeal waiting for a decision';

@@ -55,6 +55,7 @@ export const ENTRY_KINDS = [
   'netting',
   'netting_reversed',
   'clawback',
+  'clawback_reversed',
   'write_off',
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
@@ -124,8 +125,11 @@ export const CLAWBACK_REASON_LABELS: Record<ClawbackReason, string> = {
   other: 'Other',
 };
 
-/** A clawback is open while something is owed back, settled once netted, or written off. */
-export const CLAWBACK_STATUSES = ['open', 'settled', 'written_off'] as const;
+/**
+ * A clawback is open while something is owed back, settled once netted, written off, or reversed
+ * when the seller's appeal is upheld.
+ */
+export const CLAWBACK_STATUSES = ['open', 'settled', 'written_off', 'reversed'] as const;
 export type ClawbackStatus = (typeof CLAWBACK_STATUSES)[number];
 
 const moneyText = (label: string) =>

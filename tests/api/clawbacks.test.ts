@@ -285,6 +285,75 @@ describe('taking money back', () => {
     ).toBe(403);
   });
 
+  it('can be appealed by the seller, which holds its netting until staff decide', async () => {
+    const who = await signUp(t.app);
+    const first = await paidCard(who);
+    await post(owner, `/api/admin/transactions/${first}/clawback`, {
+      amount: '91.00',
+      reason: 'already_redeemed',
+    });
+    const appeal = (id: string) =>
+      post(who, `/api/transactions/${id}/appeal`, {
+        message: 'I never used this card',
+        imageUrls: [],
+      });
+    const decide = (id: string, decision: string) =>
+      post(owner, `/api/admin/transactions/${id}/appeal/decision`, {
+        decision,
+        note: 'Checked with the brand',
+      });
+    const appealed = await appeal(first);
+    expect(appealed.statusCode, appealed.body).toBe(201);
+    // While the appeal waits, the next card is paid in full.
+    const next = await submit(who, '50');
+    await review(next, { status: 'processing' });
+    expect(await payoutRow(next)).toMatchObject({ amount: '45.50', netted: '0.00' });
+    expect((await decide(first, 'overturned')).statusCode).toBe(200);
+    expect((await get(who, '/api/balance')).json()).toMatchObject({
+      owedBack: '0.00',
+      owed: '45.50',
+    });
+    expect((await get(owner, `/api/admin/transactions/${first}/clawbacks`)).json()).toEqual([
+      expect.objectContaining({ status: 'reversed', outstanding: '0.00' }),
+    ]);
+    const [line] = (await get(who, '/api/balance/statement')).json().items;
+    expect(line).toMatchObject({
+      kind: 'clawback_reversed',
+      description: 'Appeal accepted: the $91.00 taken back is no longer owed',
+      amount: '91.00',
+    });
+
+    // Upheld, the clawback stands and is netted again; a card whose clawback was netted cannot be appealed.
+    const other = await signUp(t.app);
+    const paid = await paidCard(other);
+    await post(owner, `/api/admin/transactions/${paid}/clawback`, {
+      amount: '20.00',
+      reason: 'chargeback',
+    });
+    // Another seller's card is one that does not exist.
+    expect((await appeal(paid)).statusCode).toBe(404);
+    const theirs = (id: string) =>
+      post(other, `/api/transactions/${id}/appeal`, {
+        message: 'Please check again',
+        imageUrls: [],
+      });
+    expect((await theirs(paid)).statusCode).toBe(201);
+    expect((await decide(paid, 'upheld')).statusCode).toBe(200);
+    const later = await submit(other, '50');
+    await review(later, { status: 'processing' });
+    expect(await payoutRow(later)).toMatchObject({ amount: '25.50', netted: '20.00' });
+    const paidTwice = await paidCard(other);
+    await post(owner, `/api/admin/transactions/${paidTwice}/clawback`, {
+      amount: '30.00',
+      reason: 'chargeback',
+    });
+    await post(owner, '/api/admin/payouts/mark-sent', { items: [{ id: later, amount: '0.00' }] });
+    const refused = await theirs(paidTwice);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('not_appealable');
+    expect(await checkLedger(t.database.db)).toEqual([]);
+  });
+
   it('counts towards the automatic suspension as a fraud rejection does', async () => {
     const who = await signUp(t.app);
     for (let i = 0; i < 3; i++) {

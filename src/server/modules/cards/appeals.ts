@@ -5,13 +5,15 @@ import {
   APPEAL_ALREADY_MADE,
   APPEAL_NOT_PENDING,
   APPEAL_NOT_REJECTED,
+  APPEAL_NOTHING_TAKEN_BACK,
   APPEAL_WINDOW_CLOSED,
   APPEAL_WINDOW_DAYS,
   type AppealDecisionInput,
   type createAppealSchema,
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
-import { formatMoney } from '../../../shared/money';
+import { formatMoney, fromCents } from '../../../shared/money';
+import { isPaid } from '../../../shared/statuses';
 import { LIMIT_PHRASES, type LimitName } from '../../../shared/verification';
 import type { Account } from '../../common/account';
 import { lockAccount } from '../../common/accounts';
@@ -19,10 +21,12 @@ import type { AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
+import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { claimCardImages } from '../files';
+import { appealableClawbacks, reverseClawbacks } from '../ledger';
 import { sellingLimitRefusal } from '../verification';
-import { CARD_TOPICS, changeCard, lockCard } from './change';
+import { CARD_TOPICS, type Card, changeCard, lockCard } from './change';
 import { alertStaff } from './staff-alert';
 import { IMAGES_NOT_YOURS } from './submit';
 
@@ -30,7 +34,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The customer appeals a rejected card of theirs (decision 073): once, within 14 days of the
- * rejection, with a message and up to 4 new photos (their own uploads, claimed for the card).
+ * rejection, with a message and up to 4 new photos (their own uploads, claimed for the card). A
+ * paid card is appealed the same way for money taken back from it (decision 094), within 14 days
+ * of the clawback and while none of it has been netted or written off; netting then waits for
+ * the decision.
  */
 export async function appealCard(
   context: CommandContext,
@@ -44,12 +51,20 @@ export async function appealCard(
     if (card.appealStatus !== null) {
       throw new HttpError(409, APPEAL_ALREADY_MADE, undefined, { code: 'appeal_exists' });
     }
-    if (card.status !== 'rejected') {
-      throw new HttpError(409, APPEAL_NOT_REJECTED, undefined, { code: 'not_rejected' });
-    }
-    const rejectedAt = (card.rejectedAt ?? card.updatedAt).getTime();
-    if (context.now() - rejectedAt > APPEAL_WINDOW_DAYS * DAY_MS) {
-      throw new HttpError(409, APPEAL_WINDOW_CLOSED, undefined, { code: 'appeal_window_closed' });
+    const clawedBack = isPaid(card.paymentStatus)
+      ? await appealableClawbacks(tx, id, context.now(), APPEAL_WINDOW_DAYS * DAY_MS)
+      : [];
+    if (clawedBack.length === 0) {
+      if (isPaid(card.paymentStatus)) {
+        throw new HttpError(409, APPEAL_NOTHING_TAKEN_BACK, undefined, { code: 'not_appealable' });
+      }
+      if (card.status !== 'rejected') {
+        throw new HttpError(409, APPEAL_NOT_REJECTED, undefined, { code: 'not_rejected' });
+      }
+      const rejectedAt = (card.rejectedAt ?? card.updatedAt).getTime();
+      if (context.now() - rejectedAt > APPEAL_WINDOW_DAYS * DAY_MS) {
+        throw new HttpError(409, APPEAL_WINDOW_CLOSED, undefined, { code: 'appeal_window_closed' });
+      }
     }
     if (
       input.imageUrls.length > 0 &&
@@ -78,9 +93,9 @@ export async function appealCard(
       },
     );
     await alertStaff(tx, context, {
-      subject: `${PRODUCT_NAME}: a customer appealed a rejected card`,
+      subject: `${PRODUCT_NAME}: a customer appealed ${clawedBack.length > 0 ? 'money taken back' : 'a rejected card'}`,
       lines: [
-        `${customer.email} appealed the rejection of their ${card.cardType} card of ${formatMoney(card.cardValue)} (${id.slice(0, 8)}).`,
+        `${customer.email} appealed ${clawedBack.length > 0 ? 'the money taken back from' : 'the rejection of'} their ${card.cardType} card of ${formatMoney(card.cardValue)} (${id.slice(0, 8)}).`,
         `Their message: ${input.message}`,
         'Decide it in the portal: Uploads, filter Appeals.',
       ],
@@ -120,6 +135,10 @@ export async function decideAppeal(
       throw new HttpError(409, APPEAL_NOT_PENDING, undefined, { code: 'appeal_not_pending' });
     }
     const overturned = input.decision === 'overturned';
+    // A paid card's appeal is about money taken back from it (decision 094).
+    if (isPaid(current.paymentStatus)) {
+      return decideClawbackAppeal(context, tx, actor, current, input);
+    }
     if (overturned) {
       const refusal = await sellingLimitRefusal(
         tx,
@@ -169,6 +188,48 @@ export async function decideAppeal(
     });
     return { value: undefined, changed: [change([current.userId, STAFF], CARD_TOPICS)] };
   });
+}
+
+/**
+ * The decision on an appeal of money taken back: overturned, the clawbacks still open on the card
+ * are reversed (the seller no longer owes them); upheld, they stand and netting resumes.
+ */
+async function decideClawbackAppeal(
+  context: CommandContext,
+  tx: Db,
+  actor: Account,
+  card: Card,
+  input: { decision: AppealDecisionInput['decision']; note: string | null },
+): Promise<Outcome<void>> {
+  const now = new Date(context.now());
+  await changeCard(
+    context,
+    tx,
+    actor,
+    card,
+    { appealStatus: input.decision, appealDecidedAt: now, appealNote: input.note },
+    'appeal_decision',
+    {
+      appealStatus: { from: 'pending', to: input.decision },
+      appealNote: { from: null, to: input.note },
+    },
+  );
+  const reversed =
+    input.decision === 'overturned' ? await reverseClawbacks(tx, now, actor, card.id) : 0;
+  await notify(context, tx, card.userId, {
+    kind: 'transaction',
+    title:
+      `${card.cardType} card of ${formatMoney(card.cardValue)}: Appeal ${input.decision}`.slice(
+        0,
+        200,
+      ),
+    body:
+      input.decision === 'overturned'
+        ? `Your appeal was accepted: the ${formatMoney(fromCents(reversed))} taken back is no longer owed.${input.note ? ` ${input.note}` : ''}`
+        : `Your appeal was reviewed and the money taken back stands: it is set against your next payouts. ${input.note ?? ''}`.trim(),
+    link: `/history?card=${card.id}`,
+  });
+  return { value: undefined, changed: [change([card.userId, STAFF], CARD_TOPICS)] };
 }
 
 /** 409 for an overturn past a selling limit: which one, in staff's words. */

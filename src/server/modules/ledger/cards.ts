@@ -111,14 +111,25 @@ export async function lockSeller(tx: Db, userId: string) {
   await lockAccount(tx, userId);
 }
 
-/** The seller's clawbacks with something still owed back, oldest first, locked for netting. */
-async function openClawbacks(tx: Db, userId: string) {
-  const open = await tx
+/**
+ * The seller's clawbacks that netting may settle, oldest first, with what is still owed back on
+ * each: open, and not under the seller's appeal (decision 094), which holds them until decided.
+ * With `lock`, locked for the netting.
+ */
+export async function nettableClawbacks(tx: Db, userId: string, lock = false) {
+  const query = tx
     .select({ id: clawbacks.id })
     .from(clawbacks)
-    .where(and(eq(clawbacks.userId, userId), eq(clawbacks.status, 'open')))
-    .orderBy(asc(clawbacks.createdAt), asc(clawbacks.id))
-    .for('update');
+    .innerJoin(transactions, eq(transactions.id, clawbacks.transactionId))
+    .where(
+      and(
+        eq(clawbacks.userId, userId),
+        eq(clawbacks.status, 'open'),
+        sql`${transactions.appealStatus} is distinct from 'pending'`,
+      ),
+    )
+    .orderBy(asc(clawbacks.createdAt), asc(clawbacks.id));
+  const open = await (lock ? query.for('update', { of: clawbacks }) : query);
   if (open.length === 0) return [];
   const owed = await tx
     .select({
@@ -255,7 +266,7 @@ export async function postCardMoney(
     if (target.paid > 0) {
       // What the seller owes back cannot change between working out the netting and posting it.
       await lockSeller(tx, card.userId);
-      const open = await openClawbacks(tx, card.userId);
+      const open = await nettableClawbacks(tx, card.userId, true);
       // The part of the payment that settles what the seller owes back, by the netting rule the
       // payouts list follows too: the amount it shows to send is the amount posted as sent.
       const owedBack = open.reduce((sum, c) => sum + c.outstanding, 0);

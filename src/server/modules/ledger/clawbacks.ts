@@ -8,7 +8,7 @@ import {
   SELLER_RECEIVABLE,
   signedMoney,
 } from '../../../shared/ledger';
-import { formatMoney, fromCents } from '../../../shared/money';
+import { formatMoney, fromCents, toCents } from '../../../shared/money';
 import type { AuditActor } from '../../common/audit';
 import { HttpError, notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
@@ -108,6 +108,73 @@ export async function recordClawback(
     postings: move(input.amount, { account: SELLER_RECEIVABLE, userId: card.userId }, CARDS_BOUGHT),
   });
   return toClawback(row!, input.amount);
+}
+
+/**
+ * A clawback the seller's appeal overturned (decision 094): what is still owed back on it, all of
+ * it (an appeal is open only while nothing of it was netted or written off), goes back to the
+ * cards bought, and the clawback is `reversed`. Inside the caller's transaction, the card locked.
+ */
+export async function reverseClawbacks(
+  tx: Db,
+  now: Date,
+  actor: AuditActor,
+  transactionId: string,
+): Promise<number> {
+  const open = await tx
+    .select()
+    .from(clawbacks)
+    .where(and(eq(clawbacks.transactionId, transactionId), eq(clawbacks.status, 'open')))
+    .for('update');
+  const outstanding = await outstandingOf(
+    tx,
+    open.map((c) => c.id),
+  );
+  let reversed = 0;
+  for (const clawback of open) {
+    const amount = outstanding.get(clawback.id) ?? 0;
+    if (amount <= 0) continue;
+    await postEntry(tx, actor, {
+      at: now,
+      kind: 'clawback_reversed',
+      transactionId,
+      clawbackId: clawback.id,
+      userId: clawback.userId,
+      memo: `Appeal accepted: the ${formatMoney(fromCents(amount))} taken back is no longer owed`,
+      idempotencyKey: `clawback_reversed:${clawback.id}`,
+      postings: move(amount, CARDS_BOUGHT, { account: SELLER_RECEIVABLE, userId: clawback.userId }),
+    });
+    await tx
+      .update(clawbacks)
+      .set({ status: 'reversed', closedAt: now })
+      .where(eq(clawbacks.id, clawback.id));
+    reversed += amount;
+  }
+  return reversed;
+}
+
+/**
+ * The clawbacks of a card a seller may still appeal (decision 094): open, taken within
+ * `withinMs` of `now`, and nothing of them netted or written off yet.
+ */
+export async function appealableClawbacks(
+  db: Db,
+  transactionId: string,
+  now: number,
+  withinMs: number,
+) {
+  const open = await db
+    .select()
+    .from(clawbacks)
+    .where(and(eq(clawbacks.transactionId, transactionId), eq(clawbacks.status, 'open')));
+  const outstanding = await outstandingOf(
+    db,
+    open.map((c) => c.id),
+  );
+  return open.filter(
+    (c) =>
+      now - c.createdAt.getTime() <= withinMs && (outstanding.get(c.id) ?? 0) === toCents(c.amount),
+  );
 }
 
 /**

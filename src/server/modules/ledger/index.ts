@@ -4,7 +4,14 @@
  */
 export { impliedByCard, lockSeller, owedCards, postCardMoney } from './cards';
 export { checkLedger, describeMismatch, type Mismatch } from './check';
-export { clawbacksOf, recordClawback, takenBackFrom, writeOffClawback } from './clawbacks';
+export {
+  appealableClawbacks,
+  clawbacksOf,
+  recordClawback,
+  reverseClawbacks,
+  takenBackFrom,
+  writeOffClawback,
+} from './clawbacks';
 export { statementCsvRows, wholeStatement } from './export';
 export { checkBooks, foldLedgerDays } from './jobs';
 export { move, postEntry } from './post';

@@ -19,7 +19,7 @@ import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { badRequest } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { clawbacks, ledgerAccountDays, ledgerEntries, ledgerPostings } from '../../db/schema';
-import { owedCards } from './cards';
+import { nettableClawbacks, owedCards } from './cards';
 
 /** A page of entries; the cursor is the last entry's `seq`. */
 export const LEDGER_PAGE = 50;
@@ -307,8 +307,12 @@ export interface ToSend {
  * payouts list shows it, and marking a card sent posts it.
  */
 export async function toSendFor(db: Db, userId: string): Promise<Map<string, ToSend>> {
-  const [figures, cards] = await Promise.all([sellerFigures(db, [userId]), owedCards(db, userId)]);
-  const shares = allocateNetting(figures.get(userId)?.owedBack ?? 0, cards);
+  const [nettable, cards] = await Promise.all([
+    nettableClawbacks(db, userId),
+    owedCards(db, userId),
+  ]);
+  const owedBack = nettable.reduce((sum, c) => sum + c.outstanding, 0);
+  const shares = allocateNetting(owedBack, cards);
   return new Map(
     cards.map((c) => {
       const netted = shares.get(c.id) ?? 0;
