@@ -22,7 +22,14 @@ import payoutRoutes from './modules/payouts/routes';
 import privacyRoutes from './modules/privacy/routes';
 import rateRoutes from './modules/rates/routes';
 import reviewTimeRoutes from './modules/review-times/routes';
-import sessionRoutes from './modules/sessions/routes';
+import {
+  createSession,
+  endSessions,
+  readSessions,
+  reauthAtOf,
+  renewSessions,
+  sessionRoutes,
+} from './modules/sessions';
 import staffRoutes from './modules/staff/routes';
 import supportRoutes from './modules/support/routes';
 import verificationRoutes from './modules/verification/routes';
@@ -121,7 +128,14 @@ export async function buildApp(
   registerSecurity(app);
   registerInputGuard(app);
   registerRequestDeadline(app, config.requestBodySeconds);
-  await registerSessions(app, config.sessionSecret);
+  // The session rows belong to the sessions module; the plugin is handed them (decision 100).
+  await registerSessions(app, config.sessionSecret, {
+    read: readSessions,
+    reauthAt: reauthAtOf,
+    create: createSession,
+    renew: renewSessions,
+    end: endSessions,
+  });
   await registerRateLimits(app);
   registerStaffGuard(app);
   registerMail(app);

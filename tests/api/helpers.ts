@@ -10,10 +10,10 @@ import { createPostgresDatabase } from '../../scripts/lib/postgres';
 import { freshCode, rememberSecret, secretOf } from '../../scripts/lib/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { upsertAdmin } from '../../src/server/common/accounts';
+import { SESSION_LIMITS } from '../../src/server/common/session-cache';
 import { type AppConfig, type Limits, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { admins, sessions } from '../../src/server/db/schema';
-import { SESSION_LIMITS } from '../../src/server/plugins/session';
 import type { StaffRole } from '../../src/shared/staff-roles';
 
 export interface TestApp {

@@ -16,7 +16,7 @@ import { alertStaff } from '../../common/staff-alert';
 import type { Db } from '../../db/client';
 import { transactions, users } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
-import { deleteAccountSessions } from '../../plugins/session';
+import { deleteAccountSessions } from '../sessions';
 
 export type StandingAction = 'suspend' | 'close' | 'reinstate';
 const STANDING_AFTER = { suspend: 'suspended', close: 'closed', reinstate: 'active' } as const;
