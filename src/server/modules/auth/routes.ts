@@ -37,7 +37,7 @@ import {
   requireSignedIn,
   UNAUTHORIZED,
 } from '../../plugins/auth';
-import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
+import { countAttempt, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, startSession } from '../../plugins/session';
 import { markSessionFresh } from '../sessions';
 import {
@@ -109,7 +109,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   /**
    * A second-factor code, counted before it is checked (codes sent at once are not all heard): 5
-   * wrong in 15 minutes per account, at sign-in and when turning two-factor on.
+   * wrong in 15 minutes per account, at sign-in, at step-up and when turning two-factor on.
    */
   const countWrongCode = (reply: FastifyReply, account: Principal) =>
     countAttempt(app.counters, reply, {
@@ -339,8 +339,9 @@ export default async function authRoutes(app: FastifyInstance) {
 
   /**
    * Step-up (decision 072): the password again, or a code when two-factor is on, opens
-   * payment-method changes to this session for 10 minutes. Wrong tries count with the sign-in
-   * failures of the account.
+   * payment-method changes to this session for 10 minutes. Wrong tries count with the account's
+   * sign-in failures (decision 101): a wrong password as a wrong sign-in password (20 an hour, then
+   * the lock and its emailed link), a wrong code as a wrong sign-in code.
    */
   r.post(
     '/api/reauth',
@@ -354,13 +355,11 @@ export default async function authRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const account = accountOf(request);
       const principal: Principal = { kind: account.kind, id: account.id };
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: `reauth:${account.kind}:${account.id}`,
-        max: app.config.limits.signinFailuresPerAccount,
-        windowMs: HOUR,
-        refusal: 'Too many wrong tries.',
-      });
       const { password, code } = request.body;
+      const succeeded =
+        code === undefined
+          ? await throttle.admitAccount(reply, account.kind, normalizeEmail(account.email))
+          : await countWrongCode(reply, principal);
       if (code !== undefined) {
         const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
         if (!enrolment?.enabledAt) {
