@@ -16,6 +16,16 @@ const t = setUpTestApp();
 const PASSWORD = 'correct horse battery';
 const STEP_MS = 30_000;
 
+const signIn = (email: string) =>
+  t.app.inject({ method: 'POST', url: '/api/signin', payload: { email, password: PASSWORD } });
+const verify = (cookie: string, code: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/admin/signin/verify',
+    payload: { code },
+    headers: { cookie },
+  });
+
 describe('customer two-factor', () => {
   it('turns on with a first code, then asks for a code at sign-in, refuses a replay, takes a recovery code, and turns off', async () => {
     const email = uniqueEmail();
@@ -45,11 +55,7 @@ describe('customer two-factor', () => {
 
     // Sign-in now needs a code after the password.
     t.advance(STEP_MS);
-    const password = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
+    const password = await signIn(email);
     expect(password.json()).toEqual({ twoFactorRequired: true });
     const pending = sessionCookie(password)!;
     expect(
@@ -57,35 +63,16 @@ describe('customer two-factor', () => {
         .statusCode,
     ).toBe(401);
     const code = codeAt(secret, t.now());
-    const verified = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code },
-      headers: { cookie: pending },
-    });
+    const verified = await verify(pending, code);
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toMatchObject({ email, isAdmin: false });
 
     // The same code again is refused (replay), on a new sign-in.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
-    const replay = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code },
-      headers: { cookie: sessionCookie(again)! },
-    });
+    const again = await signIn(email);
+    const replay = await verify(sessionCookie(again)!, code);
     expect(replay.statusCode).toBe(400);
     expect(replay.json().message).toMatch(/just used/);
-    const recovered = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code: recoveryCodes[0] },
-      headers: { cookie: sessionCookie(again)! },
-    });
+    const recovered = await verify(sessionCookie(again)!, recoveryCodes[0]);
     expect(recovered.statusCode).toBe(200);
     const signedIn = { cookie: sessionCookie(recovered)!, user: who.user };
 
@@ -106,11 +93,7 @@ describe('customer two-factor', () => {
 
     const off = await as(t.app, signedIn, { method: 'POST', url: '/api/two-factor/disable' });
     expect(off.statusCode).toBe(200);
-    const plain = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
+    const plain = await signIn(email);
     expect(plain.json()).toMatchObject({ email });
   });
 
@@ -139,11 +122,7 @@ describe('turning customer two-factor on and off', () => {
   it('is audited, and changes the account for its other devices at once', async () => {
     const email = uniqueEmail();
     const laptop = await signUp(t.app, { email, password: PASSWORD });
-    const signedIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
+    const signedIn = await signIn(email);
     const phone = { cookie: sessionCookie(signedIn)!, user: laptop.user };
     expect(await enabledFor(phone)).toBe(false);
     const stamp = () => t.app.live.stamp(laptop.user.id, 'account');
@@ -184,17 +163,8 @@ describe('turning customer two-factor on and off', () => {
     const { recoveryCodes } = answers.find((a) => a.statusCode === 200)!.json();
     expect(await auditOf(who.user.id)).toEqual([{ action: 'two_factor_on', actorEmail: email }]);
 
-    const password = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
-    const recovered = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code: recoveryCodes[0] },
-      headers: { cookie: sessionCookie(password)! },
-    });
+    const password = await signIn(email);
+    const recovered = await verify(sessionCookie(password)!, recoveryCodes[0]);
     expect(recovered.statusCode).toBe(200);
   });
 });

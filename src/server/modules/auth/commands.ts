@@ -11,6 +11,7 @@ import { type AuditActor, recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError } from '../../common/http-error';
 import { consumeToken, issueToken, principalOf, queueVerificationEmail } from '../../common/tokens';
+import type { Db } from '../../db/client';
 import { accountDevices, admins, users } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 import {
@@ -94,7 +95,7 @@ export async function mailSignInLink(
   });
 }
 
-export const BAD_SIGNIN_LINK =
+const BAD_SIGNIN_LINK =
   'This sign-in link is invalid, used or expired. Sign in with your password, or ask for a new link by trying again.';
 
 /** Uses up a sign-in link (one statement: of two requests racing with it, one gets it). */
@@ -123,7 +124,7 @@ export async function setUpTwoFactor(
 }
 
 /** Two-factor on or off, in the audit log: a customer's under `user`, staff's under `staff`. */
-const auditTwoFactor = (db: CommandContext['db'], account: AuditActor, on: boolean) =>
+const auditTwoFactor = (db: Db, account: AuditActor, on: boolean) =>
   recordAudit(db, account, {
     entityType: account.kind === 'admin' ? 'staff' : 'user',
     entityId: account.id,
