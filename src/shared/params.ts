@@ -8,19 +8,19 @@ import { z } from 'zod';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A real calendar date written YYYY-MM-DD, from `fromYear` on. */
-export function isCalendarDate(text: string, fromYear = 1900): boolean {
+/** A real calendar date written YYYY-MM-DD, from 1900 on (year 0 has no day in PostgreSQL). */
+export function isCalendarDate(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
   const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= fromYear && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return year >= 1900 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** A UTC day named `name` in a query string, written YYYY-MM-DD. */
 export const dateParam = (name: string) => {
   const message = `${name} must be a date written YYYY-MM-DD, such as 2026-11-24`;
-  return z.string({ error: message }).refine((text) => isCalendarDate(text), message);
+  return z.string({ error: message }).refine(isCalendarDate, message);
 };
 
 /**

@@ -92,7 +92,7 @@ export const identitySubmissionSchema = z.object({
   legalLastName: text('Legal last name', 100),
   dateOfBirth: z
     .string({ error: 'Date of birth is required (YYYY-MM-DD)' })
-    .refine((text) => isCalendarDate(text), 'Date of birth must be a date written YYYY-MM-DD'),
+    .refine(isCalendarDate, 'Date of birth must be a date written YYYY-MM-DD'),
   country,
   documentType: z.enum(DOCUMENT_TYPES, {
     error: `Document type must be one of: ${DOCUMENT_TYPES.join(', ')}`,

@@ -62,15 +62,17 @@ const MATRIX: Record<string, Row> = {
 const who = {} as Record<Exclude<Principal, 'signedOut'>, SignedIn>;
 const urls = {} as Record<keyof typeof MATRIX, string>;
 
-async function ok(response: { statusCode: number; body: string }, status = 200) {
+/** The JSON of an answer that must have `status`. */
+async function ok(answer: ReturnType<typeof as>, status = 200) {
+  const response = await answer;
   expect(response.statusCode, response.body).toBe(status);
-  return JSON.parse(response.body);
+  return response.json();
 }
 
 const chatUpload = async (by: SignedIn) =>
   (
     await ok(
-      await as(t.app, by, {
+      as(t.app, by, {
         method: 'POST',
         url: '/api/chat/upload-attachment',
         ...multipart(fixture('card-back.png'), 'shot.png', 'image/png'),
@@ -85,7 +87,7 @@ async function identityDocument(customer: SignedIn) {
   const upload = async () =>
     (
       await ok(
-        await as(t.app, customer, {
+        as(t.app, customer, {
           method: 'POST',
           url: '/api/upload-verification-document',
           ...multipart(fixture('card-front.jpg')),
@@ -94,7 +96,7 @@ async function identityDocument(customer: SignedIn) {
     ).objectPath as string;
   const document = await upload();
   await ok(
-    await as(t.app, customer, {
+    as(t.app, customer, {
       method: 'POST',
       url: '/api/verification',
       payload: {
@@ -119,10 +121,10 @@ beforeAll(async () => {
   who.other = await signUp(t.app);
   const customer = who.customer;
 
-  const card = await ok(await submitCard(t.app, customer), 201);
+  const card = await ok(submitCard(t.app, customer), 201);
   urls['card photo'] = card.imageUrls[0];
   await ok(
-    await as(t.app, who.reviewer, {
+    as(t.app, who.reviewer, {
       method: 'PATCH',
       url: `/api/admin/transactions/${card.id}`,
       payload: { status: 'rejected', rejectionReason: 'code_invalid' },
@@ -130,7 +132,7 @@ beforeAll(async () => {
   );
   urls['appeal photo'] = await uploadCardImage(t.app, customer, 'card-back.png');
   await ok(
-    await as(t.app, customer, {
+    as(t.app, customer, {
       method: 'POST',
       url: `/api/transactions/${card.id}/appeal`,
       payload: { message: 'The code works.', imageUrls: [urls['appeal photo']] },
@@ -140,7 +142,7 @@ beforeAll(async () => {
 
   urls["customer's chat attachment"] = await chatUpload(customer);
   await ok(
-    await sendChat(customer, {
+    sendChat(customer, {
       message: 'my card',
       attachmentUrl: urls["customer's chat attachment"],
     }),
@@ -148,7 +150,7 @@ beforeAll(async () => {
   );
   urls["staff's chat attachment, to the customer"] = await chatUpload(who.support);
   await ok(
-    await sendChat(who.support, {
+    sendChat(who.support, {
       message: 'Here it is',
       userId: customer.user.id,
       attachmentUrl: urls["staff's chat attachment, to the customer"],
@@ -157,7 +159,7 @@ beforeAll(async () => {
   );
   urls['ticket attachment'] = await chatUpload(customer);
   await ok(
-    await as(t.app, customer, {
+    as(t.app, customer, {
       method: 'POST',
       url: '/api/support-tickets',
       payload: {
@@ -172,10 +174,7 @@ beforeAll(async () => {
 
   urls['identity document'] = await identityDocument(customer);
 
-  const asked = await ok(
-    await as(t.app, customer, { method: 'POST', url: '/api/account/export' }),
-    202,
-  );
+  const asked = await ok(as(t.app, customer, { method: 'POST', url: '/api/account/export' }), 202);
   await buildExports(t.app);
   urls['data export at /objects'] = `/objects/exports/${asked.id}.zip`;
   urls['data export download'] = `/api/account/exports/${asked.id}/download`;

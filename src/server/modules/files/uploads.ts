@@ -23,7 +23,7 @@ import { hashImageFile, type ImageHasher, startImageHash } from '../checks/image
 import { checkedDocument } from './document-checks';
 
 export type UploadKind = 'card' | 'chat' | 'verification';
-/** Identity documents have their own prefix (decision 072): served to staff only. */
+/** Identity documents have their own prefix (decision 072), and their own rule (access.ts). */
 const FOLDERS: Record<UploadKind, string> = {
   card: 'cards',
   chat: 'chat',
