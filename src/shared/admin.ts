@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APPEAL_STATUSES } from './fair-dealing';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { wholeNumberParam } from './params';
 import { payoutReferenceSchema } from './payouts';
 import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
 import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
@@ -121,7 +122,7 @@ export const adminListQuerySchema = z.object({
    */
   sort: z.enum(QUEUE_SORTS, { error: `sort must be one of: ${QUEUE_SORTS.join(', ')}` }).optional(),
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE),
+  limit: wholeNumberParam('limit', 1, 100).default(ADMIN_PAGE_SIZE),
 });
 
 export const PAYMENT_AMOUNT_MESSAGE =

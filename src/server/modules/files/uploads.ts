@@ -13,16 +13,17 @@ import {
 } from '../../../shared/upload-types';
 import type { Account } from '../../common/account';
 import { Allowance } from '../../common/allowance';
-import { sealedDocumentBody } from '../../common/documents';
+import { sealedDocumentBody, whole } from '../../common/documents';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
 import { loggableError } from '../../plugins/errors';
 import { type ObjectStorage, UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { hashImageFile, type ImageHasher, startImageHash } from '../checks/image-hash';
+import { checkedDocument } from './document-checks';
 
 export type UploadKind = 'card' | 'chat' | 'verification';
-/** Identity documents have their own prefix (decision 072): served to staff only. */
+/** Identity documents have their own prefix (decision 072), and their own rule (access.ts). */
 const FOLDERS: Record<UploadKind, string> = {
   card: 'cards',
   chat: 'chat',
@@ -155,6 +156,13 @@ async function checkedStream(
   };
 }
 
+/** An identity document's bytes as they will be stored: decoded and re-encoded, or refused. */
+async function documentBytes(file: { type: DetectedType; body: Readable }) {
+  const checked = await checkedDocument(await whole(file.body), file.type);
+  if ('refused' in checked) throw new RefusedUpload(400, checked.refused);
+  return checked.bytes;
+}
+
 const isCardPhoto = (kind: UploadKind, type: DetectedType) =>
   kind === 'card' && type.kind === 'image';
 
@@ -192,13 +200,16 @@ export async function storeUpload(
     const file = await checkedStream(part, hashCardPhotos(request, kind));
     image = file.image;
     const key = `${FOLDERS[kind]}/${randomUUID()}.${file.type.extension}`;
-    // Identity documents are sealed before they are stored; other files stream as they come.
-    const body =
-      kind === 'verification'
-        ? await sealedDocumentBody(request.server.config.encryption, file.body)
-        : file.body;
+    // Identity documents are decoded, checked and sealed before they are stored (decisions 074
+    // and 111); other files stream as they come.
+    const document = kind === 'verification' ? await documentBytes(file) : null;
+    const body = document
+      ? sealedDocumentBody(request.server.config.encryption, document)
+      : file.body;
     await storage.put(key, body, file.type.contentType);
-    const { size, sha256 } = file.totals();
+    const { size, sha256 } = document
+      ? { size: document.length, sha256: createHash('sha256').update(document).digest('hex') }
+      : file.totals();
     const photo = isCardPhoto(kind, file.type);
     try {
       await request.server.db.insert(uploads).values({
