@@ -189,10 +189,17 @@ export const updateTransactionSchema = z.object({
   overValueReason: overValueReasonSchema,
   /** Save even though another staff member holds the card (decision 078): audited. */
   takeOver: z.boolean({ error: 'takeOver must be true or false' }).optional(),
-  /** The row's updatedAt when the dialog loaded it; a newer row means someone else saved. */
-  expectedUpdatedAt: z.iso
-    .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })
-    .optional(),
+  /**
+   * The row's updatedAt when the dialog loaded it; a newer row means someone else saved. Required
+   * (decision 108): a save that does not say which version it changes could undo another unseen.
+   */
+  expectedUpdatedAt: z.iso.datetime({
+    offset: true,
+    error: (issue) =>
+      issue.input === undefined
+        ? 'expectedUpdatedAt is required: the updatedAt of the card as you loaded it'
+        : 'expectedUpdatedAt must be an ISO date',
+  }),
 });
 
 export const adminUserSchema = z.object({

@@ -82,7 +82,8 @@ export const STALE_SAVE =
 
 /**
  * Applies a staff edit and its audit row in one database transaction. Refuses with 409 when
- * the row changed since `expectedUpdatedAt`. Fields that do not change are not written.
+ * the row changed since `expectedUpdatedAt` (decisions 014 and 108). Fields that do not change
+ * are not written.
  */
 export async function updateTransactionAsStaff(
   context: CommandContext,
@@ -93,7 +94,7 @@ export async function updateTransactionAsStaff(
     expectedUpdatedAt,
     takeOver = false,
     overValueReason,
-  }: { expectedUpdatedAt?: string; takeOver?: boolean; overValueReason?: string },
+  }: { expectedUpdatedAt: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
     const [current] = await tx
@@ -105,10 +106,7 @@ export async function updateTransactionAsStaff(
       .where(eq(transactions.id, id))
       .for('update');
     if (!current) throw notFound('Transaction not found');
-    if (
-      expectedUpdatedAt &&
-      new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()
-    ) {
+    if (new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
       throw new HttpError(409, STALE_SAVE);
     }
     // Another staff member holds the card (decision 078): theirs unless this save takes it over.
