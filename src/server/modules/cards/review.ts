@@ -13,7 +13,7 @@ import { transactions } from '../../db/schema';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, changeCard } from './change';
 import { checkClaim, releaseClaimIn } from './claims';
-import { ceilingOf, checkCeiling } from './over-value';
+import { amountDueOf, checkCeiling } from './over-value';
 import { refusalToPay } from './payment';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
 
@@ -158,35 +158,28 @@ export async function updateTransactionAsStaff(
     ) {
       throw new HttpError(409, OFFER_PENDING, undefined, { code: 'offer_pending' });
     }
-    // The quote is a promise (decision 073): never below it, unless the customer accepted a
-    // revised offer, and then never below that.
+    // The amount due is a promise both ways: the quote, or the revised offer the customer
+    // accepted; never below it (decision 073), above it only by an owner with a reason (106).
     if (set.paymentAmount) {
-      const floor =
-        current.offerStatus === 'accepted' && current.offerAmount
-          ? current.offerAmount
-          : current.expectedPayout;
-      if (toCents(set.paymentAmount) < toCents(floor)) {
+      const due = amountDueOf(current);
+      const accepted = current.offerStatus === 'accepted';
+      if (toCents(set.paymentAmount) < toCents(due)) {
         throw new HttpError(
           409,
-          current.offerStatus === 'accepted'
-            ? `The payment amount cannot be below the accepted offer of ${formatMoney(floor)}`
+          accepted
+            ? `The payment amount cannot be below the accepted offer of ${formatMoney(due)}`
             : BELOW_QUOTE,
-          { paymentAmount: `At least ${formatMoney(floor)}` },
+          { paymentAmount: `At least ${formatMoney(due)}` },
           { code: 'below_quote' },
         );
       }
       Object.assign(
         changes,
-        checkCeiling(
-          actor,
-          {
-            value: set.paymentAmount,
-            ceiling: ceilingOf(current),
-            accepted: current.offerStatus === 'accepted',
-          },
-          overValueReason,
-          { field: 'paymentAmount', what: 'payment amount', most: formatMoney(ceilingOf(current)) },
-        ),
+        checkCeiling(actor, { value: set.paymentAmount, ceiling: due, accepted }, overValueReason, {
+          field: 'paymentAmount',
+          what: 'payment amount',
+          most: formatMoney(due),
+        }),
       );
     }
     // Marked paid here, a card follows mark-sent's rules (decision 107): approved (by this save
