@@ -3,22 +3,25 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ensureFirstStaffAccount } from './bootstrap';
 import { countAdmins } from './common/accounts';
-import { resealDocuments } from './common/documents';
 import { deleteExpiredTokens } from './common/tokens';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, openDatabase } from './db/client';
 import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
-import { expireOffers } from './modules/admin/commands';
 import { foldAnalytics } from './modules/analytics/jobs';
 import { sealTwoFactorSecrets } from './modules/auth/two-factor';
-import { applyRetention } from './modules/files/retention';
-import { deleteOrphanUploads, deleteUnrecordedFiles } from './modules/files/uploads';
+import { expireOffers } from './modules/cards';
+import {
+  applyRetention,
+  deleteOrphanUploads,
+  deleteUnrecordedFiles,
+  resealDocuments,
+} from './modules/files';
 import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications/digests';
 import { buildExports, privacyUpkeep } from './modules/privacy/jobs';
 import { deleteExpiredSessions } from './modules/sessions';
-import { deleteExpiredVerificationDocuments } from './modules/verification/commands';
+import { deleteExpiredVerificationDocuments } from './modules/verification';
 import { loggableError } from './plugins/errors';
 import { warmUp } from './warm-up';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from './db/client';
-import { listTransactions, transactionStats } from './modules/cards/queries';
+import { listTransactions, transactionStats } from './modules/cards';
 import { conversation } from './modules/chat/queries';
 
 /** A customer id no one has: the warm-up's reads find nothing. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPEAL_STATUSES } from './fair-dealing';
+import { APPEAL_STATUSES, overValueReasonSchema } from './fair-dealing';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { wholeNumberParam } from './params';
 import { payoutReferenceSchema } from './payouts';
@@ -85,6 +85,20 @@ export const checkSchema = z.object({
 });
 export type Check = z.infer<typeof checkSchema>;
 
+/**
+ * A card that pays more than its value × its rate, or than the offer the customer accepted
+ * (decision 106): the amount, the most it pays without a reason, and the owner's reason, who gave
+ * it and when (null for an amount set before the rule, without one).
+ */
+export const overValueSchema = z.object({
+  amount: z.string(),
+  ceiling: z.string(),
+  reason: z.string().nullable(),
+  by: z.string().nullable(),
+  at: z.string().nullable(),
+});
+export type OverValue = z.infer<typeof overValueSchema>;
+
 export const adminTransactionDetailSchema = adminTransactionSchema.extend({
   audit: z.array(auditEntrySchema),
   checks: z.array(checkSchema),
@@ -95,6 +109,8 @@ export const adminTransactionDetailSchema = adminTransactionSchema.extend({
    * carries it is audited. Null when none was given, or for a role that does not review.
    */
   cardCode: z.string().nullable(),
+  /** Null unless the card pays over its value (decision 106). */
+  overValue: overValueSchema.nullable(),
 });
 export type AdminTransactionDetail = z.infer<typeof adminTransactionDetailSchema>;
 
@@ -170,12 +186,21 @@ export const updateTransactionSchema = z.object({
     )
     .nullable()
     .optional(),
+  /** An owner's reason to pay more than the card's value × its rate (decision 106): audited. */
+  overValueReason: overValueReasonSchema,
   /** Save even though another staff member holds the card (decision 078): audited. */
   takeOver: z.boolean({ error: 'takeOver must be true or false' }).optional(),
-  /** The row's updatedAt when the dialog loaded it; a newer row means someone else saved. */
-  expectedUpdatedAt: z.iso
-    .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })
-    .optional(),
+  /**
+   * The row's updatedAt when the dialog loaded it; a newer row means someone else saved. Required
+   * (decision 108): a save that does not say which version it changes could undo another unseen.
+   */
+  expectedUpdatedAt: z.iso.datetime({
+    offset: true,
+    error: (issue) =>
+      issue.input === undefined
+        ? 'expectedUpdatedAt is required: the updatedAt of the card as you loaded it'
+        : 'expectedUpdatedAt must be an ISO date',
+  }),
 });
 
 export const adminUserSchema = z.object({

@@ -32,6 +32,19 @@ export const OFFER_NOTE_MAX_LENGTH = 500;
 const VERIFIED_VALUE_MESSAGE = 'Verified value must be an amount such as 40.00, more than 0';
 
 /** POST /api/admin/transactions/{id}/offer. */
+export const OVER_VALUE_REASON_MAX_LENGTH = 500;
+
+/** An owner's reason to pay or offer more than the card's value × its rate (decision 106). */
+export const overValueReasonSchema = z
+  .string({ error: 'The reason must be text' })
+  .trim()
+  .max(
+    OVER_VALUE_REASON_MAX_LENGTH,
+    `The reason must be at most ${OVER_VALUE_REASON_MAX_LENGTH} characters`,
+  )
+  .optional()
+  .transform((v) => v || undefined);
+
 export const makeOfferSchema = z.object({
   verifiedValue: z
     .union([z.string(), z.number()], { error: VERIFIED_VALUE_MESSAGE })
@@ -45,6 +58,7 @@ export const makeOfferSchema = z.object({
     .trim()
     .min(1, 'Note is required: tell the customer what you found')
     .max(OFFER_NOTE_MAX_LENGTH, `Note must be at most ${OFFER_NOTE_MAX_LENGTH} characters`),
+  overValueReason: overValueReasonSchema,
 });
 export type MakeOfferInput = z.input<typeof makeOfferSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { fromCents, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 
 /**
  * A card is approved for payment when staff set it processing or completed and its payment is
@@ -15,6 +15,10 @@ export const isPayable = (card: {
   (PAYABLE_STATUSES as readonly string[]).includes(card.status) &&
   card.paymentStatus === 'pending' &&
   card.offerStatus !== 'pending';
+
+/** The total of some amounts to pay, as a decimal string. */
+export const sumOf = (cards: { amount: string }[]) =>
+  fromCents(cards.reduce((sum, c) => sum + toCents(c.amount), 0));
 
 /** The oldest cards waiting that one view (and one export) lists; the rest come after. */
 export const PAYOUT_LIST_LIMIT = 500;

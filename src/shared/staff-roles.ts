@@ -42,6 +42,8 @@ export const CAPABILITIES = {
   'chat.clear': ['owner'],
   /** Support tickets: read, answer, open and close. */
   tickets: ['owner', 'support'],
+  /** Pay or offer more than a card's value × its rate, with a reason (decision 106). */
+  'cards.overpay': ['owner'],
   /** Payouts: the list, its CSV and marking them sent. */
   payouts: ['owner', 'finance'],
   /** The Analytics tab: the business for owners and finance; a reviewer sees their own row. */

@@ -288,7 +288,7 @@ export type LevelLimits = z.infer<typeof levelLimitsSchema>;
 
 export const LIMIT_NAMES = ['perCard', 'perDay', 'per30Days'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
-const LIMIT_PHRASES: Record<LimitName, string> = {
+export const LIMIT_PHRASES: Record<LimitName, string> = {
   perCard: 'per card',
   perDay: 'per 24 hours',
   per30Days: 'per 30 days',
@@ -301,15 +301,22 @@ export const VERIFY_NEXT: Record<number, string> = {
 
 /**
  * The card's value against the limits, given what was already submitted in the windows. Answers
- * null when it fits, or the first limit it passes with the sentence the customer reads and the
- * lowest level whose limits would let it through (null when none would).
+ * null when it fits, or the first limit it passes with the sentence the customer reads, the
+ * lowest level whose limits would let it through (null when none would), the limit's amount and
+ * what was left of it (null for the per-card limit).
  */
 export function limitRefusal(
   value: string,
   used: { usedDay: string; used30Days: string },
   level: number,
   byLevel: (LimitValues & { level: number })[],
-): { limit: LimitName; requiredLevel: number | null; message: string } | null {
+): {
+  limit: LimitName;
+  requiredLevel: number | null;
+  message: string;
+  amount: string;
+  left: string | null;
+} | null {
   const cents = toCents(value);
   const over = (limits: LimitValues): LimitName | null => {
     if (cents > toCents(limits.perCard)) return 'perCard';
@@ -326,19 +333,21 @@ export function limitRefusal(
     .sort((a, b) => a.level - b.level)
     .find((l) => over(l) === null);
   const requiredLevel = higher?.level ?? null;
-  const left = (total: string, usedSoFar: string) =>
-    formatMoney(fromCents(Math.max(0, toCents(total) - toCents(usedSoFar))));
-  const what =
+  const amount = formatMoney(mine[limit]);
+  const usedSoFar = limit === 'perDay' ? used.usedDay : used.used30Days;
+  const left =
     limit === 'perCard'
-      ? `This card is over your limit of ${formatMoney(mine.perCard)} per card.`
-      : limit === 'perDay'
-        ? `This card would take you over your limit of ${formatMoney(mine.perDay)} per 24 hours (${left(mine.perDay, used.usedDay)} left).`
-        : `This card would take you over your limit of ${formatMoney(mine.per30Days)} per 30 days (${left(mine.per30Days, used.used30Days)} left).`;
+      ? null
+      : formatMoney(fromCents(Math.max(0, toCents(mine[limit]) - toCents(usedSoFar))));
+  const what =
+    left === null
+      ? `This card is over your limit of ${amount} per card.`
+      : `This card would take you over your limit of ${amount} ${LIMIT_PHRASES[limit]} (${left} left).`;
   const how =
     requiredLevel !== null
       ? ` ${VERIFY_NEXT[requiredLevel] ?? 'Verify your account'} to raise your limit ${LIMIT_PHRASES[limit]} to ${formatMoney(higher![limit])}.`
       : ' Please contact support to sell more.';
-  return { limit, requiredLevel, message: `${what}${how}` };
+  return { limit, requiredLevel, message: `${what}${how}`, amount, left };
 }
 
 /** 403 answer over a limit (API contract). */

@@ -4,6 +4,7 @@ import { auditLog, chatMessages, transactions, users } from '../../src/server/db
 import {
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -17,7 +18,7 @@ const staff = setUpStaff(t, 'reviewer@example.com');
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const patch = (who: SignedIn | undefined, id: string, payload: object) =>
-  as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+  reviewCard(t.app, who, id, payload);
 const auditCount = async () =>
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]!.n;
 
@@ -238,15 +239,18 @@ describe('PATCH /api/admin/transactions/{id}', () => {
     expect(row!.status).toBe('pending');
 
     // Well-formed amounts below the quote are refused as a broken promise, not as bad input
-    // (decision 073); the quote and more are taken.
+    // (decision 073); above it, as more than the card pays (decision 106); the quote is taken.
     for (const amount of ['0', 12.5]) {
       const below = await patch(staff, card.id, { paymentAmount: amount });
       expect(below.statusCode).toBe(409);
       expect(below.json().code).toBe('below_quote');
     }
-    for (const amount of ['99999999.99', 91, '91.5']) {
-      expect((await patch(staff, card.id, { paymentAmount: amount })).statusCode).toBe(200);
+    for (const amount of ['99999999.99', '91.5']) {
+      const above = await patch(staff, card.id, { paymentAmount: amount });
+      expect(above.statusCode).toBe(400);
+      expect(above.json().code).toBe('over_value');
     }
+    expect((await patch(staff, card.id, { paymentAmount: 91 })).statusCode).toBe(200);
     expect(
       (await patch(staff, '00000000-0000-4000-8000-000000000000', { status: 'completed' }))
         .statusCode,
@@ -285,6 +289,36 @@ describe('PATCH /api/admin/transactions/{id}', () => {
       expectedUpdatedAt: first.json().updatedAt,
     });
     expect(fresh.statusCode).toBe(200);
+  });
+
+  it('refuses a save without expectedUpdatedAt, and lets one of two saves of one version win (decision 108)', async () => {
+    const { card } = await newCard();
+    const other = await signInStaff(t, 'third.reviewer@example.com');
+    const before = await auditCount();
+    const unsaid = (who: SignedIn, payload: object) =>
+      as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${card.id}`, payload });
+    const blind = await Promise.all([
+      unsaid(staff, { status: 'processing' }),
+      unsaid(other, { status: 'rejected', rejectionReason: 'code_invalid' }),
+    ]);
+    for (const response of blind) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual({
+        expectedUpdatedAt:
+          'expectedUpdatedAt is required: the updatedAt of the card as you loaded it',
+      });
+    }
+    expect(await auditCount()).toBe(before);
+    const both = await Promise.all([
+      patch(staff, card.id, { status: 'processing', expectedUpdatedAt: card.updatedAt }),
+      patch(other, card.id, {
+        status: 'rejected',
+        rejectionReason: 'code_invalid',
+        expectedUpdatedAt: card.updatedAt,
+      }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await auditCount()).toBe(before + 1);
   });
 
   it('keeps the audit log append-only, even against direct SQL', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
 import {
   as,
+  reviewCard,
   type SignedIn,
   sessionFor,
   setUpStaff,
@@ -21,10 +22,9 @@ const DAY = 24 * 60 * 60 * 1000;
 async function rejectedCard() {
   const customer = await signUp(t.app);
   const card = (await submitCard(t.app, customer)).json() as { id: string };
-  const rejected = await as(t.app, staff, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${card.id}`,
-    payload: { status: 'rejected', rejectionReason: 'code_invalid' },
+  const rejected = await reviewCard(t.app, staff, card.id, {
+    status: 'rejected',
+    rejectionReason: 'code_invalid',
   });
   expect(rejected.statusCode).toBe(200);
   return { customer, card };
@@ -190,28 +190,50 @@ describe('appeals (decision 073)', () => {
     expect(notice.body).toContain('The code was redeemed on 3 May.');
   });
 
-  it('overturning returns the card to processing without its rejection, audited and told', async () => {
+  it('overturning returns the card to review, not to payment, with the appeal’s note, audited and told', async () => {
     const { customer, card } = await rejectedCard();
     await appeal(customer, card.id);
-    const overturned = await decide(card.id, { decision: 'overturned', note: '' });
+    const note = 'The balance shows on the retailer’s site: check the code again.';
+    const overturned = await decide(card.id, { decision: 'overturned', note });
     expect(overturned.statusCode).toBe(200);
     expect(overturned.json()).toMatchObject({
-      status: 'processing',
+      status: 'pending',
+      paymentStatus: 'pending',
       rejectionReason: null,
-      appeal: { status: 'overturned', note: null },
+      rejectionNote: null,
+      appeal: { status: 'overturned', message: 'The code works.', note },
     });
+    // Back in the queue for a fresh review, and not payable.
+    const waiting = await queue('?status=pending&limit=100');
+    expect(waiting.map((r) => r.id)).toContain(card.id);
+    const payouts = (await as(t.app, staff, { method: 'GET', url: '/api/admin/payouts' })).json();
+    const payable = payouts.groups.flatMap((g: { cards: { id: string }[] }) => g.cards);
+    expect(payable.map((c: { id: string }) => c.id)).not.toContain(card.id);
     const mine = (await as(t.app, customer, { method: 'GET', url: '/api/transactions' }))
       .json()
       .find((c: { id: string }) => c.id === card.id);
-    expect(mine).toMatchObject({ status: 'processing', appeal: { status: 'overturned' } });
-    const actions = (
-      await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, card.id))
-    ).map((r) => r.action);
-    expect(actions.sort()).toEqual(['appeal', 'appeal_decision', 'update']);
+    expect(mine).toMatchObject({ status: 'pending', appeal: { status: 'overturned', note } });
+    // The history says what happened and why.
+    const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, card.id));
+    expect(rows.map((r) => r.action).sort()).toEqual(['appeal', 'appeal_decision', 'update']);
+    expect(rows.find((r) => r.action === 'appeal_decision')!.changes).toEqual({
+      appealStatus: { from: 'pending', to: 'overturned' },
+      appealNote: { from: null, to: note },
+      status: { from: 'rejected', to: 'pending' },
+      rejectionReason: { from: 'code_invalid', to: null },
+    });
+    const steps = (
+      await as(t.app, staff, { method: 'GET', url: `/api/admin/transactions/${card.id}/timeline` })
+    ).json();
+    expect(steps.slice(-2)).toMatchObject([
+      { step: 'appeal_decided', detail: `Overturned: the card is back in review. ${note}` },
+      { step: 'in_review' },
+    ]);
     const [notice] = (
       await as(t.app, customer, { method: 'GET', url: '/api/notifications' })
     ).json().items;
     expect(notice.title).toBe('Amazon card of $100.00: Appeal overturned');
+    expect(notice.body).toBe(`Your appeal was accepted: the card is back in review. ${note}`);
     const customerDecides = await decide(card.id, { decision: 'overturned' }, customer);
     expect(customerDecides.statusCode).toBe(403);
   });

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { resealCardCodes } from '../../src/server/common/card-code';
 import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/common/encryption';
 import { auditLog, transactions, validationLogs } from '../../src/server/db/schema';
+import { resealCardCodes } from '../../src/server/modules/cards';
 import {
   as,
   type SignedIn,

@@ -325,6 +325,30 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
   });
 }
 
+/**
+ * A staff edit of a card as the portal sends it: with the `updatedAt` of the card as staff last
+ * read it (`expectedUpdatedAt`, required; decision 108), read just before unless the payload has
+ * one. A card the caller cannot read (none, or not theirs to read) is sent with a time of its
+ * own, so the answer is the edit's own 404 or 403.
+ */
+export async function reviewCard(
+  app: FastifyInstance,
+  who: SignedIn | undefined,
+  id: string,
+  payload: object,
+) {
+  const read =
+    'expectedUpdatedAt' in payload
+      ? null
+      : await as(app, who, { method: 'GET', url: `/api/admin/transactions/${id}` });
+  const seen = read?.statusCode === 200 ? read.json().updatedAt : new Date(0).toISOString();
+  return as(app, who, {
+    method: 'PATCH',
+    url: `/api/admin/transactions/${id}`,
+    payload: { expectedUpdatedAt: seen, ...payload },
+  });
+}
+
 export { freshCode } from '../../scripts/lib/staff-sign-in';
 
 /** A staff member of `role` (src/shared/staff-roles.ts), signed in through both steps. */

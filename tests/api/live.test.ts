@@ -238,6 +238,7 @@ describe('every write path bumps what it changes', () => {
       status: 'completed',
       paymentStatus: 'sent',
       paymentAmount: '91.00',
+      expectedUpdatedAt: card.updatedAt,
     });
     expect(saved.statusCode).toBe(200);
     expect((await get(customer, '/api/transactions')).json()[0]).toMatchObject({

@@ -2,14 +2,16 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog } from '../../src/server/db/schema';
-import { expireOffers } from '../../src/server/modules/admin/commands';
+import { expireOffers } from '../../src/server/modules/cards';
 import { expectedPayout } from '../../src/shared/money';
 import {
   as,
+  reviewCard,
   type SignedIn,
   sessionFor,
   setUpStaff,
   setUpTestApp,
+  signInAs,
   signUp,
   submitCard,
   uniqueEmail,
@@ -30,10 +32,13 @@ async function customerWithCard(body: object = {}) {
   return { email, customer, card: response.json() as { id: string; expectedPayout: string } };
 }
 
-const review = (id: string, payload: object) =>
-  as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
-const offer = (id: string, payload: object = { verifiedValue: '40.00', note: 'Balance is $40' }) =>
-  as(t.app, staff, { method: 'POST', url: `/api/admin/transactions/${id}/offer`, payload });
+const review = (id: string, payload: object, who: SignedIn = staff) =>
+  reviewCard(t.app, who, id, payload);
+const offer = (
+  id: string,
+  payload: object = { verifiedValue: '40.00', note: 'Balance is $40' },
+  who: SignedIn = staff,
+) => as(t.app, who, { method: 'POST', url: `/api/admin/transactions/${id}/offer`, payload });
 const answer = (who: SignedIn, id: string, choice: 'accept' | 'decline') =>
   as(t.app, who, { method: 'POST', url: `/api/transactions/${id}/offer/${choice}` });
 const cardOf = async (who: SignedIn, id: string) =>
@@ -48,7 +53,7 @@ const actionsOf = async (id: string) =>
     .map((row) => row.action);
 
 describe('the quote is a promise', () => {
-  it('refuses a payment amount below the quote with below_quote, and accepts the quote or more', async () => {
+  it('refuses a payment amount below the quote with below_quote, and accepts the quote', async () => {
     const { card } = await customerWithCard();
     expect(card.expectedPayout).toBe('91.00');
     for (const amount of ['0.01', '90.99', '50']) {
@@ -60,11 +65,108 @@ describe('the quote is a promise', () => {
     expect((await staffCardOf(card.id)).status).toBe('pending');
     expect(await actionsOf(card.id)).toEqual([]);
 
-    const quote = await review(card.id, { paymentAmount: '91.00' });
+    const quote = await review(card.id, { status: 'completed', paymentAmount: '91.00' });
     expect(quote.statusCode).toBe(200);
-    const more = await review(card.id, { status: 'completed', paymentAmount: '95.50' });
-    expect(more.statusCode).toBe(200);
-    expect(more.json()).toMatchObject({ status: 'completed', paymentAmount: '95.50', offer: null });
+    expect(quote.json()).toMatchObject({
+      status: 'completed',
+      paymentAmount: '91.00',
+      offer: null,
+    });
+  });
+});
+
+describe('a card pays at most its value × its rate (decision 106)', () => {
+  const overValue = (response: { statusCode: number; json: () => unknown }, field: string) => {
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      code: 'over_value',
+      errors: { [field]: expect.stringMatching(/^At most \$/) },
+    });
+  };
+
+  it('refuses a payment amount or an offer above it with 400 over_value, writing nothing', async () => {
+    const reviewer = await signInAs(t, 'reviewer');
+    const { card } = await customerWithCard();
+    const big = await review(card.id, { paymentAmount: '999999.99' }, reviewer);
+    overValue(big, 'paymentAmount');
+    expect(big.json().errors.paymentAmount).toBe('At most $91.00');
+    expect(big.json().message).toBe(
+      'The payment amount is above what this card pays ($91.00: its value × its rate). Only an owner can pay more, with a reason.',
+    );
+    overValue(await review(card.id, { paymentAmount: '91.01' }, reviewer), 'paymentAmount');
+    overValue(
+      await offer(card.id, { verifiedValue: '100000', note: 'More' }, reviewer),
+      'verifiedValue',
+    );
+    overValue(
+      await offer(card.id, { verifiedValue: '100.02', note: 'More' }, reviewer),
+      'verifiedValue',
+    );
+    // A reason is an owner's to give.
+    const reasoned = await review(
+      card.id,
+      { paymentAmount: '95.50', overValueReason: 'Goodwill' },
+      reviewer,
+    );
+    expect(reasoned.statusCode).toBe(403);
+    expect(reasoned.json().code).toBe('forbidden_role');
+    // The owner too needs one.
+    overValue(await review(card.id, { paymentAmount: '95.50' }), 'paymentAmount');
+    expect(await staffCardOf(card.id)).toMatchObject({
+      paymentAmount: null,
+      offer: null,
+      overValue: null,
+    });
+    expect(await actionsOf(card.id)).toEqual([]);
+
+    // An accepted offer is the ceiling then.
+    const { customer, card: offered } = await customerWithCard();
+    expect((await offer(offered.id)).statusCode).toBe(201);
+    expect((await answer(customer, offered.id, 'accept')).statusCode).toBe(200);
+    overValue(await review(offered.id, { paymentAmount: '91.00' }, reviewer), 'paymentAmount');
+    expect((await review(offered.id, { paymentAmount: '36.40' }, reviewer)).statusCode).toBe(200);
+  });
+
+  it('lets an owner pay or offer more with a reason: audited, shown on the card, and paid', async () => {
+    const { card } = await customerWithCard();
+    const reason = 'The retailer added a $5 bonus to the balance';
+    const paid = await review(card.id, {
+      status: 'processing',
+      paymentAmount: '95.50',
+      overValueReason: `  ${reason} `,
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [row] = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, card.id));
+    expect(row!.changes).toMatchObject({
+      paymentAmount: { from: null, to: '95.50' },
+      overValueReason: { from: null, to: reason },
+    });
+    expect((await staffCardOf(card.id)).overValue).toEqual({
+      amount: '95.50',
+      ceiling: '91.00',
+      reason,
+      by: staff.user.email,
+      at: row!.createdAt.toISOString(),
+    });
+    const marked = await as(t.app, staff, {
+      method: 'POST',
+      url: '/api/admin/payouts/mark-sent',
+      payload: { items: [{ id: card.id, amount: '95.50' }] },
+    });
+    expect(marked.json()).toMatchObject({ sent: [{ id: card.id, amount: '95.50' }] });
+
+    const { card: other } = await customerWithCard();
+    const made = await offer(other.id, {
+      verifiedValue: '120',
+      note: 'The balance is $120',
+      overValueReason: 'Balance checked with the retailer',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect((await staffCardOf(other.id)).overValue).toMatchObject({
+      amount: '109.20',
+      ceiling: '91.00',
+      reason: 'Balance checked with the retailer',
+    });
   });
 });
 

@@ -7,9 +7,11 @@ import {
   addPaymentMethod,
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
+  signInAs,
   signInStaff,
   signUp,
   uniqueEmail,
@@ -24,7 +26,7 @@ const get = (who: SignedIn | undefined, url: string, app = t.app) =>
 const markSent = (who: SignedIn | undefined, items: object[], app = t.app) =>
   as(app, who, { method: 'POST', url: '/api/admin/payouts/mark-sent', payload: { items } });
 const review = (id: string, payload: object, app = t.app, reviewer = staff) =>
-  as(app, reviewer, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+  reviewCard(app, reviewer, id, payload);
 const rowOf = async (id: string) =>
   (await t.database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
 
@@ -105,7 +107,7 @@ describe('GET /api/admin/payouts', () => {
       const b = await make({
         status: 'completed',
         cardValue: '50',
-        payment: { paymentAmount: '46.10' },
+        payment: { paymentAmount: '46.10', overValueReason: 'A bonus' },
       });
       const c = await make({ status: 'processing', cardValue: '200', method: bank });
       await make({}); // pending: not reviewed yet
@@ -221,7 +223,10 @@ describe('GET /api/admin/payouts.csv', () => {
 describe('POST /api/admin/payouts/mark-sent', () => {
   it('marks the cards still owed as sent and completed, audits each and tells each customer', async () => {
     const first = await card({ status: 'processing' });
-    const second = await card({ status: 'completed', payment: { paymentAmount: '93.50' } });
+    const second = await card({
+      status: 'completed',
+      payment: { paymentAmount: '93.50', overValueReason: 'A bonus' },
+    });
     const response = await markSent(staff, [
       { id: first.id, amount: '91' },
       { id: second.id, amount: '93.50' },
@@ -334,7 +339,7 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     const ok = await card({ status: 'processing' });
     expect((await markSent(staff, [{ id: paid.id, amount: '91.00' }])).statusCode).toBe(200);
     // Another reviewer set an amount after the list was loaded.
-    await review(changed.id, { paymentAmount: '95.00' });
+    await review(changed.id, { paymentAmount: '95.00', overValueReason: 'A bonus' });
     const missing = randomUUID();
 
     const response = await markSent(staff, [
@@ -415,5 +420,91 @@ describe('POST /api/admin/payouts/mark-sent', () => {
     expect(sent).toEqual([{ id, amount: '91.00' }]);
     const audit = (await get(staff, `/api/admin/transactions/${id}`)).json().audit;
     expect(audit.map((a: { action: string }) => a.action)).toEqual(['payout_sent', 'update']);
+  });
+});
+
+describe('marking a card paid in its edit (decision 107)', () => {
+  const markPaid = (id: string, payload: object, who: SignedIn = staff) =>
+    reviewCard(t.app, who, id, payload);
+
+  it('is finance’s and owners’: a reviewer’s payment status or reference is 403 forbidden_role', async () => {
+    const reviewer = await signInAs(t, 'reviewer');
+    const { id } = await card({ status: 'processing' });
+    for (const payload of [
+      { paymentStatus: 'confirmed' },
+      { paymentStatus: 'sent' },
+      { payoutReference: 'TX-1' },
+    ]) {
+      const refused = await markPaid(id, payload, reviewer);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(refused.json()).toEqual({
+        message:
+          'Your role (Reviewer) cannot change a card’s payment: that is for finance and owners.',
+        code: 'forbidden_role',
+      });
+    }
+    expect(await rowOf(id)).toMatchObject({ paymentStatus: 'pending', payoutReference: null });
+    // The review form sends the payment status it shows: unchanged, a reviewer's save goes on.
+    const saved = await markPaid(id, { status: 'completed', paymentStatus: 'pending' }, reviewer);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const audit = (await get(staff, `/api/admin/transactions/${id}`)).json().audit;
+    expect(audit.map((a: { changes: object }) => Object.keys(a.changes))).toEqual([
+      ['status'],
+      ['status'],
+    ]);
+  });
+
+  it('follows mark-sent’s rules: only a card approved, not a pending or rejected one', async () => {
+    const pending = await card();
+    for (const payload of [{ paymentStatus: 'confirmed' }, { paymentStatus: 'sent' }]) {
+      const refused = await markPaid(pending.id, payload);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        message: 'Not waiting for payment: Pending Review, Payment Pending',
+        code: 'not_payable',
+      });
+    }
+    const rejected = await card({
+      status: 'rejected',
+      payment: { rejectionReason: 'code_invalid' },
+    });
+    expect((await markPaid(rejected.id, { paymentStatus: 'sent' })).json().code).toBe(
+      'not_payable',
+    );
+    const approved = await card({ status: 'processing' });
+    const rejectedAndPaid = await markPaid(approved.id, {
+      status: 'rejected',
+      rejectionReason: 'code_invalid',
+      paymentStatus: 'sent',
+    });
+    expect(rejectedAndPaid.json().code).toBe('not_payable');
+    for (const { id } of [pending, rejected, approved]) {
+      expect((await rowOf(id)).paymentStatus).toBe('pending');
+    }
+    // Approved, it is paid the amount due, recorded as mark-sent records it.
+    const paid = await markPaid(approved.id, { paymentStatus: 'sent' });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await rowOf(approved.id)).toMatchObject({
+      status: 'processing',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
+      paidAt: expect.any(Date),
+    });
+  });
+
+  it('pays a card once when its edit and mark-sent pay it at the same moment', async () => {
+    const { id } = await card({ status: 'processing' });
+    const [edited, marked] = await Promise.all([
+      markPaid(id, { paymentStatus: 'sent' }),
+      markSent(staff, [{ id, amount: '91.00' }]),
+    ]);
+    // The edit read the card before either paid it: after mark-sent, it is a stale save (409).
+    expect([200, 409]).toContain(edited.statusCode);
+    expect(marked.statusCode).toBe(200);
+    const audit = (await get(staff, `/api/admin/transactions/${id}`)).json().audit as {
+      changes: { paymentStatus?: { from: string } };
+    }[];
+    expect(audit.filter((a) => a.changes.paymentStatus?.from === 'pending')).toHaveLength(1);
+    expect(await rowOf(id)).toMatchObject({ paymentStatus: 'sent', paymentAmount: '91.00' });
   });
 });

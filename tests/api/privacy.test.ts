@@ -11,6 +11,7 @@ import {
   as,
   fixture,
   multipart,
+  reviewCard,
   type SignedIn,
   sessionFor,
   setUpStaff,
@@ -281,10 +282,10 @@ describe('delete my account', () => {
     expect(await t.app.run(eraseSettledAccounts)).toBe(0);
 
     // Staff approve and pay the card: nothing is open any more.
-    const paid = await as(t.app, staff, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${card.id}`,
-      payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
+    const paid = await reviewCard(t.app, staff, card.id, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
     });
     expect(paid.statusCode, paid.body).toBe(200);
     const [before] = await t.database.db

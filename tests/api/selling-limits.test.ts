@@ -4,6 +4,7 @@ import { transactions, users } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -48,6 +49,29 @@ const age = (who: SignedIn, ms: number) =>
     .set({ createdAt: sql`${transactions.createdAt} - make_interval(secs => ${ms / 1000})` })
     .where(eq(transactions.userId, who.user.id));
 
+/** The card rejected by staff and appealed by its customer; answers its id. */
+async function rejectedAndAppealed(who: SignedIn, id: string) {
+  const rejected = await reviewCard(t.app, staff, id, {
+    status: 'rejected',
+    rejectionReason: 'code_invalid',
+  });
+  expect(rejected.statusCode).toBe(200);
+  const appealed = await as(t.app, who, {
+    method: 'POST',
+    url: `/api/transactions/${id}/appeal`,
+    payload: { message: 'The code works.' },
+  });
+  expect(appealed.statusCode).toBe(201);
+  return id;
+}
+
+const decide = (id: string, decision: 'upheld' | 'overturned') =>
+  as(t.app, staff, {
+    method: 'POST',
+    url: `/api/admin/transactions/${id}/appeal/decision`,
+    payload: { decision, note: 'Checked again.' },
+  });
+
 const usage = async (who: SignedIn) =>
   (await as(t.app, who, { method: 'GET', url: '/api/verification' })).json().limits;
 
@@ -90,10 +114,9 @@ describe('limits by level', () => {
     expect(over.json().message).toMatch(/\$1,000\.00 per 24 hours \(\$0\.01 left\)/);
 
     // A rejected card frees its value.
-    const rejected = await as(t.app, staff, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${rejectedId}`,
-      payload: { status: 'rejected', rejectionReason: 'balance_differs' },
+    const rejected = await reviewCard(t.app, staff, rejectedId, {
+      status: 'rejected',
+      rejectionReason: 'balance_differs',
     });
     expect(rejected.statusCode).toBe(200);
     expect((await card('100.01')).statusCode).toBe(403);
@@ -146,6 +169,60 @@ describe('limits by level', () => {
     );
     expect(total + smallestRefused).toBeGreaterThan(100);
     expect((await usage(who)).usedDay).toBe(`${900 + total}.00`);
+  });
+
+  it('counts an overturned card again as at submission: past a limit it stays rejected and its appeal waits', async () => {
+    const { who, card } = await seller();
+    expect((await card('500')).statusCode).toBe(201);
+    const appealed = await rejectedAndAppealed(who, (await card('500')).json().id);
+    expect((await card('500')).statusCode).toBe(201);
+    const refused = await decide(appealed, 'overturned');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      message:
+        'Overturning would take the customer over their limit of $1,000.00 per 24 hours ($0.00 left), so the card stays rejected and the appeal stays open. Overturn it once the limit allows (the window moves on, or the customer verifies), or uphold it.',
+      code: 'over_limit',
+      limit: 'perDay',
+    });
+    const card2 = (
+      await as(t.app, staff, { method: 'GET', url: `/api/admin/transactions/${appealed}` })
+    ).json();
+    expect(card2).toMatchObject({ status: 'rejected', appeal: { status: 'pending' } });
+    expect(await usage(who)).toMatchObject({ usedDay: '1000.00', used30Days: '1000.00' });
+    // A day on, the 24 hours have room again (the 30 days still count all three).
+    await age(who, 25 * HOUR_MS);
+    const overturned = await decide(appealed, 'overturned');
+    expect(overturned.statusCode, overturned.body).toBe(200);
+    expect(overturned.json().status).toBe('pending');
+    expect(await usage(who)).toMatchObject({ usedDay: '0.00', used30Days: '1500.00' });
+  });
+
+  it('lets only one of two overturns sent at once take the last of the 24 hours', async () => {
+    const { who, card } = await seller();
+    expect((await card('500')).statusCode).toBe(201);
+    const first = await rejectedAndAppealed(who, (await card('400')).json().id);
+    const second = await rejectedAndAppealed(who, (await card('400')).json().id);
+    const answers = await Promise.all([decide(first, 'overturned'), decide(second, 'overturned')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().code).toBe('over_limit');
+    expect((await usage(who)).usedDay).toBe('900.00');
+  });
+
+  it('lets one of an overturn and a submission sent at once take the last of the 24 hours', async () => {
+    const { who, card } = await seller();
+    expect((await card('500')).statusCode).toBe(201);
+    const appealed = await rejectedAndAppealed(who, (await card('400')).json().id);
+    const image = await uploadCardImage(t.app, who);
+    const [overturned, submitted] = await Promise.all([
+      decide(appealed, 'overturned'),
+      card('500', image),
+    ]);
+    const outcome = [overturned.statusCode, submitted.statusCode];
+    expect([
+      [200, 403],
+      [409, 201],
+    ]).toContainEqual(outcome);
+    expect((await usage(who)).usedDay).toBe(outcome[0] === 200 ? '900.00' : '1000.00');
   });
 
   it('lets staff edit the table, audited and kept in history; customers cannot', async () => {

@@ -7,7 +7,15 @@ import {
   STAFF_ROLES,
   type StaffRole,
 } from '../../src/shared/staff-roles';
-import { as, type SignedIn, setUpTestApp, signInAs, signUp } from './helpers';
+import {
+  as,
+  reviewCard,
+  type SignedIn,
+  setUpTestApp,
+  signInAs,
+  signUp,
+  submitCard,
+} from './helpers';
 
 const t = setUpTestApp();
 
@@ -124,6 +132,27 @@ describe('the access matrix', () => {
           wrong.push(`${route} as ${role}: ${response.statusCode} ${response.body.slice(0, 120)}`);
         }
         if (refused) expect(response.json().message).toMatch(/cannot do this/);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets a card’s edit change its payment only for a role with payouts as well (decision 107)', async () => {
+    const customer = await signUp(t.app);
+    const wrong: string[] = [];
+    for (const role of STAFF_ROLES) {
+      const card = (await submitCard(t.app, customer)).json() as { id: string };
+      const owner = await signInAs(t, 'owner');
+      expect((await reviewCard(t.app, owner, card.id, { status: 'processing' })).statusCode).toBe(
+        200,
+      );
+      const response = await reviewCard(t.app, await signInAs(t, role), card.id, {
+        paymentStatus: 'sent',
+      });
+      const allowed = can(role, 'cards.review') && can(role, 'payouts');
+      const refused = response.statusCode === 403 && response.json().code === FORBIDDEN_ROLE;
+      if (refused === allowed || (allowed && response.statusCode !== 200)) {
+        wrong.push(`${role}: ${response.statusCode} ${response.body.slice(0, 120)}`);
       }
     }
     expect(wrong).toEqual([]);

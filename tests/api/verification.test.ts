@@ -3,10 +3,10 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { resealDocuments } from '../../src/server/common/documents';
 import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/common/encryption';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog, uploads, users, verificationSubmissions } from '../../src/server/db/schema';
+import { resealDocuments } from '../../src/server/modules/files';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
 import {
   addPaymentMethod,

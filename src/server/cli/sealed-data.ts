@@ -1,8 +1,8 @@
-import { resealCardCodes } from '../common/card-code';
-import { resealDocuments } from '../common/documents';
 import type { Keyring } from '../common/encryption';
 import type { Db } from '../db/client';
 import { sealTwoFactorSecrets } from '../modules/auth/two-factor';
+import { resealCardCodes } from '../modules/cards';
+import { resealDocuments } from '../modules/files';
 import type { ObjectStorage } from '../storage/object-storage';
 
 /**

@@ -133,3 +133,29 @@ export async function isConfirmed(db: Db, userId: string, email: string): Promis
     .where(eq(users.id, userId));
   return !!user?.verifiedAt && user.email === email;
 }
+
+/** Who the customer is, as staff see it beside a card, a chat or a verification (joins `users`). */
+export const customerColumns = {
+  userEmail: users.email,
+  userFirstName: users.firstName,
+  userLastName: users.lastName,
+};
+
+/**
+ * Locks the customer's row until the caller's transaction ends: two submissions of one account
+ * then count and insert one after the other, so both cannot take the last of an allowance. Answers
+ * the account's level and standing as they are under the lock.
+ *
+ * Every lock the app takes on a customer's row is FOR NO KEY UPDATE, never FOR UPDATE: inserting a
+ * row that points at the account (a card, a notification) takes KEY SHARE on it, which FOR UPDATE
+ * waits for. Two transactions that had each inserted such a row and then locked the account
+ * deadlocked (two rejections of one customer's cards at once, on PostgreSQL).
+ */
+export async function lockAccount(db: Db, userId: string) {
+  const [row] = await db
+    .select({ verificationLevel: users.verificationLevel, standing: users.standing })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('no key update');
+  return row;
+}

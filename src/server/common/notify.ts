@@ -5,8 +5,8 @@ import { rejectionText } from '../../shared/rejections';
 import { paymentStatusLabel, statusLabel, ticketStatusLabel } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { notificationEmails, notifications, users } from '../db/schema';
+import { unsubscribeOf } from '../mail/unsubscribe';
 import { type Change, type CommandContext, change } from './command';
-import { unsubscribeOf } from './unsubscribe';
 
 export interface Notice {
   kind: 'transaction' | 'chat' | 'ticket' | 'verification' | 'account';

@@ -12,7 +12,7 @@ import { toCurrentUser } from '../../common/account';
 import { isConfirmed } from '../../common/accounts';
 import { badRequest, HttpError } from '../../common/http-error';
 import { findToken, sendVerificationEmail } from '../../common/tokens';
-import { readUnsubscribeToken } from '../../common/unsubscribe';
+import { readUnsubscribeToken } from '../../mail/unsubscribe';
 import { accountOf, requireCustomer, requireSignedIn } from '../../plugins/auth';
 import { confirmOwnPassword } from '../../plugins/password-confirm';
 import { HOUR, tooMany } from '../../plugins/rate-limit';

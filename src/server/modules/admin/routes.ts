@@ -21,28 +21,26 @@ import {
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
 import { notFound } from '../../common/http-error';
-import { holdRulesOf } from '../../common/payout-holds';
-import { cardTimeline } from '../../common/timeline';
+import type { StandingAction } from '../../common/standing';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { checksOf } from '../checks/checks';
 import {
+  cardTimeline,
   claimCard,
   decideAppeal,
-  makeOffer,
-  releaseClaim,
-  revealCardCode,
-  updateTransactionAsStaff,
-} from './commands';
-import {
-  adminStats,
   findAdminTransaction,
-  findAdminUser,
+  holdRulesOf,
   listAdminTransactions,
-  listAdminUsers,
+  makeOffer,
+  overValueOf,
+  releaseClaim,
   removedImagesOf,
+  revealCardCode,
   transactionAudit,
-} from './queries';
-import { changeStanding, type StandingAction } from './standing';
+  updateTransactionAsStaff,
+} from '../cards';
+import { checksOf } from '../checks';
+import { adminStats, findAdminUser, listAdminUsers } from './queries';
+import { changeStanding } from './standing';
 
 const idParams = z.object({ id: z.string() });
 
@@ -92,10 +90,12 @@ export default async function adminRoutes(app: FastifyInstance) {
         : null;
       if (!transaction) throw notFound('Transaction not found');
       const cardCode = await app.run((context) => revealCardCode(context, accountOf(request), id));
+      const audit = await transactionAudit(app.db, id);
       return {
         ...transaction,
         cardCode,
-        audit: await transactionAudit(app.db, id),
+        audit,
+        overValue: overValueOf(transaction, audit),
         checks: await checksOf(app.db, id),
         removedImages: await removedImagesOf(app.db, id),
       };
@@ -129,16 +129,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Transaction not found');
-      const { expectedUpdatedAt, takeOver, ...changes } = request.body;
+      const { expectedUpdatedAt, takeOver, overValueReason, ...changes } = request.body;
       await app.run((context) =>
-        updateTransactionAsStaff(
-          context,
-          accountOf(request),
-          id,
-          changes,
+        updateTransactionAsStaff(context, accountOf(request), id, changes, {
           expectedUpdatedAt,
           takeOver,
-        ),
+          overValueReason,
+        }),
       );
       return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
     },

@@ -1,6 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Feedback } from '../../../shared/feedback';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
+import { BatchLoader, groupBy } from '../../db/batch';
+import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
+import { mappedOnce } from '../../db/rows';
+import { feedback, paymentMethods, transactions } from '../../db/schema';
 import {
   AWAITING_PAYMENT,
   fairDealingColumns,
@@ -10,12 +15,7 @@ import {
   PAID,
   PAYOUT_DUE,
   rejectionLabelOf,
-} from '../../common/transaction-columns';
-import { BatchLoader, groupBy } from '../../db/batch';
-import type { Db } from '../../db/client';
-import { prepared } from '../../db/prepared';
-import { mappedOnce } from '../../db/rows';
-import { feedback, paymentMethods, transactions } from '../../db/schema';
+} from './columns';
 
 /** What a customer's transaction answers carry (transactionSchema), and nothing else. */
 const columns = {

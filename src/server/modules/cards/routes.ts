@@ -15,16 +15,19 @@ import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
 import { sendFile } from '../../common/download';
 import { HttpError, notFound } from '../../common/http-error';
-import { cardTimeline } from '../../common/timeline';
 import {
   accountOf,
   requireActiveAccount,
   requireCustomer,
   requireSignedIn,
 } from '../../plugins/auth';
-import { answerOffer, appealCard, rateCard, recordScamCheckRefusal, submitCard } from './commands';
+import { appealCard } from './appeals';
+import { rateCard } from './feedback';
+import { answerOffer } from './offers';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
 import { isTimeZone, renderReceipt } from './receipt';
+import { recordScamCheckRefusal, submitCard } from './submit';
+import { cardTimeline } from './timeline';
 
 const idParams = z.object({ id: z.string() });
 

@@ -16,7 +16,7 @@ import {
 import { badRequest } from '../../common/http-error';
 import { chatReplyNotice, notify } from '../../common/notify';
 import { chatMessages, users } from '../../db/schema';
-import { claimChatAttachment, deleteChatUploads } from '../files/uploads';
+import { claimChatAttachment, deleteChatUploads } from '../files';
 import { countChatMessages, markConversationRead, toChatMessage } from './queries';
 
 /** A conversation's customer and staff see it change, and staff's unread counts. */

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
+import { customerColumns } from '../../common/accounts';
 import { afterLeadingCursor, cursorColumn, toPage } from '../../common/cursor';
 import { badRequest, notFound } from '../../common/http-error';
-import { customerColumns } from '../../common/transaction-columns';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';

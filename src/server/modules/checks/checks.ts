@@ -198,6 +198,7 @@ export async function runSubmissionChecks(
     .insert(validationLogs)
     .values(results.map((r) => ({ ...r, transactionId: card.id, createdAt: card.now })));
   const status = results.some((r) => r.status === 'flagged') ? 'flagged' : 'passed';
+  // The checks' verdict, not the card's lifecycle: written here, not through cards' changeCard.
   await tx
     .update(transactions)
     .set({ validationStatus: status })

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { MAX_UPLOAD_BYTES } from '../../../shared/card-rules';
-import { Allowance } from '../../common/allowance';
+import { Allowance } from './allowance';
 
 // Without libvips' cache: the hash needs a 9 × 8 thumbnail once, not speed on a second look. One
 // libvips thread per image, so the pool below decides how many cores hashing takes.

@@ -9,7 +9,7 @@ import {
 } from 'pdf-lib';
 import sharp from 'sharp';
 import type { DetectedType } from '../../../shared/upload-types';
-import { DECODING, MAX_PIXELS, withDecoder } from '../checks/image-hash';
+import { DECODING, MAX_PIXELS, withDecoder } from '../checks';
 
 /**
  * Identity documents are decoded before they are kept (issue 43, item 8; decision 111): an image

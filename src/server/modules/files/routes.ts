@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Account } from '../../common/account';
-import { openStoredDocument } from '../../common/documents';
 import { sendFile } from '../../common/download';
 import { HttpError, notFound } from '../../common/http-error';
 import {
@@ -17,6 +16,7 @@ import { limit } from '../../plugins/rate-limit';
 import { UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { mayFetchObject } from './access';
 import { recordDocumentView } from './commands';
+import { openStoredDocument } from './documents';
 import { findUpload, hashesSettled, storeUpload } from './uploads';
 
 /** A file the retention run deleted (its card or message still names it). */

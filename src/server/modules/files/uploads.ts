@@ -12,15 +12,14 @@ import {
   SIGNATURE_BYTES,
 } from '../../../shared/upload-types';
 import type { Account } from '../../common/account';
-import { Allowance } from '../../common/allowance';
-import { sealedDocumentBody, whole } from '../../common/documents';
 import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { supportTickets, uploads, verificationSubmissions } from '../../db/schema';
 import { loggableError } from '../../plugins/errors';
 import { type ObjectStorage, UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
-import { hashImageFile, type ImageHasher, startImageHash } from '../checks/image-hash';
+import { Allowance, hashImageFile, type ImageHasher, startImageHash } from '../checks';
 import { checkedDocument } from './document-checks';
+import { sealedDocumentBody, whole } from './documents';
 
 export type UploadKind = 'card' | 'chat' | 'verification';
 /** Identity documents have their own prefix (decision 072), and their own rule (access.ts). */

@@ -2,9 +2,9 @@ import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { formatMoney } from '../../../shared/money';
-import { AWAITING_PAYMENT, PAID, PAYOUT_DUE } from '../../common/transaction-columns';
-import { unsubscribeOf } from '../../common/unsubscribe';
 import { transactions, users } from '../../db/schema';
+import { unsubscribeOf } from '../../mail/unsubscribe';
+import { AWAITING_PAYMENT, PAID, PAYOUT_DUE } from '../cards';
 
 /** The weekly summary covers the 7 days before it is sent, and goes once a week. */
 export const DIGEST_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,34 +1,25 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { fromCents, toCents } from '../../../shared/money';
+import { asc, eq } from 'drizzle-orm';
 import { PAYMENT_METHOD_TYPES, paymentMethodLabel } from '../../../shared/payment-methods';
 import {
-  PAYABLE_STATUSES,
   PAYOUT_LIST_LIMIT,
   type PayoutCard,
   type PayoutGroup,
   type Payouts,
+  sumOf,
 } from '../../../shared/payouts';
+import { groupBy } from '../../db/batch';
+import type { Db } from '../../db/client';
+import { paymentMethods, transactions, users } from '../../db/schema';
 import {
+  AWAITING_PAYMENT,
   HOLD_MESSAGES,
   type HoldRules,
   holdColumns,
   holdOf,
+  PAYOUT_DUE_TEXT,
+  payeeColumns,
   SUSPENDED_PAYOUT,
-} from '../../common/payout-holds';
-import { payeeColumns } from '../../common/transaction-columns';
-import { groupBy } from '../../db/batch';
-import type { Db } from '../../db/client';
-import { paymentMethods, transactions, users } from '../../db/schema';
-
-const PAYABLE: SQL = and(
-  inArray(transactions.status, [...PAYABLE_STATUSES]),
-  eq(transactions.paymentStatus, 'pending'),
-  // A revised offer waiting for the customer holds the payment (decision 073).
-  sql`${transactions.offerStatus} is distinct from 'pending'`,
-)!;
-
-/** What to pay: the amount staff set, else the payout quoted at submission. */
-export const AMOUNT = sql<string>`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})::text`;
+} from '../cards';
 
 /** The cards waiting to be paid, oldest first (paid in the order they came). */
 async function payableCards(db: Db, holds: HoldRules) {
@@ -44,14 +35,14 @@ async function payableCards(db: Db, holds: HoldRules) {
       status: transactions.status,
       paymentAmount: transactions.paymentAmount,
       expectedPayout: transactions.expectedPayout,
-      amount: AMOUNT,
+      amount: PAYOUT_DUE_TEXT,
       userId: transactions.userId,
       ...payeeColumns,
     })
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
-    .where(PAYABLE)
+    .where(AWAITING_PAYMENT)
     .orderBy(asc(transactions.createdAt), asc(transactions.id))
     .limit(PAYOUT_LIST_LIMIT);
   const cards: PayoutCard[] = [];
@@ -80,9 +71,6 @@ async function payableCards(db: Db, holds: HoldRules) {
   return { cards, held };
 }
 
-export const sumOf = (cards: { amount: string }[]) =>
-  fromCents(cards.reduce((sum, c) => sum + toCents(c.amount), 0));
-
 const typeOrder = (type: string | null) => {
   const at = PAYMENT_METHOD_TYPES.indexOf(type as (typeof PAYMENT_METHOD_TYPES)[number]);
   return at < 0 ? PAYMENT_METHOD_TYPES.length + (type === null ? 1 : 0) : at;
@@ -95,7 +83,7 @@ const typeOrder = (type: string | null) => {
 export async function listPayouts(db: Db, holds: HoldRules): Promise<Payouts> {
   const [{ cards, held }, waiting] = await Promise.all([
     payableCards(db, holds),
-    db.$count(transactions, PAYABLE),
+    db.$count(transactions, AWAITING_PAYMENT),
   ]);
   const byType = groupBy(cards, (card) => card.paymentMethodType);
   const groups: PayoutGroup[] = [...byType.entries()]

@@ -5,9 +5,9 @@ import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
 import { displayName } from '../../../shared/user-display';
 import { sendFile } from '../../common/download';
-import { holdRulesOf } from '../../common/payout-holds';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { markPayoutsSent, recordPayoutExport } from './commands';
+import { holdRulesOf, markPayoutsSent } from '../cards';
+import { recordPayoutExport } from './commands';
 import { listPayouts } from './queries';
 
 /** The CSV's columns, in order: what a person needs to send the money (decision 052). */

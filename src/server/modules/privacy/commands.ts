@@ -12,6 +12,7 @@ import {
   openItemsMessage,
 } from '../../../shared/privacy';
 import type { Account } from '../../common/account';
+import { lockAccount } from '../../common/accounts';
 import { type AuditActor, recordAudit } from '../../common/audit';
 import {
   type Change,
@@ -22,8 +23,6 @@ import {
 } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { hashPassword } from '../../common/passwords';
-import { lockAccount } from '../../common/selling-limits';
-import { AWAITING_PAYMENT } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
 import {
   accountDevices,
@@ -45,6 +44,7 @@ import {
 } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 import { exportKey } from '../../storage/object-storage';
+import { AWAITING_PAYMENT, eraseCustomerWords } from '../cards';
 import { deleteAccountSessions } from '../sessions';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -359,11 +359,7 @@ export async function eraseAccount(
         })
         .where(eq(paymentMethods.id, method.id));
     }
-    // The customer's own words on their cards; the cards and amounts stay.
-    await tx
-      .update(transactions)
-      .set({ notes: null, appealMessage: null })
-      .where(eq(transactions.userId, userId));
+    await eraseCustomerWords(tx, userId);
     await tx.update(feedback).set({ comment: null }).where(eq(feedback.userId, userId));
     await tx
       .update(users)

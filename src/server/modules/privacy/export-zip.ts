@@ -2,8 +2,6 @@ import { PassThrough } from 'node:stream';
 import archiver from 'archiver';
 import { and, asc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
 import type { CommandContext } from '../../common/command';
-import { openStoredDocument } from '../../common/documents';
-import { cardTimeline } from '../../common/timeline';
 import type { Db } from '../../db/client';
 import {
   accountDevices,
@@ -19,6 +17,8 @@ import {
   users,
   verificationSubmissions,
 } from '../../db/schema';
+import { cardTimeline } from '../cards';
+import { openStoredDocument } from '../files';
 
 /**
  * What an export holds (issue 22, item 1; decision 083): one JSON file per kind of data, and

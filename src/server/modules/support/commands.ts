@@ -17,8 +17,8 @@ import { recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { notify, ticketNotice, ticketReplyNotice } from '../../common/notify';
-import { ownedUploadKeys } from '../../common/owned-uploads';
 import { supportTickets, ticketReplies } from '../../db/schema';
+import { ownedUploadKeys } from '../files';
 import { TICKET_NOT_FOUND, toReply, toTicket } from './queries';
 
 /** A ticket's customer (when their account still exists) and staff see its lists change. */

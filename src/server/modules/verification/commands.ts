@@ -11,7 +11,7 @@ import {
   verificationRejectionLabel,
 } from '../../../shared/verification';
 import type { Account } from '../../common/account';
-import { isUniqueViolation } from '../../common/accounts';
+import { isUniqueViolation, lockAccount } from '../../common/accounts';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import {
   accountChanged,
@@ -22,10 +22,10 @@ import {
 } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
-import { ownedUploadKeys } from '../../common/owned-uploads';
-import { levelLimits, lockAccount } from '../../common/selling-limits';
 import { uploads, users, verificationLimits, verificationSubmissions } from '../../db/schema';
+import { ownedUploadKeys } from '../files';
 import { toSubmission } from './queries';
+import { levelLimits } from './selling-limits';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

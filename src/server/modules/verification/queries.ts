@@ -5,12 +5,12 @@ import type {
   VerificationStatus,
   VerificationSubmission,
 } from '../../../shared/verification';
+import { customerColumns } from '../../common/accounts';
 import { auditEntries } from '../../common/audit';
 import { afterCursorAscending, cursorColumn, toPage } from '../../common/cursor';
-import { levelLimits, submittedValue } from '../../common/selling-limits';
-import { customerColumns } from '../../common/transaction-columns';
 import type { Db } from '../../db/client';
 import { auditLog, users, verificationSubmissions } from '../../db/schema';
+import { levelLimits, submittedValue } from './selling-limits';
 
 type SubmissionRow = typeof verificationSubmissions.$inferSelect;
 

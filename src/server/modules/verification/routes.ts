@@ -15,7 +15,6 @@ import {
   verificationSubmissionSchema,
 } from '../../../shared/verification';
 import { notFound } from '../../common/http-error';
-import { levelLimits } from '../../common/selling-limits';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
 import {
@@ -25,6 +24,7 @@ import {
   verificationAudit,
   verificationState,
 } from './queries';
+import { levelLimits } from './selling-limits';
 
 const idParams = z.object({ id: z.string() });
 const HISTORY_SHOWN = 200;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { uploads } from '../db/schema';
+import type { Db } from '../../db/client';
+import { uploads } from '../../db/schema';
 
 /**
  * Which of `keys` name uploads of `kind` that this customer sent and that are still stored: what

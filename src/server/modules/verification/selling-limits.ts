@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
-import type { LevelLimits } from '../../shared/verification';
-import type { Db } from '../db/client';
-import { transactions, users, verificationLimits } from '../db/schema';
+import { type LevelLimits, limitRefusal } from '../../../shared/verification';
+import type { Db } from '../../db/client';
+import { transactions, verificationLimits } from '../../db/schema';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -42,20 +42,16 @@ export async function submittedValue(db: Db, userId: string, now: number) {
 }
 
 /**
- * Locks the customer's row until the caller's transaction ends: two submissions of one account
- * then count and insert one after the other, so both cannot take the last of an allowance. Answers
- * the account's level and standing as they are under the lock.
- *
- * Every lock the app takes on a customer's row is FOR NO KEY UPDATE, never FOR UPDATE: inserting a
- * row that points at the account (a card, a notification) takes KEY SHARE on it, which FOR UPDATE
- * waits for. Two transactions that had each inserted such a row and then locked the account
- * deadlocked (two rejections of one customer's cards at once, on PostgreSQL).
+ * Whether `value` more, counted now, takes the customer past a limit of their level: a card's
+ * submission, or a rejected card coming back (decision 105). Call it under the account's row
+ * lock (lockAccount), so that two such counts cannot both take the last of an allowance.
  */
-export async function lockAccount(db: Db, userId: string) {
-  const [row] = await db
-    .select({ verificationLevel: users.verificationLevel, standing: users.standing })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('no key update');
-  return row;
+export async function sellingLimitRefusal(
+  db: Db,
+  userId: string,
+  level: number,
+  value: string,
+  now: number,
+) {
+  return limitRefusal(value, await submittedValue(db, userId, now), level, await levelLimits(db));
 }

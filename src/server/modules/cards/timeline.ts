@@ -1,10 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { TimelineEntry } from '../../shared/fair-dealing';
-import { offerHeadline } from '../../shared/fair-dealing-text';
-import { formatMoney } from '../../shared/money';
-import { rejectionText } from '../../shared/rejections';
-import type { Db } from '../db/client';
-import { auditLog, transactions, users } from '../db/schema';
+import type { TimelineEntry } from '../../../shared/fair-dealing';
+import { offerHeadline } from '../../../shared/fair-dealing-text';
+import { formatMoney } from '../../../shared/money';
+import { rejectionText } from '../../../shared/rejections';
+import type { Db } from '../../db/client';
+import { auditLog, transactions, users } from '../../db/schema';
 
 type Changes = Record<string, { from: unknown; to: unknown } | undefined>;
 
@@ -106,7 +106,8 @@ export async function cardTimeline(
             ? `Overturned: the card is back in review${decisionNote ? `. ${decisionNote}` : ''}`
             : `Upheld${decisionNote ? `: ${decisionNote}` : ''}`,
         );
-        if (status === 'processing') add('in_review', at, by);
+        // Back to pending since decision 105; to processing before it.
+        if (status === 'pending' || status === 'processing') add('in_review', at, by);
         continue;
       }
     }

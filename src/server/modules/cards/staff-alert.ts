@@ -1,7 +1,7 @@
-import type { Db } from '../db/client';
-import { admins } from '../db/schema';
-import { queueMail } from '../mail/queue';
-import type { CommandContext } from './command';
+import type { CommandContext } from '../../common/command';
+import type { Db } from '../../db/client';
+import { admins } from '../../db/schema';
+import { queueMail } from '../../mail/queue';
 
 /**
  * An email to every staff account about something waiting for them (an account suspended by a

@@ -1,9 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
-import { cardCodeLast4, normaliseCardCode } from '../../shared/card-rules';
-import type { Db } from '../db/client';
-import { transactions } from '../db/schema';
-import { type DataKey, type Keyring, openText, sealedTextKeyId, sealText } from './encryption';
+import { cardCodeLast4, normaliseCardCode } from '../../../shared/card-rules';
+import { can } from '../../../shared/staff-roles';
+import type { Account } from '../../common/account';
+import { auditCard } from '../../common/audit';
+import type { CommandContext, Outcome } from '../../common/command';
+import {
+  type DataKey,
+  type Keyring,
+  openText,
+  sealedTextKeyId,
+  sealText,
+} from '../../common/encryption';
+import type { Db } from '../../db/client';
+import { transactions } from '../../db/schema';
 
 /**
  * An e-gift card's code at rest (issue 24, decision 082): sealed with the data key, shown in
@@ -37,12 +47,36 @@ export function storedCardCode(keyring: Keyring, code: string | null) {
   };
 }
 
-export const openCardCode = (keyring: Keyring, sealed: string) =>
-  openText(keyring, PURPOSE, sealed);
+const openCardCode = (keyring: Keyring, sealed: string) => openText(keyring, PURPOSE, sealed);
+
+/**
+ * The card's code in full, for a staff member whose role reviews cards (decision 082): each time
+ * it is sent, an audit row on the card says who read it. Null when the card has no code or the
+ * role does not review (support and finance see the last 4 characters, as lists do).
+ */
+export async function revealCardCode(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+): Promise<Outcome<string | null>> {
+  if (!can(actor.staffRole, 'cards.review')) return { value: null, changed: [] };
+  return context.db.transaction(async (tx) => {
+    const [card] = await tx
+      .select({ cardCode: transactions.cardCode, last4: transactions.cardCodeLast4 })
+      .from(transactions)
+      .where(eq(transactions.id, id));
+    if (!card?.cardCode) return { value: null, changed: [] };
+    await auditCard(tx, actor, id, 'view_card_code', {
+      cardCode: { from: null, to: card.last4 ? `••••${card.last4}` : '••••' },
+    });
+    return { value: openCardCode(context.config.encryption, card.cardCode), changed: [] };
+  });
+}
 
 /**
  * keys:rotate's step for card codes: each code sealed under an older key is sealed again, and
- * re-hashed, under the current one, a batch at a time; interrupted, the next run goes on. A code
+ * re-hashed, under the current one, a batch at a time; interrupted, the next run goes on. The
+ * code's columns are not the card's lifecycle: written here directly, not through changeCard. A code
  * under a key the ring does not hold stops the run with what to do.
  */
 export async function resealCardCodes(db: Db, keyring: Keyring, batch = 200): Promise<number> {

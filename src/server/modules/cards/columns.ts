@@ -1,14 +1,15 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Appeal, AppealStatus, Offer, OfferStatus } from '../../shared/fair-dealing';
-import type { Feedback } from '../../shared/feedback';
-import { PAYABLE_STATUSES } from '../../shared/payouts';
-import { rejectionReasonLabel } from '../../shared/rejections';
-import { PAID_PAYMENT_STATUSES } from '../../shared/statuses';
-import { feedback, paymentMethods, transactions, users } from '../db/schema';
+import type { Appeal, AppealStatus, Offer, OfferStatus } from '../../../shared/fair-dealing';
+import type { Feedback } from '../../../shared/feedback';
+import { PAYABLE_STATUSES } from '../../../shared/payouts';
+import { rejectionReasonLabel } from '../../../shared/rejections';
+import { PAID_PAYMENT_STATUSES } from '../../../shared/statuses';
+import { customerColumns } from '../../common/accounts';
+import { feedback, paymentMethods, transactions } from '../../db/schema';
 
 /**
- * Pieces of a transaction's answer that the customer's cards, the staff queue and payouts all
- * select: kept here, beneath those modules, so none of them imports another.
+ * Pieces of a card's answer and of its money that the customer's cards, the staff queue, payouts,
+ * the digest and privacy all select.
  */
 
 /** A card whose payment was sent or confirmed: money paid (the dashboard's earned, the digest). */
@@ -23,13 +24,8 @@ export const AWAITING_PAYMENT = and(
 
 /** What an approved card not paid yet will be paid: staff's amount, else the quote. */
 export const PAYOUT_DUE = sql`coalesce(${transactions.paymentAmount}, ${transactions.expectedPayout})`;
-
-/** Who the customer is, as staff see it beside a card, a chat or a verification (joins `users`). */
-export const customerColumns = {
-  userEmail: users.email,
-  userFirstName: users.firstName,
-  userLastName: users.lastName,
-};
+/** PAYOUT_DUE as the decimal text an answer carries. */
+export const PAYOUT_DUE_TEXT = sql<string>`${PAYOUT_DUE}::text`;
 
 /**
  * Who a card belongs to and where to pay them (spec section 3), for a query that joins `users`

@@ -1,9 +1,14 @@
 import { Readable } from 'node:stream';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { uploads } from '../db/schema';
-import type { ObjectStorage, StoredObject } from '../storage/object-storage';
-import { type Keyring, openDocument, sealDocument, sealedDocumentKeyId } from './encryption';
+import {
+  type Keyring,
+  openDocument,
+  sealDocument,
+  sealedDocumentKeyId,
+} from '../../common/encryption';
+import type { Db } from '../../db/client';
+import { uploads } from '../../db/schema';
+import type { ObjectStorage, StoredObject } from '../../storage/object-storage';
 
 /**
  * Identity documents at rest (issue 22, item 6; decision 074): stored sealed with the data key, so

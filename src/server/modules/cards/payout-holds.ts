@@ -1,8 +1,8 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { AppConfig } from '../config';
-import type { Db } from '../db/client';
-import { paymentMethods, transactions, users } from '../db/schema';
-import { HttpError } from './http-error';
+import { HttpError } from '../../common/http-error';
+import type { AppConfig } from '../../config';
+import type { Db } from '../../db/client';
+import { paymentMethods, transactions, users } from '../../db/schema';
 
 /**
  * Payout holds (decision 072): a card is not paid to a method whose payee details are newer than

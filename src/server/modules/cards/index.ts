@@ -1,0 +1,31 @@
+/**
+ * The cards module's public entry: a card's whole lifecycle lives in this module, whoever acts
+ * (customer, staff, a job, payouts, an account's closing, privacy), and every change of its
+ * lifecycle or money goes through changeCard (change.ts). Other modules use what is exported here.
+ */
+export { rejectPendingCards } from './account-standing';
+export { decideAppeal } from './appeals';
+export { resealCardCodes, revealCardCode } from './card-code';
+export { claimCard, releaseClaim } from './claims';
+export { AWAITING_PAYMENT, PAID, PAYOUT_DUE, PAYOUT_DUE_TEXT, payeeColumns } from './columns';
+export { eraseCustomerWords } from './erasure';
+export { expireOffers, makeOffer } from './offers';
+export { overValueOf } from './over-value';
+export { markPayoutsSent } from './payment';
+export {
+  HOLD_MESSAGES,
+  type HoldRules,
+  holdColumns,
+  holdOf,
+  holdRulesOf,
+  SUSPENDED_PAYOUT,
+} from './payout-holds';
+export { listTransactions, transactionStats } from './queries';
+export {
+  findAdminTransaction,
+  listAdminTransactions,
+  removedImagesOf,
+  transactionAudit,
+} from './queue';
+export { updateTransactionAsStaff } from './review';
+export { cardTimeline } from './timeline';

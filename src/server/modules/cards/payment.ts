@@ -1,0 +1,133 @@
+import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { fromCents, toCents } from '../../../shared/money';
+import { isPayable, type MarkSentResult, sumOf } from '../../../shared/payouts';
+import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
+import type { Account } from '../../common/account';
+import type { AuditChanges } from '../../common/audit';
+import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { HttpError } from '../../common/http-error';
+import { notify, transactionNotice } from '../../common/notify';
+import { transactions } from '../../db/schema';
+import { CARD_TOPICS, changeCard } from './change';
+import { PAYOUT_DUE_TEXT } from './columns';
+import { holdRulesOf, payoutBlocks } from './payout-holds';
+
+const SKIP_MESSAGES = {
+  not_found: 'No such transaction',
+  amount_changed: 'The amount to pay changed since the list was loaded',
+} as const;
+
+/**
+ * Why a card may not be paid now, whoever marks it paid (mark-sent, or staff's edit): it is not
+ * approved and waiting for its payment (409 `not_payable`), or `blocks` (payoutBlocks) holds it
+ * (409 `payout_hold` or `account_suspended`). Null when it may be paid.
+ */
+export function refusalToPay(
+  card: { id: string; status: string; paymentStatus: string; offerStatus: string | null },
+  blocks: Map<string, HttpError>,
+): HttpError | null {
+  if (!isPayable(card)) {
+    return new HttpError(
+      409,
+      `Not waiting for payment: ${statusLabel(card.status)}, ${paymentStatusLabel(card.paymentStatus)}`,
+      undefined,
+      { code: 'not_payable' },
+    );
+  }
+  return blocks.get(card.id) ?? null;
+}
+
+/**
+ * Marks a batch paid (decision 052), in one database transaction: each card still waiting, and
+ * still owed the amount the list showed, becomes Payment Sent and Completed with the amount paid
+ * recorded, with an audit row and a notification to its customer. Every other card is left
+ * untouched and reported back with the reason.
+ */
+export async function markPayoutsSent(
+  context: CommandContext,
+  actor: Account,
+  items: { id: string; amount: string }[],
+  payoutReference?: string | null,
+): Promise<Outcome<MarkSentResult>> {
+  return context.db.transaction(async (tx) => {
+    // Locked in id order, so two batches that share cards cannot deadlock.
+    const rows = await tx
+      .select({ ...getTableColumns(transactions), amount: PAYOUT_DUE_TEXT })
+      .from(transactions)
+      .where(
+        inArray(
+          transactions.id,
+          items.map((i) => i.id),
+        ),
+      )
+      .orderBy(asc(transactions.id))
+      .for('update');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const blocks = await payoutBlocks(
+      tx,
+      rows.map((r) => r.id),
+      holdRulesOf(context),
+    );
+    const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
+    const customers = new Set<string>();
+    for (const item of items) {
+      const card = byId.get(item.id);
+      if (!card) {
+        result.skipped.push({ id: item.id, reason: 'not_found', message: SKIP_MESSAGES.not_found });
+        continue;
+      }
+      const refusal = refusalToPay(card, blocks);
+      if (refusal) {
+        const reason = refusal.extra!.code as 'not_payable' | 'payout_hold' | 'account_suspended';
+        result.skipped.push({ id: item.id, reason, message: refusal.message });
+        continue;
+      }
+      if (toCents(card.amount) !== toCents(item.amount)) {
+        result.skipped.push({
+          id: item.id,
+          reason: 'amount_changed',
+          message: SKIP_MESSAGES.amount_changed,
+        });
+        continue;
+      }
+      const amount = fromCents(toCents(card.amount));
+      const changes: AuditChanges = {};
+      if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
+      changes.paymentStatus = { from: card.paymentStatus, to: 'sent' };
+      if (card.paymentAmount !== amount) {
+        changes.paymentAmount = { from: card.paymentAmount, to: amount };
+      }
+      // The batch's reference, when given, replaces any the card had; none given keeps it.
+      const reference = payoutReference ? { payoutReference } : {};
+      if (payoutReference && card.payoutReference !== payoutReference) {
+        changes.payoutReference = { from: card.payoutReference, to: payoutReference };
+      }
+      await changeCard(
+        context,
+        tx,
+        actor,
+        card,
+        {
+          status: 'completed',
+          paymentStatus: 'sent',
+          paymentAmount: amount,
+          ...reference,
+          paidAt: sql`now()`,
+        },
+        'payout_sent',
+        changes,
+      );
+      // The notice names the amount paid even when staff had set it before.
+      const notice = transactionNotice(card, {
+        ...changes,
+        paymentAmount: { from: card.paymentAmount, to: amount },
+      });
+      if (notice) await notify(context, tx, card.userId, notice);
+      customers.add(card.userId);
+      result.sent.push({ id: card.id, amount });
+    }
+    result.total = sumOf(result.sent);
+    const changed = customers.size > 0 ? [change([...customers, STAFF], CARD_TOPICS)] : [];
+    return { value: result, changed };
+  });
+}

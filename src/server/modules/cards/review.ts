@@ -1,0 +1,235 @@
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { BELOW_QUOTE, OFFER_PENDING } from '../../../shared/fair-dealing';
+import { formatMoney, fromCents, toCents } from '../../../shared/money';
+import { rejectionProblems } from '../../../shared/rejections';
+import { can, FORBIDDEN_ROLE, STAFF_ROLE_LABELS } from '../../../shared/staff-roles';
+import { isPaid } from '../../../shared/statuses';
+import type { Account } from '../../common/account';
+import type { AuditChanges } from '../../common/audit';
+import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
+import { badRequest, HttpError, notFound } from '../../common/http-error';
+import { notify, transactionNotice } from '../../common/notify';
+import { transactions } from '../../db/schema';
+import { suspendOnFraudRejections } from './account-standing';
+import { CARD_TOPICS, changeCard } from './change';
+import { checkClaim, releaseClaimIn } from './claims';
+import { amountDueOf, checkCeiling } from './over-value';
+import { refusalToPay } from './payment';
+import { holdRulesOf, payoutBlocks } from './payout-holds';
+
+const EDITABLE = [
+  'status',
+  'paymentStatus',
+  'paymentAmount',
+  'adminNotes',
+  'payoutReference',
+] as const;
+type Editable = (typeof EDITABLE)[number] | 'rejectionReason' | 'rejectionNote';
+export type TransactionChanges = Partial<Record<Editable, string | null>>;
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim();
+
+/**
+ * The card's rejection after an edit (decision 051): a card set to rejected needs a reason, sent
+ * or already on it; `other` needs a note, and no other reason keeps one; a card that is not
+ * rejected has neither.
+ */
+export function rejectionAfter(
+  current: { status: string; rejectionReason: string | null; rejectionNote: string | null },
+  input: TransactionChanges,
+): { rejectionReason: string | null; rejectionNote: string | null } {
+  const status = input.status ?? current.status;
+  const sentReason = blankToNull(input.rejectionReason);
+  const sentNote = blankToNull(input.rejectionNote);
+  if (status !== 'rejected') {
+    if (sentReason) {
+      throw badRequest(
+        'A rejection reason can only be given with the status Rejected',
+        'rejectionReason',
+      );
+    }
+    return { rejectionReason: null, rejectionNote: null };
+  }
+  const reason = sentReason === undefined ? current.rejectionReason : sentReason;
+  if (reason && reason !== 'other' && sentNote) {
+    throw badRequest('A rejection note goes with the reason Other only', 'rejectionNote');
+  }
+  // A note goes with Other; a card rejected for its answer to a revised offer keeps the note
+  // saying so ("offer declined", decision 073) while its reason is unchanged.
+  const note =
+    reason !== 'other'
+      ? sentNote === undefined && reason === current.rejectionReason && reason === 'balance_differs'
+        ? current.rejectionNote
+        : null
+      : sentNote === undefined
+        ? current.rejectionNote
+        : sentNote;
+  const problems = rejectionProblems({ status, reason, note });
+  if (problems.rejectionReason) {
+    // A card rejected before reasons existed may keep its other fields edited without one.
+    const touched =
+      input.status !== undefined || sentReason !== undefined || sentNote !== undefined;
+    if (touched) throw badRequest(problems.rejectionReason, 'rejectionReason');
+    return { rejectionReason: null, rejectionNote: null };
+  }
+  if (problems.rejectionNote) throw badRequest(problems.rejectionNote, 'rejectionNote');
+  return { rejectionReason: reason, rejectionNote: note };
+}
+
+export const STALE_SAVE =
+  'This transaction was changed by someone else after you opened it. Reload it and try again.';
+
+/**
+ * Applies a staff edit and its audit row in one database transaction. Refuses with 409 when
+ * the row changed since `expectedUpdatedAt` (decisions 014 and 108). Fields that do not change
+ * are not written.
+ */
+export async function updateTransactionAsStaff(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+  input: TransactionChanges,
+  {
+    expectedUpdatedAt,
+    takeOver = false,
+    overValueReason,
+  }: { expectedUpdatedAt: string; takeOver?: boolean; overValueReason?: string },
+): Promise<Outcome<string[]>> {
+  return context.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        ...getTableColumns(transactions),
+        updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
+      })
+      .from(transactions)
+      .where(eq(transactions.id, id))
+      .for('update');
+    if (!current) throw notFound('Transaction not found');
+    if (new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
+      throw new HttpError(409, STALE_SAVE);
+    }
+    // Another staff member holds the card (decision 078): theirs unless this save takes it over.
+    const tookOver = await checkClaim(context, tx, actor, current, takeOver);
+
+    const changes: AuditChanges = {};
+    const set: TransactionChanges = {};
+    for (const field of EDITABLE) {
+      const next = input[field];
+      if (next === undefined) continue;
+      const before = current[field] ?? null;
+      const normalized =
+        next === null || next.trim() === ''
+          ? null
+          : field === 'paymentAmount'
+            ? fromCents(toCents(next))
+            : next;
+      if (before === normalized) continue;
+      set[field] = normalized;
+      changes[field] = { from: before, to: normalized };
+    }
+    const rejection = rejectionAfter(current, input);
+    for (const field of ['rejectionReason', 'rejectionNote'] as const) {
+      if (current[field] === rejection[field]) continue;
+      set[field] = rejection[field];
+      changes[field] = { from: current[field], to: rejection[field] };
+    }
+    // A card's payment is for finance and owners (decision 107): reviewers decide cards.
+    if (
+      ('paymentStatus' in changes || 'payoutReference' in changes) &&
+      !can(actor.staffRole, 'payouts')
+    ) {
+      throw new HttpError(
+        403,
+        `Your role (${STAFF_ROLE_LABELS[actor.staffRole ?? 'reviewer']}) cannot change a card’s payment: that is for finance and owners.`,
+        undefined,
+        { code: FORBIDDEN_ROLE },
+      );
+    }
+    // A save ends the claim: the card is free for the next reviewer.
+    const released = await releaseClaimIn(tx, id, actor);
+    if (Object.keys(changes).length === 0) {
+      return { value: [], changed: released || tookOver ? [change([STAFF], ['queue'])] : [] };
+    }
+    // While the customer has a revised offer to answer, its decision and its money wait for them.
+    if (
+      current.offerStatus === 'pending' &&
+      ('status' in changes || 'paymentStatus' in changes || 'paymentAmount' in changes)
+    ) {
+      throw new HttpError(409, OFFER_PENDING, undefined, { code: 'offer_pending' });
+    }
+    // The amount due is a promise both ways: the quote, or the revised offer the customer
+    // accepted; never below it (decision 073), above it only by an owner with a reason (106).
+    if (set.paymentAmount) {
+      const due = amountDueOf(current);
+      const accepted = current.offerStatus === 'accepted';
+      if (toCents(set.paymentAmount) < toCents(due)) {
+        throw new HttpError(
+          409,
+          accepted
+            ? `The payment amount cannot be below the accepted offer of ${formatMoney(due)}`
+            : BELOW_QUOTE,
+          { paymentAmount: `At least ${formatMoney(due)}` },
+          { code: 'below_quote' },
+        );
+      }
+      Object.assign(
+        changes,
+        checkCeiling(actor, { value: set.paymentAmount, ceiling: due, accepted }, overValueReason, {
+          field: 'paymentAmount',
+          what: 'payment amount',
+          most: formatMoney(due),
+        }),
+      );
+    }
+    // Marked paid here, a card follows mark-sent's rules (decision 107): approved (by this save
+    // or before), not held, its customer not suspended; the amount due is recorded.
+    if (set.paymentStatus && isPaid(set.paymentStatus) && !isPaid(current.paymentStatus)) {
+      const blocks = await payoutBlocks(tx, [id], holdRulesOf(context));
+      const refusal = refusalToPay({ ...current, status: set.status ?? current.status }, blocks);
+      if (refusal) throw refusal;
+      const amount = 'paymentAmount' in set ? set.paymentAmount : current.paymentAmount;
+      if (!amount) {
+        set.paymentAmount = current.expectedPayout;
+        changes.paymentAmount = { from: current.paymentAmount, to: current.expectedPayout };
+      }
+    }
+    // Review times count from submission to the first decision; an appeal counts from rejection.
+    const decided =
+      'status' in changes && current.firstDecisionAt === null
+        ? { firstDecisionAt: sql`now()` }
+        : {};
+    const rejected = set.status === 'rejected' ? { rejectedAt: sql`now()` } : {};
+    // When the money went out (decision 060): stamped as payment leaves pending, kept while it
+    // stays sent or confirmed, cleared if staff set it back to pending.
+    const paidAt =
+      set.paymentStatus === undefined
+        ? {}
+        : !isPaid(set.paymentStatus ?? '')
+          ? { paidAt: null }
+          : current.paidAt === null
+            ? { paidAt: sql`now()` }
+            : {};
+    // status and paymentStatus are never null here: the schema only admits their values.
+    await changeCard(
+      context,
+      tx,
+      actor,
+      current,
+      { ...(set as Partial<typeof transactions.$inferInsert>), ...paidAt, ...decided, ...rejected },
+      'update',
+      changes,
+    );
+    // The customer hears of a decision (status, payment); a note alone is not news.
+    const notice = transactionNotice({ ...current, ...rejection }, changes);
+    if (notice) await notify(context, tx, current.userId, notice);
+    const suspended =
+      changes.status?.to === 'rejected' || 'rejectionReason' in changes
+        ? await suspendOnFraudRejections(context, tx, actor, current.userId, rejection)
+        : [];
+    return {
+      value: Object.keys(changes),
+      changed: [change([current.userId, STAFF], CARD_TOPICS), ...suspended],
+    };
+  });
+}

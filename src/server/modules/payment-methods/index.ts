@@ -1,0 +1,2 @@
+/** The payment methods' public entry: a card's submission reads the payee's method (cards). */
+export { findUsablePaymentMethod } from './queries';
