@@ -177,13 +177,23 @@ function startWrites(target: Target, cookies: string[], cardIds: string[], staff
     counts.chat++;
     send('/api/chat/messages', 'POST', cookies[i]!, { message: `Bench message ${chatTurn}` });
   }, 60_000 / cookies.length);
-  const staffTimer = setInterval(() => {
+  const staffTimer = setInterval(async () => {
     const i = Math.floor(Math.random() * cookies.length);
     const turn = (statuses.get(i) ?? 0) + 1;
     statuses.set(i, turn);
     counts.staff++;
+    // An edit says which version of the card it changes (decision 108): read just before, as the
+    // review dialog has it open.
+    const card = await fetch(`${target.base}/api/admin/transactions/${cardIds[i]}`, {
+      headers: { cookie: staff },
+    });
+    if (!card.ok) {
+      counts.failed++;
+      return;
+    }
     send(`/api/admin/transactions/${cardIds[i]}`, 'PATCH', staff, {
       status: ['processing', 'pending'][turn % 2],
+      expectedUpdatedAt: ((await card.json()) as { updatedAt: string }).updatedAt,
     });
   }, 1000);
   return () => {

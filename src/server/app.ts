@@ -24,7 +24,14 @@ import privacyRoutes from './modules/privacy/routes';
 import rateRoutes from './modules/rates/routes';
 import reconciliationRoutes from './modules/reconciliation/routes';
 import reviewTimeRoutes from './modules/review-times/routes';
-import sessionRoutes from './modules/sessions/routes';
+import {
+  createSession,
+  endSessions,
+  readSessions,
+  reauthAtOf,
+  renewSessions,
+  sessionRoutes,
+} from './modules/sessions';
 import staffRoutes from './modules/staff/routes';
 import supportRoutes from './modules/support/routes';
 import verificationRoutes from './modules/verification/routes';
@@ -123,7 +130,14 @@ export async function buildApp(
   registerSecurity(app);
   registerInputGuard(app);
   registerRequestDeadline(app, config.requestBodySeconds);
-  await registerSessions(app, config.sessionSecret);
+  // The session rows belong to the sessions module; the plugin is handed them (decision 100).
+  await registerSessions(app, config.sessionSecret, {
+    read: readSessions,
+    reauthAt: reauthAtOf,
+    create: createSession,
+    renew: renewSessions,
+    end: endSessions,
+  });
   await registerRateLimits(app);
   registerStaffGuard(app);
   registerMail(app);

@@ -21,9 +21,9 @@ import {
 import { checkBooks, foldLedgerDays } from './modules/ledger';
 import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications/digests';
 import { buildExports, privacyUpkeep } from './modules/privacy/jobs';
+import { deleteExpiredSessions } from './modules/sessions';
 import { deleteExpiredVerificationDocuments } from './modules/verification';
 import { loggableError } from './plugins/errors';
-import { deleteExpiredSessions } from './plugins/session';
 import { warmUp } from './warm-up';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,7 +84,7 @@ async function main() {
   // sent, identity documents never submitted), files a crash left without a row, and identity
   // documents past VERIFICATION_DOCUMENT_RETENTION_DAYS.
   const housekeeping = async () => {
-    const sessions = await deleteExpiredSessions(database.db);
+    const sessions = await app.run(deleteExpiredSessions);
     const unused = await deleteOrphanUploads(database.db, app.storage);
     const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
     const limits = await app.counters.deleteExpired();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APPEAL_STATUSES, overValueReasonSchema } from './fair-dealing';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { wholeNumberParam } from './params';
 import { payoutReferenceSchema } from './payouts';
 import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
 import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
@@ -137,7 +138,7 @@ export const adminListQuerySchema = z.object({
    */
   sort: z.enum(QUEUE_SORTS, { error: `sort must be one of: ${QUEUE_SORTS.join(', ')}` }).optional(),
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE),
+  limit: wholeNumberParam('limit', 1, 100).default(ADMIN_PAGE_SIZE),
 });
 
 export const PAYMENT_AMOUNT_MESSAGE =
@@ -189,10 +190,17 @@ export const updateTransactionSchema = z.object({
   overValueReason: overValueReasonSchema,
   /** Save even though another staff member holds the card (decision 078): audited. */
   takeOver: z.boolean({ error: 'takeOver must be true or false' }).optional(),
-  /** The row's updatedAt when the dialog loaded it; a newer row means someone else saved. */
-  expectedUpdatedAt: z.iso
-    .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO date' })
-    .optional(),
+  /**
+   * The row's updatedAt when the dialog loaded it; a newer row means someone else saved. Required
+   * (decision 108): a save that does not say which version it changes could undo another unseen.
+   */
+  expectedUpdatedAt: z.iso.datetime({
+    offset: true,
+    error: (issue) =>
+      issue.input === undefined
+        ? 'expectedUpdatedAt is required: the updatedAt of the card as you loaded it'
+        : 'expectedUpdatedAt must be an ISO date',
+  }),
 });
 
 export const adminUserSchema = z.object({

@@ -1,18 +1,13 @@
 import { z } from 'zod';
+import { dateParam } from './params';
 
 /** The staff Analytics tab (issue 21, item 5): the ranges offered, and the longest allowed. */
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
 export const ANALYTICS_MAX_DAYS = 366;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) =>
-  DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
-const dateParam = (name: string) =>
-  z.string().refine(isDate, `${name} must be a date such as 2026-11-24`).optional();
-
 /** GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (UTC days, both included). */
 export const analyticsQuerySchema = z
-  .object({ from: dateParam('from'), to: dateParam('to') })
+  .object({ from: dateParam('from').optional(), to: dateParam('to').optional() })
   .superRefine((q, ctx) => {
     if (q.from && q.to && q.from > q.to) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must not be after to' });

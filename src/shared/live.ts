@@ -40,7 +40,12 @@ export const TOPIC_URLS: Readonly<Record<LiveTopic, readonly string[]>> = {
   chat: ['/api/chat/messages'],
   tickets: ['/api/support-tickets'],
   'payment-methods': ['/api/payment-methods'],
-  account: ['/api/auth/user', '/api/account/email-preferences', '/api/account/exports'],
+  account: [
+    '/api/auth/user',
+    '/api/account/email-preferences',
+    '/api/account/exports',
+    '/api/two-factor',
+  ],
   notifications: ['/api/notifications'],
   rates: ['/api/rates', '/api/admin/rates', '/api/admin/rates/history'],
   queue: ['/api/admin/transactions', '/api/admin/payouts'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatMoney, fromCents, MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { isCalendarDate, wholeNumberParam } from './params';
 
 /**
  * Verified sellers (decision 072): every customer has a level, 0 (everyone), 1 (identity checked)
@@ -52,17 +53,6 @@ export const UNDER_18 = `You must be at least ${MINIMUM_AGE} years old to sell o
 export const DOCUMENT_PREFIX = '/objects/verification/';
 /** The objectPath /api/upload-verification-document answers: a random name in its own prefix. */
 const DOCUMENT_PATH = /^\/objects\/verification\/[0-9a-f-]{36}\.[a-z0-9]{2,5}$/;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(text: string): boolean {
-  const match = DATE.exec(text);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1900 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /** Whole years from a YYYY-MM-DD birth date to `now` (UTC days). */
 export function ageOn(dateOfBirth: string, now: Date): number {
@@ -213,7 +203,7 @@ export const adminVerificationListQuerySchema = z.object({
     .optional()
     .default('pending'),
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: wholeNumberParam('limit', 1, 100).default(25),
 });
 
 export const VERIFICATION_NOTE_MAX_LENGTH = 500;

@@ -4,6 +4,7 @@ import { auditLog, chatMessages, transactions, users } from '../../src/server/db
 import {
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -17,7 +18,7 @@ const staff = setUpStaff(t, 'reviewer@example.com');
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const patch = (who: SignedIn | undefined, id: string, payload: object) =>
-  as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+  reviewCard(t.app, who, id, payload);
 const auditCount = async () =>
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]!.n;
 
@@ -288,6 +289,36 @@ describe('PATCH /api/admin/transactions/{id}', () => {
       expectedUpdatedAt: first.json().updatedAt,
     });
     expect(fresh.statusCode).toBe(200);
+  });
+
+  it('refuses a save without expectedUpdatedAt, and lets one of two saves of one version win (decision 108)', async () => {
+    const { card } = await newCard();
+    const other = await signInStaff(t, 'third.reviewer@example.com');
+    const before = await auditCount();
+    const unsaid = (who: SignedIn, payload: object) =>
+      as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${card.id}`, payload });
+    const blind = await Promise.all([
+      unsaid(staff, { status: 'processing' }),
+      unsaid(other, { status: 'rejected', rejectionReason: 'code_invalid' }),
+    ]);
+    for (const response of blind) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual({
+        expectedUpdatedAt:
+          'expectedUpdatedAt is required: the updatedAt of the card as you loaded it',
+      });
+    }
+    expect(await auditCount()).toBe(before);
+    const both = await Promise.all([
+      patch(staff, card.id, { status: 'processing', expectedUpdatedAt: card.updatedAt }),
+      patch(other, card.id, {
+        status: 'rejected',
+        rejectionReason: 'code_invalid',
+        expectedUpdatedAt: card.updatedAt,
+      }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await auditCount()).toBe(before + 1);
   });
 
   it('keeps the audit log append-only, even against direct SQL', async () => {

@@ -11,6 +11,7 @@ import { foldAnalytics } from '../../src/server/modules/analytics/jobs';
 import { analytics } from '../../src/server/modules/analytics/queries';
 import {
   as,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -46,10 +47,7 @@ describe('analytics', () => {
       await card('Walmart', '80'),
     ];
     const review = async (id: string, payload: object) =>
-      expect(
-        (await as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload }))
-          .statusCode,
-      ).toBe(200);
+      expect((await reviewCard(t.app, staff, id, payload)).statusCode).toBe(200);
     await review(ids[0]!, { status: 'processing' });
     await review(ids[1]!, { status: 'rejected', rejectionReason: 'code_invalid' });
     await review(ids[2]!, { status: 'completed', paymentStatus: 'sent', paymentAmount: '182.00' });
@@ -164,7 +162,7 @@ describe('analytics', () => {
     const day = 86_400_000;
     const ago = (days: number, minutes = 0) => new Date(t.now() - days * day + minutes * 60_000);
     const patch = (who: SignedIn, id: string, payload: object) =>
-      as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+      reviewCard(t.app, who, id, payload);
     // Reviews by two staff members, times moved by hand and a row deleted, all at once.
     const first = await Promise.all([
       patch(staff, ids[0]!, { status: 'processing' }),

@@ -2,7 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
 import { CLAIM_MINUTES } from '../../src/shared/admin';
-import { as, type SignedIn, setUpTestApp, signInAs, signUp, submitCard } from './helpers';
+import {
+  as,
+  reviewCard,
+  type SignedIn,
+  setUpTestApp,
+  signInAs,
+  signUp,
+  submitCard,
+} from './helpers';
 
 const t = setUpTestApp();
 let alice: SignedIn;
@@ -25,8 +33,7 @@ const claim = (who: SignedIn, id: string, payload?: object) =>
   as(t.app, who, { method: 'POST', url: `/api/admin/transactions/${id}/claim`, payload });
 const release = (who: SignedIn, id: string) =>
   as(t.app, who, { method: 'DELETE', url: `/api/admin/transactions/${id}/claim` });
-const save = (who: SignedIn, id: string, payload: object) =>
-  as(t.app, who, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+const save = (who: SignedIn, id: string, payload: object) => reviewCard(t.app, who, id, payload);
 const queueRow = async (who: SignedIn, id: string) =>
   (await as(t.app, who, { method: 'GET', url: '/api/admin/transactions?limit=100' }))
     .json()

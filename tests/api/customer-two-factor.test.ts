@@ -1,10 +1,30 @@
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { auditLog } from '../../src/server/db/schema';
 import { codeAt } from '../../src/server/modules/auth/two-factor';
-import { as, sessionCookie, setUpTestApp, signUp, uniqueEmail } from './helpers';
+import {
+  as,
+  freshCode,
+  type SignedIn,
+  sessionCookie,
+  setUpTestApp,
+  signUp,
+  uniqueEmail,
+} from './helpers';
 
 const t = setUpTestApp();
 const PASSWORD = 'correct horse battery';
 const STEP_MS = 30_000;
+
+const signIn = (email: string) =>
+  t.app.inject({ method: 'POST', url: '/api/signin', payload: { email, password: PASSWORD } });
+const verify = (cookie: string, code: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/admin/signin/verify',
+    payload: { code },
+    headers: { cookie },
+  });
 
 describe('customer two-factor', () => {
   it('turns on with a first code, then asks for a code at sign-in, refuses a replay, takes a recovery code, and turns off', async () => {
@@ -35,11 +55,7 @@ describe('customer two-factor', () => {
 
     // Sign-in now needs a code after the password.
     t.advance(STEP_MS);
-    const password = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
+    const password = await signIn(email);
     expect(password.json()).toEqual({ twoFactorRequired: true });
     const pending = sessionCookie(password)!;
     expect(
@@ -47,35 +63,16 @@ describe('customer two-factor', () => {
         .statusCode,
     ).toBe(401);
     const code = codeAt(secret, t.now());
-    const verified = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code },
-      headers: { cookie: pending },
-    });
+    const verified = await verify(pending, code);
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toMatchObject({ email, isAdmin: false });
 
     // The same code again is refused (replay), on a new sign-in.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
-    const replay = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code },
-      headers: { cookie: sessionCookie(again)! },
-    });
+    const again = await signIn(email);
+    const replay = await verify(sessionCookie(again)!, code);
     expect(replay.statusCode).toBe(400);
     expect(replay.json().message).toMatch(/just used/);
-    const recovered = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/signin/verify',
-      payload: { code: recoveryCodes[0] },
-      headers: { cookie: sessionCookie(again)! },
-    });
+    const recovered = await verify(sessionCookie(again)!, recoveryCodes[0]);
     expect(recovered.statusCode).toBe(200);
     const signedIn = { cookie: sessionCookie(recovered)!, user: who.user };
 
@@ -96,11 +93,7 @@ describe('customer two-factor', () => {
 
     const off = await as(t.app, signedIn, { method: 'POST', url: '/api/two-factor/disable' });
     expect(off.statusCode).toBe(200);
-    const plain = await t.app.inject({
-      method: 'POST',
-      url: '/api/signin',
-      payload: { email, password: PASSWORD },
-    });
+    const plain = await signIn(email);
     expect(plain.json()).toMatchObject({ email });
   });
 
@@ -111,5 +104,67 @@ describe('customer two-factor', () => {
     expect(stale.statusCode).toBe(401);
     expect(stale.json().code).toBe('reauth_required');
     expect((await t.app.inject({ method: 'GET', url: '/api/two-factor' })).statusCode).toBe(401);
+  });
+});
+
+describe('turning customer two-factor on and off', () => {
+  const enabledFor = async (who: SignedIn) =>
+    (await as(t.app, who, { method: 'GET', url: '/api/two-factor' })).json().enabled;
+  const auditOf = (userId: string) =>
+    t.database.db
+      .select({ action: auditLog.action, actorEmail: auditLog.actorEmail })
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, 'user'), eq(auditLog.entityId, userId)))
+      .orderBy(auditLog.createdAt);
+  const setUp = async (who: SignedIn) =>
+    (await as(t.app, who, { method: 'POST', url: '/api/two-factor/setup' })).json().secret;
+
+  it('is audited, and changes the account for its other devices at once', async () => {
+    const email = uniqueEmail();
+    const laptop = await signUp(t.app, { email, password: PASSWORD });
+    const signedIn = await signIn(email);
+    const phone = { cookie: sessionCookie(signedIn)!, user: laptop.user };
+    expect(await enabledFor(phone)).toBe(false);
+    const stamp = () => t.app.live.stamp(laptop.user.id, 'account');
+    const before = stamp();
+
+    const secret = await setUp(laptop);
+    const on = await as(t.app, laptop, {
+      method: 'POST',
+      url: '/api/two-factor/enable',
+      payload: { code: await freshCode(secret, t.now) },
+    });
+    expect(on.statusCode).toBe(200);
+    expect(stamp()).toBeGreaterThan(before);
+    expect(await enabledFor(phone)).toBe(true);
+
+    const afterOn = stamp();
+    const off = await as(t.app, laptop, { method: 'POST', url: '/api/two-factor/disable' });
+    expect(off.statusCode).toBe(200);
+    expect(stamp()).toBeGreaterThan(afterOn);
+    expect(await enabledFor(phone)).toBe(false);
+    expect(await auditOf(laptop.user.id)).toEqual([
+      { action: 'two_factor_on', actorEmail: email },
+      { action: 'two_factor_off', actorEmail: email },
+    ]);
+  });
+
+  it('turns on once for two right codes sent at once, and the recovery codes answered work', async () => {
+    const email = uniqueEmail();
+    const who = await signUp(t.app, { email, password: PASSWORD });
+    const secret = await setUp(who);
+    const codes = [await freshCode(secret, t.now), await freshCode(secret, t.now)];
+    const answers = await Promise.all(
+      codes.map((code) =>
+        as(t.app, who, { method: 'POST', url: '/api/two-factor/enable', payload: { code } }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const { recoveryCodes } = answers.find((a) => a.statusCode === 200)!.json();
+    expect(await auditOf(who.user.id)).toEqual([{ action: 'two_factor_on', actorEmail: email }]);
+
+    const password = await signIn(email);
+    const recovered = await verify(sessionCookie(password)!, recoveryCodes[0]);
+    expect(recovered.statusCode).toBe(200);
   });
 });

@@ -6,6 +6,7 @@ import { unsubscribeToken } from '../../src/server/mail/unsubscribe';
 import { sendWeeklyDigests } from '../../src/server/modules/notifications/digests';
 import {
   as,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -26,11 +27,7 @@ const setPreferences = (who: SignedIn | undefined, payload: object) =>
 
 /** A staff decision on the customer's card, and the email it makes once it is sent. */
 async function staffDecision(card: { id: string }, status: string) {
-  const review = await as(t.app, staff, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${card.id}`,
-    payload: { status },
-  });
+  const review = await reviewCard(t.app, staff, card.id, { status });
   expect(review.statusCode).toBe(200);
   await sendDueNotificationEmails(t.app);
   await t.app.mail.deliverDue();
@@ -138,10 +135,10 @@ describe('email preferences', () => {
     const seller = await signUp(t.app);
     const waiting = (await submitCard(t.app, seller)).json();
     const paid = (await submitCard(t.app, seller)).json();
-    const review = await as(t.app, staff, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${paid.id}`,
-      payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91' },
+    const review = await reviewCard(t.app, staff, paid.id, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91',
     });
     expect(review.statusCode).toBe(200);
     // Digests off: nothing, though a card moved.

@@ -4,6 +4,7 @@ import { feedback, transactions } from '../../src/server/db/schema';
 import {
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -25,10 +26,9 @@ async function cardWith(status: string, testApp = t, reviewer = staff) {
   const customer = await signUp(testApp.app);
   const card = (await submitCard(testApp.app, customer)).json() as { id: string };
   if (status !== 'pending') {
-    const saved = await as(testApp.app, reviewer, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${card.id}`,
-      payload: { status, ...(status === 'rejected' ? { rejectionReason: 'code_invalid' } : {}) },
+    const saved = await reviewCard(testApp.app, reviewer, card.id, {
+      status,
+      ...(status === 'rejected' ? { rejectionReason: 'code_invalid' } : {}),
     });
     expect(saved.statusCode).toBe(200);
   }

@@ -262,6 +262,77 @@ describe('a locked account', () => {
   });
 });
 
+describe('step-up guesses (decision 101)', () => {
+  const reauth = (who: SignedIn, payload: { password: string } | { code: string }) =>
+    as(t.app, who, { method: 'POST', url: '/api/reauth', payload });
+
+  it('count with the sign-in failures of the account: 20 in all lock it and mail its owner the link', async () => {
+    const who = await newCustomer();
+    // Sent at once, wrong sign-ins (each from a new address) and wrong step-ups mixed.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2 === 0
+          ? signIn(who.user.email, 'wrong password', freshAddress())
+          : reauth(who, { password: 'wrong password' }),
+      ),
+    );
+    expect(checked.password).toBe(20);
+    const seen = statuses(answers);
+    expect((seen[401] ?? 0) + (seen[400] ?? 0)).toBe(20);
+    expect(seen[429]).toBe(10);
+
+    // Locked: the owner's right password is refused unchecked, at step-up and at sign-in alike.
+    checked.password = 0;
+    const again = await reauth(who, { password: PASSWORD });
+    expect(again.statusCode).toBe(429);
+    expect(again.json().message).toMatch(/^Too many failed sign-in attempts for this account\./);
+    expect((await signIn(who.user.email, PASSWORD, freshAddress())).statusCode).toBe(429);
+    expect(checked.password).toBe(0);
+    await mail.waitFor(who.user.email, /Sign in to Cardbridge with this link/);
+  });
+
+  it('gives a right password its count back', async () => {
+    const who = await newCustomer();
+    for (let i = 0; i < 25; i++) {
+      expect((await reauth(who, { password: PASSWORD })).statusCode).toBe(200);
+    }
+    expect((await signIn(who.user.email, PASSWORD, freshAddress())).statusCode).toBe(200);
+  });
+
+  it('counts wrong codes with the sign-in codes of the account: 5 in all', async () => {
+    const who = await newCustomer();
+    const setup = await as(t.app, who, { method: 'POST', url: '/api/two-factor/setup' });
+    const { secret } = setup.json();
+    const on = await as(t.app, who, {
+      method: 'POST',
+      url: '/api/two-factor/enable',
+      payload: { code: await freshCode(secret, t.now) },
+    });
+    expect(on.statusCode).toBe(200);
+    const waiting = await signIn(who.user.email, PASSWORD, freshAddress());
+    expect(waiting.json()).toEqual({ twoFactorRequired: true });
+    const right = await freshCode(secret, t.now);
+    const wrong = Array.from({ length: 20 }, (_, i) =>
+      String((Number(right) + i + 1) % 1e6).padStart(6, '0'),
+    );
+    checked.code = 0;
+    const answers = await Promise.all(
+      wrong.map((code, i) =>
+        i % 2 === 0
+          ? t.app.inject({
+              method: 'POST',
+              url: '/api/admin/signin/verify',
+              payload: { code },
+              headers: { cookie: sessionCookie(waiting)! },
+            })
+          : reauth(who, { code }),
+      ),
+    );
+    expect(checked.code).toBe(5);
+    expect(statuses(answers)).toEqual({ 400: 5, 429: 15 });
+  });
+});
+
 describe('addresses as networks', () => {
   it('counts 40 addresses of one IPv6 /64 behind a trusted proxy as one', async () => {
     const behindProxy = await createTestApp({ limits: DEFAULT_LIMITS, trustProxy: 1 });

@@ -4,6 +4,7 @@ import {
   addPaymentMethod,
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   signInStaff,
   signUp,
@@ -237,14 +238,10 @@ describe('other writes at the same moment', () => {
     // whenever it runs, so on PostgreSQL, where the order is free, it could make a second 200).
     const responses = await Promise.all(
       ['processing', 'completed', 'rejected', 'processing', 'completed', 'rejected'].map((status) =>
-        as(t.app, staff, {
-          method: 'PATCH',
-          url: `/api/admin/transactions/${card.id}`,
-          payload: {
-            status,
-            ...(status === 'rejected' ? { rejectionReason: 'image_unreadable' } : {}),
-            expectedUpdatedAt: detail.updatedAt,
-          },
+        reviewCard(t.app, staff, card.id, {
+          status,
+          ...(status === 'rejected' ? { rejectionReason: 'image_unreadable' } : {}),
+          expectedUpdatedAt: detail.updatedAt,
         }),
       ),
     );

@@ -10,10 +10,10 @@ import { createPostgresDatabase } from '../../scripts/lib/postgres';
 import { freshCode, rememberSecret, secretOf } from '../../scripts/lib/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
 import { upsertAdmin } from '../../src/server/common/accounts';
+import { SESSION_LIMITS } from '../../src/server/common/session-cache';
 import { type AppConfig, type Limits, loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { admins, sessions } from '../../src/server/db/schema';
-import { SESSION_LIMITS } from '../../src/server/plugins/session';
 import type { StaffRole } from '../../src/shared/staff-roles';
 
 export interface TestApp {
@@ -327,22 +327,25 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
 
 /**
  * A staff edit of a card as the portal sends it: with the `updatedAt` of the card as staff last
- * read it (`expectedUpdatedAt`, required), read just before unless given.
+ * read it (`expectedUpdatedAt`, required; decision 108), read just before unless the payload has
+ * one. A card the caller cannot read (none, or not theirs to read) is sent with a time of its
+ * own, so the answer is the edit's own 404 or 403.
  */
 export async function reviewCard(
   app: FastifyInstance,
-  who: SignedIn,
+  who: SignedIn | undefined,
   id: string,
   payload: object,
-  expectedUpdatedAt?: string,
 ) {
-  const seen =
-    expectedUpdatedAt ??
-    (await as(app, who, { method: 'GET', url: `/api/admin/transactions/${id}` })).json().updatedAt;
+  const read =
+    'expectedUpdatedAt' in payload
+      ? null
+      : await as(app, who, { method: 'GET', url: `/api/admin/transactions/${id}` });
+  const seen = read?.statusCode === 200 ? read.json().updatedAt : new Date(0).toISOString();
   return as(app, who, {
     method: 'PATCH',
     url: `/api/admin/transactions/${id}`,
-    payload: { ...payload, expectedUpdatedAt: seen },
+    payload: { expectedUpdatedAt: seen, ...payload },
   });
 }
 

@@ -72,7 +72,12 @@ describe('logs', () => {
       as(t.app, staff, {
         method: 'PATCH',
         url: `/api/admin/transactions/${card.id}`,
-        payload: { status: 'completed', paymentAmount: '91.00', notes: ACCOUNT_NUMBER },
+        payload: {
+          status: 'completed',
+          paymentAmount: '91.00',
+          notes: ACCOUNT_NUMBER,
+          expectedUpdatedAt: card.updatedAt,
+        },
       }),
       as(t.app, customer, {
         method: 'POST',

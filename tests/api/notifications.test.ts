@@ -8,6 +8,7 @@ import { MAX_ATTEMPTS } from '../../src/server/mail/queue';
 import {
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -36,8 +37,7 @@ async function customerWithCard() {
   return { email, customer, card };
 }
 
-const review = (id: string, payload: object) =>
-  as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+const review = (id: string, payload: object) => reviewCard(t.app, staff, id, payload);
 
 /** Past the minute the emails wait, and the job that sends them. */
 async function minuteLater() {

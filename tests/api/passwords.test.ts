@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { authTokens, sessions, users } from '../../src/server/db/schema';
+import { upgradePasswordHash } from '../../src/server/modules/auth/commands';
 import {
   as,
   type SignedIn,
@@ -268,6 +269,20 @@ describe('password rules', () => {
     expect(row!.password.startsWith('cb1$')).toBe(true);
     expect((await signIn(email, 'an old password 1')).statusCode).toBe(200);
     expect((await signIn(email, 'an old password 2')).statusCode).toBe(401);
+  });
+
+  it('never puts back a password changed after the old hash was checked', async () => {
+    const email = uniqueEmail();
+    const who = await signUp(t.app, { email });
+    const legacy = await bcrypt.hash('an old password 1', 4);
+    await t.database.db.update(users).set({ password: legacy }).where(eq(users.email, email));
+    // The sign-in checked `legacy`; meanwhile the owner set a new password.
+    await t.database.db.update(users).set({ password: 'cb1$new' }).where(eq(users.email, email));
+    await t.app.run((context) =>
+      upgradePasswordHash(context, { kind: 'user', id: who.user.id }, legacy, 'cb1$upgraded'),
+    );
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, email));
+    expect(row!.password).toBe('cb1$new');
   });
 });
 

@@ -4,6 +4,7 @@ import { paymentMethods, users } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
+  reviewCard,
   type SignedIn,
   sessionCookie,
   setUpStaff,
@@ -58,21 +59,12 @@ async function approvedCard(who: SignedIn, methodId: string) {
   });
   expect(card.statusCode, card.body).toBe(201);
   const id = card.json().id as string;
-  const approve = await as(t.app, staff, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${id}`,
-    payload: { status: 'processing' },
-  });
+  const approve = await reviewCard(t.app, staff, id, { status: 'processing' });
   expect(approve.statusCode).toBe(200);
   return id;
 }
 
-const pay = (id: string) =>
-  as(t.app, staff, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${id}`,
-    payload: { paymentStatus: 'sent' },
-  });
+const pay = (id: string) => reviewCard(t.app, staff, id, { paymentStatus: 'sent' });
 const detail = async (id: string) =>
   (await as(t.app, staff, { method: 'GET', url: `/api/admin/transactions/${id}` })).json();
 const payouts = async () =>

@@ -26,7 +26,7 @@ const get = (who: SignedIn | undefined, url: string, app = t.app) =>
 const markSent = (who: SignedIn | undefined, items: object[], app = t.app) =>
   as(app, who, { method: 'POST', url: '/api/admin/payouts/mark-sent', payload: { items } });
 const review = (id: string, payload: object, app = t.app, reviewer = staff) =>
-  as(app, reviewer, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+  reviewCard(app, reviewer, id, payload);
 const rowOf = async (id: string) =>
   (await t.database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
 

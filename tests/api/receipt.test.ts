@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { maskedIdentifier, receiptTime, wrapText } from '../../src/server/modules/cards/receipt';
 import { pdfText } from '../pdf-text';
-import { as, type SignedIn, setUpTestApp, signInStaff, signUp, submitCard } from './helpers';
+import {
+  as,
+  reviewCard,
+  type SignedIn,
+  setUpTestApp,
+  signInStaff,
+  signUp,
+  submitCard,
+} from './helpers';
 
 const t = setUpTestApp();
 
@@ -67,8 +75,7 @@ describe('the receipt', () => {
     const staff = await signInStaff(t);
     const id = (await submitCard(t.app, who)).json().id as string;
     const url = `/api/transactions/${id}/receipt`;
-    const review = (payload: object) =>
-      as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+    const review = (payload: object) => reviewCard(t.app, staff, id, payload);
 
     for (const status of ['pending', 'processing', 'completed', 'rejected']) {
       const reviewed = await review({

@@ -5,6 +5,7 @@ import { auditLog, transactions } from '../../src/server/db/schema';
 import {
   as,
   createTestApp,
+  reviewCard,
   type SignedIn,
   signInStaff,
   signUp,
@@ -37,8 +38,7 @@ afterAll(async () => {
 });
 
 const get = (who: SignedIn, url: string) => as(t.app, who, { method: 'GET', url });
-const patch = (id: string, payload: object) =>
-  as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+const patch = (id: string, payload: object) => reviewCard(t.app, staff, id, payload);
 const auditOf = (id: string) =>
   t.database.db.select().from(auditLog).where(eq(auditLog.entityId, id));
 const rowOf = async (id: string) =>

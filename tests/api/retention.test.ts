@@ -7,6 +7,7 @@ import {
   as,
   fixture,
   multipart,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -21,10 +22,10 @@ const DAY = 24 * 60 * 60 * 1000;
 /** A completed card of `who`, settled `daysAgo` days ago; answers its id and photo path. */
 async function settledCard(who: SignedIn, daysAgo: number) {
   const card = (await submitCard(t.app, who)).json() as { id: string; imageUrls: string[] };
-  const review = await as(t.app, staff, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${card.id}`,
-    payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
+  const review = await reviewCard(t.app, staff, card.id, {
+    status: 'completed',
+    paymentStatus: 'sent',
+    paymentAmount: '91.00',
   });
   expect(review.statusCode).toBe(200);
   const at = new Date(t.now() - daysAgo * DAY);

@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
-import { as, setUpStaff, setUpTestApp, signInStaff, signUp, submitCard } from './helpers';
+import {
+  as,
+  reviewCard,
+  setUpStaff,
+  setUpTestApp,
+  signInStaff,
+  signUp,
+  submitCard,
+} from './helpers';
 
 const t = setUpTestApp();
 const staff = setUpStaff(t);
@@ -61,24 +69,12 @@ describe('review times (decision 073)', () => {
     const detail = async () =>
       (await as(t.app, staff, { method: 'GET', url: `/api/admin/transactions/${card.id}` })).json();
     expect((await detail()).firstDecisionAt).toBeNull();
-    await as(t.app, staff, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${card.id}`,
-      payload: { adminNotes: 'Looking' },
-    });
+    await reviewCard(t.app, staff, card.id, { adminNotes: 'Looking' });
     expect((await detail()).firstDecisionAt).toBeNull();
-    await as(t.app, staff, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${card.id}`,
-      payload: { status: 'processing' },
-    });
+    await reviewCard(t.app, staff, card.id, { status: 'processing' });
     const first = (await detail()).firstDecisionAt;
     expect(first).toEqual(expect.any(String));
-    await as(t.app, staff, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${card.id}`,
-      payload: { status: 'completed' },
-    });
+    await reviewCard(t.app, staff, card.id, { status: 'completed' });
     expect((await detail()).firstDecisionAt).toBe(first);
   });
 

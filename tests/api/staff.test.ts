@@ -102,7 +102,12 @@ describe('staff invitations', () => {
     expect(row).toMatchObject({ role: 'reviewer', active: true, twoFactorEnabled: true });
     expect(row.lastSignInAt).not.toBeNull();
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, row.id));
-    expect(audit.map((a) => a.action).sort()).toEqual(['accept_invitation', 'invite']);
+    // The enrolment is in the staff member's trail too (decision 100).
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      'accept_invitation',
+      'invite',
+      'two_factor_on',
+    ]);
   });
 
   it('refuses an expired link, and an email that already has a staff account', async () => {

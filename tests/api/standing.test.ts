@@ -4,6 +4,7 @@ import { auditLog } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
+  reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -40,8 +41,7 @@ async function card(who: SignedIn, methodId: string) {
   });
 }
 
-const review = (id: string, payload: object) =>
-  as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+const review = (id: string, payload: object) => reviewCard(t.app, staff, id, payload);
 
 const userOf = async (who: SignedIn) =>
   (await as(t.app, who, { method: 'GET', url: '/api/auth/user' })).json();

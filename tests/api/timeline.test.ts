@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { as, type SignedIn, setUpStaff, setUpTestApp, signUp, submitCard } from './helpers';
+import {
+  as,
+  reviewCard,
+  type SignedIn,
+  setUpStaff,
+  setUpTestApp,
+  signUp,
+  submitCard,
+} from './helpers';
 
 const t = setUpTestApp();
 const staff = setUpStaff(t);
@@ -11,8 +19,7 @@ const timeline = async (who: SignedIn, id: string, admin = false) => {
   });
   return response;
 };
-const review = (id: string, payload: object) =>
-  as(t.app, staff, { method: 'PATCH', url: `/api/admin/transactions/${id}`, payload });
+const review = (id: string, payload: object) => reviewCard(t.app, staff, id, payload);
 const post = (who: SignedIn, url: string, payload?: object) =>
   as(t.app, who, { method: 'POST', url, payload });
 

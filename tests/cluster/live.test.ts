@@ -55,7 +55,7 @@ async function submitCard(base: string, cookie: string) {
     imageUrls: [objectPath],
   });
   expect(created.status).toBe(201);
-  return (await created.json()) as { id: string };
+  return (await created.json()) as { id: string; updatedAt: string };
 }
 
 describe('two instances on one PostgreSQL', () => {
@@ -88,6 +88,7 @@ describe('two instances on one PostgreSQL', () => {
       const saved = await call(a.base, staff, 'PATCH', `/api/admin/transactions/${card.id}`, {
         status: 'completed',
         paymentStatus: 'sent',
+        expectedUpdatedAt: card.updatedAt,
       });
       expect(saved.status).toBe(200);
       const started = performance.now();

@@ -9,6 +9,7 @@ import {
   CUSTOMER_PASSWORD,
   catchFileChoosers,
   linkIn,
+  reviewCardByApi,
   screenshot,
   signInAsStaff,
   staffContext,
@@ -223,9 +224,7 @@ describe('accessibility', () => {
       // The bell, with an unread notification from a staff decision.
       const staff = await staffContext(browser);
       const cards = await (await page.request.get('/api/transactions')).json();
-      await staff.request.patch(`/api/admin/transactions/${cards[0].id}`, {
-        data: { status: 'processing' },
-      });
+      await reviewCardByApi(staff.request, cards[0].id, { status: 'processing' });
       await staff.close();
       await page.goto('/');
       await page.getByTestId('notification-count').waitFor();
@@ -237,12 +236,11 @@ describe('accessibility', () => {
 
       // A completed card: the details dialog asks for a rating; a rejected one says why.
       const approver = await staffContext(browser);
-      await approver.request.patch(`/api/admin/transactions/${cards[0].id}`, {
-        data: { status: 'completed' },
-      });
+      await reviewCardByApi(approver.request, cards[0].id, { status: 'completed' });
       const rejected = await submitCardByApi(page.request, 'Nike');
-      await approver.request.patch(`/api/admin/transactions/${rejected.id}`, {
-        data: { status: 'rejected', rejectionReason: 'image_unreadable' },
+      await reviewCardByApi(approver.request, rejected.id, {
+        status: 'rejected',
+        rejectionReason: 'image_unreadable',
       });
       await approver.close();
       await page.goto('/history');
@@ -311,9 +309,7 @@ describe('accessibility', () => {
       await closeDialog(page);
 
       const cards = await (await customer.request.get('/api/transactions')).json();
-      await page.request.patch(`/api/admin/transactions/${cards[0].id}`, {
-        data: { status: 'processing' },
-      });
+      await reviewCardByApi(page.request, cards[0].id, { status: 'processing' });
       await page.getByRole('tab', { name: 'Payouts' }).click();
       const payout = page.getByTestId('payout-row').filter({ hasText: email });
       await payout.getByRole('checkbox').click();

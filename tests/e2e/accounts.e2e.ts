@@ -8,6 +8,7 @@ import {
   expectNoSidewaysScroll,
   linkIn,
   newStaffCredentials,
+  reviewCardByApi,
   screenshot,
   staffContext,
   test,
@@ -153,8 +154,10 @@ describe('accounts people can trust', () => {
     await page.waitForTimeout(300); // the event stream is open
 
     const staff = await staffContext(browser);
-    const saved = await staff.request.patch(`/api/admin/transactions/${card.id}`, {
-      data: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
+    const saved = await reviewCardByApi(staff.request, card.id, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
     });
     expect(saved.status()).toBe(200);
     await staff.close();

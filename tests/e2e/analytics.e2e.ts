@@ -1,7 +1,13 @@
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
-import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
+import {
+  expectNoSidewaysScroll,
+  reviewCardByApi,
+  screenshot,
+  staffContext,
+  test,
+} from './fixtures';
 
 const PHONE = { width: 375, height: 812 };
 
@@ -19,9 +25,7 @@ describe('analytics and earnings (issue 21, items 5 and 6)', () => {
     await submitCardByApi(customer.page.request, 'Walmart');
     const staff = await staffContext(browser);
     const decide = async (id: string, data: object) =>
-      expect((await staff.request.patch(`/api/admin/transactions/${id}`, { data })).ok()).toBe(
-        true,
-      );
+      expect((await reviewCardByApi(staff.request, id, data)).ok()).toBe(true);
     await decide(paid.id, {
       status: 'completed',
       paymentStatus: 'sent',

@@ -4,6 +4,7 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  reviewCardByApi,
   screenshot,
   staffContext,
   test,
@@ -26,9 +27,7 @@ describe('email preferences (issue 22)', () => {
     expect(signup.ok()).toBe(true);
     const card = await submitCardByApi(page.request);
     const staff = await staffContext(browser);
-    const review = await staff.request.patch(`/api/admin/transactions/${card.id}`, {
-      data: { status: 'processing' },
-    });
+    const review = await reviewCardByApi(staff.request, card.id, { status: 'processing' });
     expect(review.ok()).toBe(true);
     const mail = await waitForMail(email, /Amazon card/);
     const link = mail.text.match(/https?:\/\/\S+\/api\/unsubscribe\?token=\S+/)?.[0];

@@ -7,6 +7,7 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  reviewCardByApi,
   screenshot,
   staffContext,
   staffPage,
@@ -121,8 +122,9 @@ describe('fair dealing (decision 073)', () => {
     const { page, email } = await customerPage(browser, { theme: 'dark', viewport: PHONE });
     const card = await submitCardByApi(page.request, 'Target');
     const staff = await staffContext(browser);
-    const rejected = await staff.request.patch(`/api/admin/transactions/${card.id}`, {
-      data: { status: 'rejected', rejectionReason: 'code_invalid' },
+    const rejected = await reviewCardByApi(staff.request, card.id, {
+      status: 'rejected',
+      rejectionReason: 'code_invalid',
     });
     expect(rejected.status()).toBe(200);
     await staff.close();

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import {
+  type APIRequestContext,
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
@@ -42,6 +43,17 @@ export async function staffContext(browser: Browser, options: BrowserContextOpti
   const context = await browser.newContext({ baseURL: baseURL(), ...options });
   await signInAsStaff(context);
   return context;
+}
+
+/**
+ * A staff edit of a card through the API, as the portal sends it: with the card's `updatedAt` as
+ * just read (`expectedUpdatedAt`, required; decision 108).
+ */
+export async function reviewCardByApi(request: APIRequestContext, id: string, data: object) {
+  const card = await (await request.get(`/api/admin/transactions/${id}`)).json();
+  return request.patch(`/api/admin/transactions/${id}`, {
+    data: { expectedUpdatedAt: card.updatedAt, ...data },
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
-import { baseURL, signInAsStaff, test } from './fixtures';
+import { baseURL, reviewCardByApi, signInAsStaff, test } from './fixtures';
 
 /**
  * Stretches every timer of 2 s or more to 10 minutes before the app loads: the spec's polls
@@ -39,8 +39,10 @@ describe('live updates', () => {
 
     const staff = await browser.newContext({ baseURL: baseURL() });
     await signInAsStaff(staff);
-    const saved = await staff.request.patch(`/api/admin/transactions/${card.id}`, {
-      data: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
+    const saved = await reviewCardByApi(staff.request, card.id, {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: '91.00',
     });
     expect(saved.status()).toBe(200);
     const savedAt = Date.now();

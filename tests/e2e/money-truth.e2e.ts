@@ -2,13 +2,20 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { pdfText } from '../pdf-text';
 import { submitCardByApi } from './api-helpers';
-import { CUSTOMER_PASSWORD, screenshot, staffContext, staffPage, test } from './fixtures';
+import {
+  CUSTOMER_PASSWORD,
+  reviewCardByApi,
+  screenshot,
+  staffContext,
+  staffPage,
+  test,
+} from './fixtures';
 
 /** What the customer is told about their money is true (issue 24, decision 060). */
 
 async function review(browser: Browser, id: string, data: object) {
   const staff = await staffContext(browser);
-  const response = await staff.request.patch(`/api/admin/transactions/${id}`, { data });
+  const response = await reviewCardByApi(staff.request, id, data);
   if (!response.ok()) throw new Error(await response.text());
   await staff.close();
 }

@@ -6,6 +6,7 @@ import { submitCardByApi } from './api-helpers';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
+  reviewCardByApi,
   screenshot,
   staffContext,
   staffPage,
@@ -20,9 +21,7 @@ import { findCutOff } from './layout';
 /** Staff approve a card for payment through the API, as the Review dialog would. */
 async function approve(browser: Browser, id: string, status = 'processing') {
   const staff = await staffContext(browser);
-  const response = await staff.request.patch(`/api/admin/transactions/${id}`, {
-    data: { status },
-  });
+  const response = await reviewCardByApi(staff.request, id, { status });
   if (!response.ok()) throw new Error(await response.text());
   await staff.close();
 }
@@ -207,8 +206,9 @@ describe('staff operations', () => {
       await approve(browser, paid.id, 'completed');
       const rejected = await submitCardByApi(page.request, 'Nike');
       const staff = await staffContext(browser);
-      await staff.request.patch(`/api/admin/transactions/${rejected.id}`, {
-        data: { status: 'rejected', rejectionReason: 'already_redeemed' },
+      await reviewCardByApi(staff.request, rejected.id, {
+        status: 'rejected',
+        rejectionReason: 'already_redeemed',
       });
       await staff.close();
 

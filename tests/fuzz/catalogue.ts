@@ -867,7 +867,8 @@ export const CATALOGUE: RouteSpec[] = [
       if (body.rejectionReason === 'other' || rng.chance(0.1)) {
         body.rejectionNote = rng.pick<JsonLike>(['The card is for another region', '', null]);
       }
-      if (rng.chance(0.2) && world.pools.updatedAts.length > 0) {
+      // Required (decision 108): most saves send one, a few leave it out and are refused.
+      if (rng.chance(0.9) && world.pools.updatedAts.length > 0) {
         body.expectedUpdatedAt = rng.pick(world.pools.updatedAts);
       }
       return obj(body);

@@ -154,7 +154,12 @@ export async function buildWorld(t: TestApp): Promise<World> {
     await as(t.app, staff, {
       method: 'PATCH',
       url: `/api/admin/transactions/${mine.card.id}`,
-      payload: { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' },
+      payload: {
+        status: 'completed',
+        paymentStatus: 'sent',
+        paymentAmount: '91.00',
+        expectedUpdatedAt: mine.card.updatedAt,
+      },
     }),
     'staff update',
   );

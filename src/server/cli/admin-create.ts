@@ -7,10 +7,9 @@ import { isCommonPassword } from '../common/passwords';
 import { PASSWORD_LINKS, revokeTokens } from '../common/tokens';
 import { ConfigError, loadConfig } from '../config';
 import type { Database } from '../db/client';
-import { sessions } from '../db/schema';
 import { CHANNEL } from '../live/pg-bridge';
 import { resetTwoFactor } from '../modules/auth/two-factor';
-import { ofAccount } from '../plugins/session';
+import { deleteAccountSessions } from '../modules/sessions';
 import { withDatabase } from './open-database';
 
 const USAGE = [
@@ -25,12 +24,9 @@ const USAGE = [
  * PostgreSQL running instances are told at once, as a sign-out through the app tells them.
  */
 async function endStaffSessions(database: Database, adminId: string) {
-  const ended = await database.db
-    .delete(sessions)
-    .where(ofAccount({ kind: 'admin', id: adminId }))
-    .returning({ sid: sessions.sid });
+  const ended = await deleteAccountSessions(database.db, { kind: 'admin', id: adminId });
   if (database.kind === 'postgres' && ended.length > 0) {
-    const message = JSON.stringify({ from: 'admin-create', endedSids: ended.map((e) => e.sid) });
+    const message = JSON.stringify({ from: 'admin-create', endedSids: ended });
     await database.pool.query('select pg_notify($1, $2)', [CHANNEL, message]);
   }
   return ended.length;

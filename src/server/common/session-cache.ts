@@ -1,4 +1,43 @@
-import type { Account } from './account';
+import type { Account, Principal } from './account';
+
+export type SessionKind = Principal['kind'] | 'pending';
+
+/**
+ * How long a session lives (docs/decisions/003): without a request (idle), and at most (absolute).
+ * A staff sign-in waiting for its second factor gets a few minutes.
+ */
+export const SESSION_LIMITS: Record<SessionKind, { idleMs: number; absoluteMs: number }> = {
+  user: { idleMs: 24 * 60 * 60 * 1000, absoluteMs: 30 * 24 * 60 * 60 * 1000 },
+  admin: { idleMs: 30 * 60 * 1000, absoluteMs: 12 * 60 * 60 * 1000 },
+  pending: { idleMs: 10 * 60 * 1000, absoluteMs: 10 * 60 * 1000 },
+};
+
+/** The newest a session may expire: the idle limit from its last request, within its lifetime. */
+export function expiryOf(kind: SessionKind, createdAt: number, lastSeenAt: number) {
+  const limits = SESSION_LIMITS[kind];
+  return Math.min(lastSeenAt + limits.idleMs, createdAt + limits.absoluteMs);
+}
+
+/**
+ * A session's row as the sessions module reads it: `account` is null when the account is gone or
+ * is a deactivated staff member's (decision 077), and `kind` null while a staff sign-in waits for
+ * its second factor.
+ */
+export interface StoredSession {
+  sid: string;
+  data: SessionData;
+  kind: Principal['kind'] | null;
+  account: Account | null;
+  createdAt: number;
+  expire: number;
+}
+
+/** A session to store: `account` null for a sign-in waiting for its second factor. */
+export interface NewSession {
+  sid: string;
+  data: SessionData;
+  account: Principal | null;
+}
 
 /** What a signed-in request needs, kept in memory so that a poll reads no session or account row. */
 export interface CachedSession {

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client';
 import { authTokens } from '../db/schema';
+import { queueMail } from '../mail/queue';
 import type { Principal } from './account';
 
 export type TokenPurpose =
@@ -134,20 +135,28 @@ export async function deleteExpiredTokens(db: Db, now: number): Promise<number> 
   return removed.length;
 }
 
-/** Mails a customer the link that confirms their address (at sign-up, and on request). */
-export async function sendVerificationEmail(
-  app: FastifyInstance,
-  user: { id: string; email: string; firstName: string | null },
-) {
+type Addressee = { id: string; email: string; firstName: string | null };
+
+/**
+ * Queues the email with the link that confirms a customer's address, inside the caller's
+ * transaction (a sign-up's); the caller kicks the mail queue after the commit.
+ */
+export async function queueVerificationEmail(db: Db, now: number, appUrl: string, user: Addressee) {
   const token = await issueToken(
-    app.db,
+    db,
     'email_verification',
     { kind: 'user', id: user.id },
     user.email,
-    app.now(),
+    now,
   );
-  await app.mail.send(user.email, 'verify-email', {
+  await queueMail(db, now, user.email, 'verify-email', {
     firstName: user.firstName,
-    link: `${app.config.appUrl}/verify-email?token=${token}`,
+    link: `${appUrl}/verify-email?token=${token}`,
   });
+}
+
+/** Mails a customer the link that confirms their address again, on request. */
+export async function sendVerificationEmail(app: FastifyInstance, user: Addressee) {
+  await queueVerificationEmail(app.db, app.now(), app.config.appUrl, user);
+  app.mail.kick();
 }

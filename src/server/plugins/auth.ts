@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import {
   CAPABILITIES,
@@ -10,7 +9,6 @@ import {
 import type { Account } from '../common/account';
 import { HttpError } from '../common/http-error';
 import { accountNotActive } from '../common/standing';
-import { sessions } from '../db/schema';
 import { loadSession } from './session';
 
 declare module 'fastify' {
@@ -122,13 +120,10 @@ export const REAUTH_REQUIRED =
 export async function requireRecentPassword(request: FastifyRequest): Promise<void> {
   const session = await loadSession(request);
   if (!session?.account) throw new HttpError(401, UNAUTHORIZED);
-  const [row] = await request.server.db
-    .select({ at: sql<string | null>`${sessions.sess}->>'reauthAt'` })
-    .from(sessions)
-    .where(eq(sessions.sid, session.sid));
-  const at = Number(row?.at ?? Number.NaN);
+  const { db, sessionStore } = request.server;
+  const at = await sessionStore.reauthAt(db, session.sid);
   const now = request.server.now();
-  if (!(at <= now && now - at <= REAUTH_WINDOW_MS)) {
+  if (at === null || !(at <= now && now - at <= REAUTH_WINDOW_MS)) {
     throw new HttpError(401, REAUTH_REQUIRED, undefined, { code: 'reauth_required' });
   }
 }

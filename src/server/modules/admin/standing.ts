@@ -1,8 +1,8 @@
 import type { Account } from '../../common/account';
 import type { CommandContext, Outcome } from '../../common/command';
 import { STANDING_AFTER, type StandingAction, setStanding } from '../../common/standing';
-import { deleteAccountSessions } from '../../plugins/session';
 import { rejectPendingCards } from '../cards';
+import { deleteAccountSessions } from '../sessions';
 
 /**
  * Staff suspend, close or reinstate a customer (decision 072); audited and emailed. Closing also

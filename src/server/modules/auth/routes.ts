@@ -19,7 +19,6 @@ import {
   findUserByEmail,
   normalizeEmail,
   passwordHashOf,
-  setPassword,
 } from '../../common/accounts';
 import { HttpError } from '../../common/http-error';
 import {
@@ -28,13 +27,7 @@ import {
   hashPassword,
   isLegacyHash,
 } from '../../common/passwords';
-import {
-  consumeToken,
-  issueToken,
-  principalOf,
-  sendVerificationEmail,
-  TOKEN_LIFETIME_MS,
-} from '../../common/tokens';
+import { TOKEN_LIFETIME_MS } from '../../common/tokens';
 import {
   accountOf,
   currentAccount,
@@ -44,18 +37,21 @@ import {
   requireSignedIn,
   UNAUTHORIZED,
 } from '../../plugins/auth';
-import { countAttempt, HOUR, limit, networkOf } from '../../plugins/rate-limit';
+import { countAttempt, limit, networkOf } from '../../plugins/rate-limit';
 import { endSession, loadSession, startSession } from '../../plugins/session';
-import { markSessionFresh, recordSignInDevice, signUpCustomer } from './commands';
-import { SignInThrottle } from './throttle';
+import { markSessionFresh } from '../sessions';
 import {
-  acceptCode,
-  acceptRecoveryCode,
-  findTwoFactor,
-  newRecoveryCodes,
-  resetTwoFactor,
-  startEnrolment,
-} from './two-factor';
+  mailSignInLink,
+  recordSignInDevice,
+  setUpTwoFactor,
+  signUpCustomer,
+  turnTwoFactorOff,
+  upgradePasswordHash,
+  useSecondFactor,
+  useSignInLink,
+} from './commands';
+import { SignInThrottle } from './throttle';
+import { findTwoFactor } from './two-factor';
 
 const principalOfAccount = (account: Account): Principal => ({
   kind: account.kind,
@@ -73,9 +69,8 @@ const WRONG_CODE = 'That code is not right. Enter the 6-digit code your authenti
 const ACCOUNT_CLOSED = `This account is closed. If you think this is a mistake, contact ${SUPPORT_EMAIL}.`;
 const REPLAYED_CODE = 'That code was just used. Wait for the next one (they change every 30 s).';
 const NO_PENDING_SIGNIN = 'Your sign-in has expired. Enter your email and password again.';
-const BAD_SIGNIN_LINK =
-  'This sign-in link is invalid, used or expired. Sign in with your password, or ask for a new link by trying again.';
 const TWO_FACTOR_WINDOW_MS = 15 * 60 * 1000;
+const TWO_FACTOR_ON = 'Two-factor is already on';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 
@@ -85,7 +80,7 @@ export default async function authRoutes(app: FastifyInstance) {
   const throttle = new SignInThrottle(app.counters, app.config.limits, (kind, email) => {
     // After the answer, so a known account's refusal takes as long as an unknown one's.
     setImmediate(() => {
-      mailSignInLink(kind, email).catch((err) =>
+      signInLinkForLocked(kind, email).catch((err) =>
         app.log.error({ err }, 'could not mail a sign-in link'),
       );
     });
@@ -96,7 +91,7 @@ export default async function authRoutes(app: FastifyInstance) {
    * valid 15 minutes. At most one is mailed per 15 minutes however long the attack lasts, so while
    * it goes on the owner always has one that works.
    */
-  async function mailSignInLink(kind: Principal['kind'], email: string) {
+  async function signInLinkForLocked(kind: Principal['kind'], email: string) {
     const row =
       kind === 'user'
         ? await findUserByEmail(app.db, email)
@@ -106,12 +101,23 @@ export default async function authRoutes(app: FastifyInstance) {
     const sent = await app.counters.hit(`signin-link-email:${kind}:${row.id}`, lifetime);
     if (sent.current > 1) return;
     app.log.warn({ event: 'account_locked', kind, account: row.id }, 'sign-in locked; link mailed');
-    const token = await issueToken(app.db, 'signin_link', { kind, id: row.id }, email, app.now());
-    await app.mail.send(email, 'signin-link', {
-      firstName: row.firstName,
-      link: `${app.config.appUrl}/sign-in-link?token=${token}`,
-    });
+    await app.run((context) =>
+      mailSignInLink(context, { kind, id: row.id, email, firstName: row.firstName }),
+    );
+    app.mail.kick();
   }
+
+  /**
+   * A second-factor code, counted before it is checked (codes sent at once are not all heard): 5
+   * wrong in 15 minutes per account, at sign-in, at step-up and when turning two-factor on.
+   */
+  const countWrongCode = (reply: FastifyReply, account: Principal) =>
+    countAttempt(app.counters, reply, {
+      key: `two-factor:${account.kind}:${account.id}`,
+      max: app.config.limits.twoFactorFailures,
+      windowMs: TWO_FACTOR_WINDOW_MS,
+      refusal: 'Too many wrong codes.',
+    });
 
   /** A new session at every sign-in: the one the browser had before, if any, is ended. */
   /**
@@ -166,19 +172,8 @@ export default async function authRoutes(app: FastifyInstance) {
     if (enrolled) return { twoFactorRequired: true as const };
     return {
       twoFactorRequired: true as const,
-      ...(await startEnrolment(app.db, app.config.encryption, principal, account.email)),
+      ...(await app.run((context) => setUpTwoFactor(context, principal, account.email))),
     };
-  }
-
-  /** A hash of the old scheme is replaced while the password is known (decision 036). */
-  async function upgradeHash(
-    kind: Principal['kind'],
-    id: string,
-    stored: string,
-    password: string,
-  ) {
-    if (!isLegacyHash(stored)) return;
-    await setPassword(app.db, { kind, id }, await hashPassword(password, bcryptCost), app.now());
   }
 
   /** Sign-out, logged with the account it ends (read before the session goes). */
@@ -221,7 +216,12 @@ export default async function authRoutes(app: FastifyInstance) {
       throw new HttpError(401, INVALID_CREDENTIALS);
     }
     await succeeded();
-    await upgradeHash(kind, row.id, row.password, request.body.password);
+    if (isLegacyHash(row.password)) {
+      const hash = await hashPassword(request.body.password, bcryptCost);
+      await app.run((context) =>
+        upgradePasswordHash(context, { kind, id: row.id }, row.password, hash),
+      );
+    }
     return row;
   }
 
@@ -238,11 +238,11 @@ export default async function authRoutes(app: FastifyInstance) {
       if (await findUserByEmail(app.db, email)) throw accountExists();
       assertGoodPassword(password, 'password');
       const hash = await hashPassword(password, bcryptCost);
+      // Signed in at once (the spec's flow); the emailed link confirms the address when opened.
       const account = await app.run((context) =>
         signUpCustomer(context, { email, firstName, lastName }, hash),
       );
-      // Signed in at once (the spec's flow); the link confirms the address when it is opened.
-      await sendVerificationEmail(app, account);
+      app.mail.kick();
       return signIn(request, reply, account);
     },
   );
@@ -293,25 +293,14 @@ export default async function authRoutes(app: FastifyInstance) {
       const session = await loadSession(request);
       const pending = session?.account ? undefined : session?.data.pendingAccount;
       if (!pending) throw new HttpError(401, NO_PENDING_SIGNIN);
-      const failures = `two-factor:${pending.kind}:${pending.id}`;
-      // Counted before the code is checked: codes sent at once are not all heard.
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: failures,
-        max: app.config.limits.twoFactorFailures,
-        windowMs: TWO_FACTOR_WINDOW_MS,
-        refusal: 'Too many wrong codes.',
-      });
+      const succeeded = await countWrongCode(reply, pending);
       const enrolment = await findTwoFactor(app.db, app.config.encryption, pending);
       const found = await findAccountRow(app.db, pending);
       const row = found && 'active' in found && found.active === false ? undefined : found;
       if (!enrolment || !row) throw new HttpError(401, NO_PENDING_SIGNIN);
-      const now = app.now();
-      const { code } = request.body;
-      const check = /^[\d\s]+$/.test(code)
-        ? await acceptCode(app.db, enrolment, code, now)
-        : enrolment.enabledAt && (await acceptRecoveryCode(app.db, pending, code, now))
-          ? 'ok'
-          : 'wrong';
+      const { check, recoveryCodes } = await app.run((context) =>
+        useSecondFactor(context, { ...pending, email: row.email }, request.body.code),
+      );
       if (check !== 'ok') {
         request.log.warn(
           { event: 'two_factor_failed', account: pending.id, kind: pending.kind, check },
@@ -321,9 +310,6 @@ export default async function authRoutes(app: FastifyInstance) {
         throw new HttpError(400, message, { code: message });
       }
       await succeeded();
-      const recoveryCodes = enrolment.enabledAt
-        ? undefined
-        : await newRecoveryCodes(app.db, pending);
       const user = await signIn(request, reply, toAccount(pending.kind, row));
       return { ...user, ...(recoveryCodes && { recoveryCodes }) };
     },
@@ -342,22 +328,20 @@ export default async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const used = await consumeToken(app.db, 'signin_link', request.body.token, app.now());
-      const principal = used && principalOf(used);
-      const row = principal && (await findAccountRow(app.db, principal));
-      if (!principal || !row) throw new HttpError(400, BAD_SIGNIN_LINK, { token: BAD_SIGNIN_LINK });
+      const account = await app.run((context) => useSignInLink(context, request.body.token));
       request.log.info(
-        { event: 'signin_link_used', account: row.id, kind: principal.kind },
+        { event: 'signin_link_used', account: account.id, kind: account.kind },
         'sign-in link used',
       );
-      return passwordAccepted(request, reply, toAccount(principal.kind, row), false);
+      return passwordAccepted(request, reply, account, false);
     },
   );
 
   /**
    * Step-up (decision 072): the password again, or a code when two-factor is on, opens
-   * payment-method changes to this session for 10 minutes. Wrong tries count with the sign-in
-   * failures of the account.
+   * payment-method changes to this session for 10 minutes. Wrong tries count with the account's
+   * sign-in failures (decision 101): a wrong password as a wrong sign-in password (20 an hour, then
+   * the lock and its emailed link), a wrong code as a wrong sign-in code.
    */
   r.post(
     '/api/reauth',
@@ -371,24 +355,18 @@ export default async function authRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const account = accountOf(request);
       const principal: Principal = { kind: account.kind, id: account.id };
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: `reauth:${account.kind}:${account.id}`,
-        max: app.config.limits.signinFailuresPerAccount,
-        windowMs: HOUR,
-        refusal: 'Too many wrong tries.',
-      });
       const { password, code } = request.body;
+      const succeeded =
+        code === undefined
+          ? await throttle.admitAccount(reply, account.kind, normalizeEmail(account.email))
+          : await countWrongCode(reply, principal);
       if (code !== undefined) {
         const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
         if (!enrolment?.enabledAt) {
           const message = 'Two-factor is not on for this account: enter your password';
           throw new HttpError(400, message, { code: message });
         }
-        const check = /^[\d\s]+$/.test(code)
-          ? await acceptCode(app.db, enrolment, code, app.now())
-          : (await acceptRecoveryCode(app.db, principal, code, app.now()))
-            ? 'ok'
-            : 'wrong';
+        const { check } = await app.run((context) => useSecondFactor(context, account, code));
         if (check !== 'ok') {
           const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
           throw new HttpError(400, message, { code: message });
@@ -416,6 +394,8 @@ export default async function authRoutes(app: FastifyInstance) {
     '/api/two-factor',
     {
       onRequest: requireCustomer,
+      // Turning it on or off changes the account's topic: other tabs and devices see it at once.
+      config: { live: { topic: 'account' } },
       schema: { response: { 200: z.object({ enabled: z.boolean() }) } },
     },
     async (request) => {
@@ -438,8 +418,8 @@ export default async function authRoutes(app: FastifyInstance) {
       const account = accountOf(request);
       const principal = principalOfAccount(account);
       const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
-      if (enrolment?.enabledAt) throw new HttpError(409, 'Two-factor is already on');
-      return startEnrolment(app.db, app.config.encryption, principal, account.email);
+      if (enrolment?.enabledAt) throw new HttpError(409, TWO_FACTOR_ON);
+      return app.run((context) => setUpTwoFactor(context, principal, account.email));
     },
   );
 
@@ -453,23 +433,22 @@ export default async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const principal = principalOfAccount(accountOf(request));
-      const succeeded = await countAttempt(app.counters, reply, {
-        key: `two-factor:${principal.kind}:${principal.id}`,
-        max: app.config.limits.twoFactorFailures,
-        windowMs: TWO_FACTOR_WINDOW_MS,
-        refusal: 'Too many wrong codes.',
-      });
-      const enrolment = await findTwoFactor(app.db, app.config.encryption, principal);
+      const account = accountOf(request);
+      const succeeded = await countWrongCode(reply, account);
+      const enrolment = await findTwoFactor(app.db, app.config.encryption, account);
       if (!enrolment) throw new HttpError(409, 'Set two-factor up first');
-      if (enrolment.enabledAt) throw new HttpError(409, 'Two-factor is already on');
-      const check = await acceptCode(app.db, enrolment, request.body.code, app.now());
+      if (enrolment.enabledAt) throw new HttpError(409, TWO_FACTOR_ON);
+      const { check, recoveryCodes } = await app.run((context) =>
+        useSecondFactor(context, account, request.body.code),
+      );
       if (check !== 'ok') {
         const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
         throw new HttpError(400, message, { code: message });
       }
       await succeeded();
-      return { recoveryCodes: await newRecoveryCodes(app.db, principal) };
+      // Another code turned it on meanwhile (and answered the recovery codes).
+      if (!recoveryCodes) throw new HttpError(409, TWO_FACTOR_ON);
+      return { recoveryCodes };
     },
   );
 
@@ -480,7 +459,8 @@ export default async function authRoutes(app: FastifyInstance) {
       schema: { response: { 200: z.object({ success: z.literal(true) }) } },
     },
     async (request) => {
-      await resetTwoFactor(app.db, principalOfAccount(accountOf(request)));
+      const account = accountOf(request);
+      await app.run((context) => turnTwoFactorOff(context, account));
       return { success: true as const };
     },
   );

@@ -38,14 +38,23 @@ export class SignInThrottle {
       windowMs: ADDRESS_WINDOW_MS,
       refusal: FROM_ADDRESS,
     });
+    const byAccount = await this.admitAccount(reply, kind, email);
+    return async () => {
+      await Promise.all([byNetwork(), byAccount()]);
+    };
+  }
+
+  /**
+   * The per-account count alone: for the password given again in a signed-in session (step-up,
+   * decision 101), which counts with the account's sign-in failures and locks it as they do.
+   */
+  async admitAccount(reply: FastifyReply, kind: Principal['kind'], email: string) {
     const accountKey = `signin-account:${kind}:${email}`;
     const byAccount = await this.counters.hit(accountKey, ACCOUNT_WINDOW_MS);
     if (byAccount.current > this.limits.signinFailuresPerAccount) {
       this.onLocked(kind, email);
       throw tooMany(reply, byAccount.ttl, ACCOUNT_LOCKED);
     }
-    return async () => {
-      await Promise.all([byNetwork(), this.counters.release(accountKey)]);
-    };
+    return () => this.counters.release(accountKey);
   }
 }

@@ -45,16 +45,21 @@ export type Enrolment = typeof twoFactor.$inferSelect;
 /** What the secret is sealed as: a value sealed for another column does not open here. */
 const PURPOSE = 'two_factor.secret';
 
-/** The enrolment with its secret opened (a secret still in clear, from before 074, as it is). */
+/**
+ * The enrolment with its secret opened (a secret still in clear, from before 074, as it is).
+ * `lock`: held until the caller's transaction ends, so that a code turns two-factor on once.
+ */
 export async function findTwoFactor(
   db: Db,
   keyring: Keyring,
   account: Principal,
+  { lock = false } = {},
 ): Promise<Enrolment | undefined> {
-  const [row] = await db
+  const query = db
     .select()
     .from(twoFactor)
     .where(and(eq(twoFactor.accountKind, account.kind), eq(twoFactor.accountId, account.id)));
+  const [row] = await (lock ? query.for('update') : query);
   if (!row) return undefined;
   return { ...row, secret: openSecret(keyring, row.secret) };
 }
@@ -233,16 +238,21 @@ export async function newRecoveryCodes(db: Db, account: Principal): Promise<stri
   return codes;
 }
 
-/** Forgets the account's authenticator and recovery codes: the next sign-in enrols again. */
-export async function resetTwoFactor(db: Db, account: Principal) {
-  await db.transaction(async (tx) => {
-    await tx
+/**
+ * Forgets the account's authenticator and recovery codes: the next sign-in enrols again. Answers
+ * whether two-factor was on.
+ */
+export async function resetTwoFactor(db: Db, account: Principal): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [removed] = await tx
       .delete(twoFactor)
-      .where(and(eq(twoFactor.accountKind, account.kind), eq(twoFactor.accountId, account.id)));
+      .where(and(eq(twoFactor.accountKind, account.kind), eq(twoFactor.accountId, account.id)))
+      .returning({ enabledAt: twoFactor.enabledAt });
     await tx
       .delete(recoveryCodes)
       .where(
         and(eq(recoveryCodes.accountKind, account.kind), eq(recoveryCodes.accountId, account.id)),
       );
+    return !!removed?.enabledAt;
   });
 }

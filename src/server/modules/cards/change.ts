@@ -40,8 +40,9 @@ export async function lockCard(tx: Db, id: string, ownerId?: string): Promise<Ca
  * (customer, staff, a job, payouts, an account's closing), batches included. `before` is the whole
  * row as read FOR UPDATE in this transaction; the row after is answered whole. Whatever must see
  * both sides of every transition (the audit row here, the ledger's posting) belongs in this
- * function. Writes of other columns (a claim, the checks' verdict, a re-sealed code, the
- * customer's words erased) are made where they happen, and say so.
+ * function, with the command's `context` (there for the ledger, unused yet). Writes of other
+ * columns (a claim, the checks' verdict, a re-sealed code, the customer's words erased) are made
+ * where they happen, and say so; change.test.ts reads the source to keep it so.
  */
 export async function changeCard(
   context: CommandContext,

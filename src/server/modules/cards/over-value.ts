@@ -7,11 +7,11 @@ import type { AuditChanges } from '../../common/audit';
 import { HttpError } from '../../common/http-error';
 
 /**
- * A card pays at most its value × its rate, its quote (`expectedPayout`), or once the customer
- * accepted a revised offer, that offer's amount (decision 106); only an owner pays or offers more,
- * with a reason that is audited and shown on the card.
+ * What a card is due: its value × its rate, its quote (`expectedPayout`), or once the customer
+ * accepted a revised offer, that offer's amount. Never paid less (decision 073), nor more but by
+ * an owner with a reason that is audited and shown on the card (decision 106).
  */
-export const ceilingOf = (card: {
+export const amountDueOf = (card: {
   expectedPayout: string;
   offerStatus: string | null;
   offerAmount: string | null;
@@ -64,7 +64,7 @@ export function overValueOf(
     card.offer && (card.offer.status === 'pending' || card.offer.status === 'accepted')
       ? card.offer
       : null;
-  const ceiling = ceilingOf({
+  const ceiling = amountDueOf({
     expectedPayout: card.expectedPayout,
     offerStatus: offered?.status ?? null,
     offerAmount: offered?.amount ?? null,

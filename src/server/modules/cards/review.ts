@@ -14,7 +14,7 @@ import { takenBackFrom } from '../ledger';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, changeCard } from './change';
 import { checkClaim, releaseClaimIn } from './claims';
-import { ceilingOf, checkCeiling } from './over-value';
+import { amountDueOf, checkCeiling } from './over-value';
 import { refusalToPay } from './payment';
 import { holdRulesOf, payoutBlocks } from './payout-holds';
 
@@ -86,7 +86,8 @@ export const STALE_SAVE =
 
 /**
  * Applies a staff edit and its audit row in one database transaction. Refuses with 409 when
- * the row changed since `expectedUpdatedAt`. Fields that do not change are not written.
+ * the row changed since `expectedUpdatedAt` (decisions 014 and 108). Fields that do not change
+ * are not written.
  */
 export async function updateTransactionAsStaff(
   context: CommandContext,
@@ -97,7 +98,7 @@ export async function updateTransactionAsStaff(
     expectedUpdatedAt,
     takeOver = false,
     overValueReason,
-  }: { expectedUpdatedAt?: string; takeOver?: boolean; overValueReason?: string },
+  }: { expectedUpdatedAt: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
     const [current] = await tx
@@ -109,10 +110,7 @@ export async function updateTransactionAsStaff(
       .where(eq(transactions.id, id))
       .for('update');
     if (!current) throw notFound('Transaction not found');
-    if (
-      expectedUpdatedAt &&
-      new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()
-    ) {
+    if (new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
       throw new HttpError(409, STALE_SAVE);
     }
     // Another staff member holds the card (decision 078): theirs unless this save takes it over.
@@ -164,35 +162,28 @@ export async function updateTransactionAsStaff(
     ) {
       throw new HttpError(409, OFFER_PENDING, undefined, { code: 'offer_pending' });
     }
-    // The quote is a promise (decision 073): never below it, unless the customer accepted a
-    // revised offer, and then never below that.
+    // The amount due is a promise both ways: the quote, or the revised offer the customer
+    // accepted; never below it (decision 073), above it only by an owner with a reason (106).
     if (set.paymentAmount) {
-      const floor =
-        current.offerStatus === 'accepted' && current.offerAmount
-          ? current.offerAmount
-          : current.expectedPayout;
-      if (toCents(set.paymentAmount) < toCents(floor)) {
+      const due = amountDueOf(current);
+      const accepted = current.offerStatus === 'accepted';
+      if (toCents(set.paymentAmount) < toCents(due)) {
         throw new HttpError(
           409,
-          current.offerStatus === 'accepted'
-            ? `The payment amount cannot be below the accepted offer of ${formatMoney(floor)}`
+          accepted
+            ? `The payment amount cannot be below the accepted offer of ${formatMoney(due)}`
             : BELOW_QUOTE,
-          { paymentAmount: `At least ${formatMoney(floor)}` },
+          { paymentAmount: `At least ${formatMoney(due)}` },
           { code: 'below_quote' },
         );
       }
       Object.assign(
         changes,
-        checkCeiling(
-          actor,
-          {
-            value: set.paymentAmount,
-            ceiling: ceilingOf(current),
-            accepted: current.offerStatus === 'accepted',
-          },
-          overValueReason,
-          { field: 'paymentAmount', what: 'payment amount', most: formatMoney(ceilingOf(current)) },
-        ),
+        checkCeiling(actor, { value: set.paymentAmount, ceiling: due, accepted }, overValueReason, {
+          field: 'paymentAmount',
+          what: 'payment amount',
+          most: formatMoney(due),
+        }),
       );
     }
     // Marked paid here, a card follows mark-sent's rules (decision 107): approved (by this save

@@ -8,7 +8,7 @@ sharp.cache(false);
 sharp.concurrency(1);
 
 /** Larger images (a decompression bomb) are not decoded: the hash is left out. */
-const MAX_PIXELS = 50_000_000;
+export const MAX_PIXELS = 50_000_000;
 /**
  * Images decoded at once (docs/decisions/070): one libvips thread each, so two decodes use both
  * cores of the machine this runs on and leave two of libuv's four threads to file writes and bcrypt.
@@ -37,19 +37,25 @@ export interface ImageHasher {
 }
 
 /** A decompression bomb is not decoded, nor an image libvips warns about (a truncated JPEG). */
-const DECODING = { limitInputPixels: MAX_PIXELS, sequentialRead: true, failOn: 'warning' } as const;
+export const DECODING = {
+  limitInputPixels: MAX_PIXELS,
+  sequentialRead: true,
+  failOn: 'warning',
+} as const;
 
-/** The hash of an image, made when a decoder is free; null when it cannot be decoded. */
-async function decodedHash(image: Sharp): Promise<bigint | null> {
+/** Runs `decode` when one of the decoders is free (identity documents are decoded here too). */
+export async function withDecoder<T>(decode: () => Promise<T>): Promise<T> {
   await decoders.take(1);
   try {
-    return differenceHash(await thumbnail(image));
-  } catch {
-    return null;
+    return await decode();
   } finally {
     decoders.give(1);
   }
 }
+
+/** The hash of an image, made when a decoder is free; null when it cannot be decoded. */
+const decodedHash = (image: Sharp): Promise<bigint | null> =>
+  withDecoder(async () => differenceHash(await thumbnail(image))).catch(() => null);
 
 /**
  * The perceptual hash of a stored file on this machine's disk (decision 087): libvips reads it

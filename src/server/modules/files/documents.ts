@@ -18,16 +18,16 @@ import type { ObjectStorage, StoredObject } from '../../storage/object-storage';
  */
 const PURPOSE = 'verification.document';
 
-async function whole(body: Readable): Promise<Buffer> {
+/** A stream's bytes in one buffer: a document is at most 10 MB. */
+export async function whole(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
-/** The sealed bytes to store for a document streaming in (its checks run as it is read). */
-export async function sealedDocumentBody(keyring: Keyring, body: Readable) {
-  return Readable.from([sealDocument(keyring, PURPOSE, await whole(body))]);
-}
+/** The sealed bytes to store for a document, once its checks have passed. */
+export const sealedDocumentBody = (keyring: Keyring, plain: Buffer) =>
+  Readable.from([sealDocument(keyring, PURPOSE, plain)]);
 
 /** A stored document's own bytes; one stored before sealing began is answered as it is. */
 export async function openStoredDocument(keyring: Keyring, stored: StoredObject) {

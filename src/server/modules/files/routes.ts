@@ -14,6 +14,7 @@ import {
 } from '../../plugins/auth';
 import { limit } from '../../plugins/rate-limit';
 import { UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
+import { mayFetchObject } from './access';
 import { recordDocumentView } from './commands';
 import { openStoredDocument } from './documents';
 import { findUpload, hashesSettled, storeUpload } from './uploads';
@@ -82,15 +83,10 @@ export default async function fileRoutes(app: FastifyInstance) {
     const key = (request.params as { '*': string })['*'];
     if (!UPLOAD_KEY_PATTERN.test(key)) throw notFound();
     const upload = await findUpload(app.db, key);
-    if (upload?.kind === 'verification') return serveDocument(reply, account, upload);
-    // The uploader, staff, and for chat files the customer of the conversation; anyone else
-    // learns nothing, not even that it exists.
-    const allowed =
-      account.isAdmin ||
-      upload?.ownerUserId === account.id ||
-      upload?.conversationUserId === account.id;
-    if (!upload || !allowed) throw notFound();
+    // Whoever the table does not name learns nothing, not even that the file exists.
+    if (!upload || !mayFetchObject(account, upload)) throw notFound();
     if (upload.removedAt) throw new HttpError(410, REMOVED_FOR_RETENTION);
+    if (upload.kind === 'verification') return serveDocument(reply, account, upload);
     const stored = await app.storage.get(key);
     if (!stored) throw notFound();
 
@@ -104,16 +100,12 @@ export default async function fileRoutes(app: FastifyInstance) {
     );
   });
 
-  /**
-   * An identity document: to staff only (never back to the customer who sent it), never cached,
-   * and each view audited on its submission before a byte goes out (decision 072).
-   */
+  /** An identity document: never cached, each view audited before a byte goes out (072). */
   async function serveDocument(
     reply: FastifyReply,
     account: Account,
     upload: { key: string; contentType: string },
   ) {
-    if (!account.isAdmin) throw notFound();
     const key = upload.key;
     const recorded = await app.run((context) => recordDocumentView(context, account, key));
     if (!recorded) throw notFound();

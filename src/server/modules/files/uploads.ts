@@ -18,10 +18,11 @@ import { supportTickets, uploads, verificationSubmissions } from '../../db/schem
 import { loggableError } from '../../plugins/errors';
 import { type ObjectStorage, UPLOAD_KEY_PATTERN } from '../../storage/object-storage';
 import { Allowance, hashImageFile, type ImageHasher, startImageHash } from '../checks';
-import { sealedDocumentBody } from './documents';
+import { checkedDocument } from './document-checks';
+import { sealedDocumentBody, whole } from './documents';
 
 export type UploadKind = 'card' | 'chat' | 'verification';
-/** Identity documents have their own prefix (decision 072): served to staff only. */
+/** Identity documents have their own prefix (decision 072), and their own rule (access.ts). */
 const FOLDERS: Record<UploadKind, string> = {
   card: 'cards',
   chat: 'chat',
@@ -154,6 +155,13 @@ async function checkedStream(
   };
 }
 
+/** An identity document's bytes as they will be stored: decoded and re-encoded, or refused. */
+async function documentBytes(file: { type: DetectedType; body: Readable }) {
+  const checked = await checkedDocument(await whole(file.body), file.type);
+  if ('refused' in checked) throw new RefusedUpload(400, checked.refused);
+  return checked.bytes;
+}
+
 const isCardPhoto = (kind: UploadKind, type: DetectedType) =>
   kind === 'card' && type.kind === 'image';
 
@@ -191,13 +199,16 @@ export async function storeUpload(
     const file = await checkedStream(part, hashCardPhotos(request, kind));
     image = file.image;
     const key = `${FOLDERS[kind]}/${randomUUID()}.${file.type.extension}`;
-    // Identity documents are sealed before they are stored; other files stream as they come.
-    const body =
-      kind === 'verification'
-        ? await sealedDocumentBody(request.server.config.encryption, file.body)
-        : file.body;
+    // Identity documents are decoded, checked and sealed before they are stored (decisions 074
+    // and 111); other files stream as they come.
+    const document = kind === 'verification' ? await documentBytes(file) : null;
+    const body = document
+      ? sealedDocumentBody(request.server.config.encryption, document)
+      : file.body;
     await storage.put(key, body, file.type.contentType);
-    const { size, sha256 } = file.totals();
+    const { size, sha256 } = document
+      ? { size: document.length, sha256: createHash('sha256').update(document).digest('hex') }
+      : file.totals();
     const photo = isCardPhoto(kind, file.type);
     try {
       await request.server.db.insert(uploads).values({

@@ -6,7 +6,7 @@ import { badRequest } from '../../common/http-error';
 import { consumeToken, PASSWORD_LINKS, principalOf, revokeTokens } from '../../common/tokens';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
-import { deleteAccountSessions } from '../../plugins/session';
+import { deleteAccountSessions } from '../sessions';
 
 export const BAD_LINK =
   'This link is invalid or has expired. Ask for a new one from the sign-in page.';

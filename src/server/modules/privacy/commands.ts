@@ -43,9 +43,9 @@ import {
   verificationSubmissions,
 } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
-import { deleteAccountSessions } from '../../plugins/session';
 import { exportKey } from '../../storage/object-storage';
 import { AWAITING_PAYMENT, eraseCustomerWords } from '../cards';
+import { deleteAccountSessions } from '../sessions';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -7,9 +7,9 @@ import { sessionSchema } from '../../../shared/sessions';
 import { notFound } from '../../common/http-error';
 import type { SessionData } from '../../common/session-cache';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
-import { endAccountSessions, endSession, endSessionsById } from '../../plugins/session';
-import { endCustomerSessions } from './commands';
-import { accountSessions, sessionIdOf } from './queries';
+import { clearSessionCookie } from '../../plugins/session';
+import { endAccountSession, endCustomerSessions, endOtherSessions } from './commands';
+import { accountSessions } from './queries';
 
 const idParams = z.object({ id: z.string() });
 
@@ -61,11 +61,9 @@ export default async function sessionRoutes(app: FastifyInstance) {
       const account = accountOf(request);
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Session not found');
-      const sid = await sessionIdOf(app.db, account, id);
-      if (!sid) throw notFound('Session not found');
+      const sid = await app.run((context) => endAccountSession(context, account, id));
       // Ending the session in use is signing out.
-      if (sid === request.session!.sid) await endSession(request, reply);
-      else await endSessionsById(app, [sid]);
+      if (sid === request.session!.sid) clearSessionCookie(reply);
       request.log.info({ event: 'session_ended', account: account.id }, 'session ended');
       return { success: true };
     },
@@ -79,10 +77,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const account = accountOf(request);
-      const ended = await endAccountSessions(
-        app,
-        { kind: account.kind, id: account.id },
-        request.session!.sid,
+      const ended = await app.run((context) =>
+        endOtherSessions(context, account, request.session!.sid),
       );
       request.log.info(
         { event: 'sessions_ended', account: account.id, ended },

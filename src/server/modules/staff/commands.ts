@@ -20,7 +20,7 @@ import { HttpError, notFound } from '../../common/http-error';
 import { consumeToken, issueToken, revokeTokens } from '../../common/tokens';
 import { admins } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
-import { deleteAccountSessions } from '../../plugins/session';
+import { deleteAccountSessions } from '../sessions';
 
 /** An invitation's row has no password until it is accepted (decision 077). */
 const NO_PASSWORD = '';

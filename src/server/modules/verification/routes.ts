@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditEntrySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
+import { wholeNumberParam } from '../../../shared/params';
 import {
   adminVerificationListQuerySchema,
   adminVerificationSchema,
@@ -129,11 +130,7 @@ export default async function verificationRoutes(app: FastifyInstance) {
       config: { capability: 'limits.manage' },
       schema: {
         params: z.object({
-          level: z.coerce
-            .number({ error: 'level must be 0, 1 or 2' })
-            .int('level must be 0, 1 or 2')
-            .min(0, 'level must be 0, 1 or 2')
-            .max(2, 'level must be 0, 1 or 2'),
+          level: wholeNumberParam('level', 0, 2, 'level must be 0, 1 or 2'),
         }),
         body: updateLimitsSchema,
         response: { 200: levelLimitsSchema },
