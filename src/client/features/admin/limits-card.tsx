@@ -16,7 +16,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
@@ -112,12 +112,7 @@ function LimitsForm({ limits, onDone }: { limits: LevelLimits; onDone: () => voi
       onDone();
     },
     onError: (error) => {
-      try {
-        const body = JSON.parse(error.message.replace(/^\d{3}: /, '')) as {
-          errors?: Partial<Record<keyof Values, string>>;
-        };
-        setErrors(body.errors ?? {});
-      } catch {}
+      setErrors(error instanceof ApiError ? error.errors : {});
       toast({
         title: 'Could not save the limits',
         description: serverMessage(error),

@@ -52,7 +52,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { TextareaField, TextField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useShortcuts } from '@/hooks/use-shortcuts';
-import { apiRequest } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { useStaffCan } from '@/lib/staff-role';
@@ -247,8 +247,9 @@ function ReviewForm({
     onError: (error) => {
       // Only a stale save asks for a reload; the quote's floor and a waiting offer say why.
       if (
-        error.message.startsWith('409: ') &&
-        !/"code":"(below_quote|offer_pending|claimed)"/.test(error.message)
+        error instanceof ApiError &&
+        error.status === 409 &&
+        !['below_quote', 'offer_pending', 'claimed'].includes(error.code ?? '')
       )
         setStale(true);
       errorToast('Failed to update transaction')(error);

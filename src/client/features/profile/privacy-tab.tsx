@@ -1,4 +1,10 @@
-import { type DataExport, type DeletionResult, EXPORT_HOURS, type OpenItem } from '@shared/privacy';
+import {
+  ACCOUNT_HAS_OPEN_ITEMS,
+  type DataExport,
+  type DeletionResult,
+  EXPORT_HOURS,
+  type OpenItem,
+} from '@shared/privacy';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, FileArchiveIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
@@ -7,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { DialogFrame } from '@/components/ui/dialog';
 import { CurrentPasswordField } from '@/components/ui/text-field';
-import { apiRequest, serverBody, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { forgetSignedIn } from '@/lib/logout';
 import { queryClient } from '@/lib/query-client';
@@ -198,8 +204,8 @@ function DeleteAccountDialog({
       navigate('/');
       toast({ title: 'Your account was deleted', description: 'We emailed you a confirmation.' });
     } catch (problem) {
-      const body = serverBody(problem);
-      if (body?.code === 'account_has_open_items') setItems(body.items as OpenItem[]);
+      if (problem instanceof ApiError && problem.code === ACCOUNT_HAS_OPEN_ITEMS)
+        setItems(problem.body?.items as OpenItem[]);
       else setError(serverMessage(problem) ?? 'Could not delete the account. Please try again.');
     } finally {
       setPending(false);

@@ -17,7 +17,7 @@ import { formatMoney, fromCents, MONEY_PATTERN, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { type BrandRate, OTHER_BRAND, termsFor } from '@shared/rates';
 import type { Transaction } from '@shared/transactions';
-import { VERIFY_NEXT, type VerificationState } from '@shared/verification';
+import { LIMIT_REFUSAL_CODE, VERIFY_NEXT, type VerificationState } from '@shared/verification';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   AlertTriangleIcon,
@@ -43,7 +43,7 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { RadioGroup, RadioTile } from '@/components/ui/radio-group';
 import { TextareaField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
 import { ratesQuery, refreshAfterSubmission, verificationQuery } from '@/lib/queries';
@@ -187,19 +187,20 @@ function UploadForm({
     },
     onError: (error: Error & { fileUpload?: boolean }) => {
       onPhase('form');
-      if (error.message.startsWith('403: ')) {
+      if (error instanceof ApiError && error.status === 403) {
         // Over a selling limit, or suspended: the server says which and what to do.
         void queryClient.invalidateQueries({ queryKey: verificationQuery().queryKey });
         toast({
-          title: /verification_required/.test(error.message)
-            ? 'Over your selling limit'
-            : 'You cannot submit cards',
+          title:
+            error.code === LIMIT_REFUSAL_CODE
+              ? 'Over your selling limit'
+              : 'You cannot submit cards',
           description: serverMessage(error),
           variant: 'destructive',
         });
         return;
       }
-      if (error.message.startsWith('409: ')) {
+      if (error instanceof ApiError && error.status === 409) {
         // The rate changed since the form showed it: show the new quote and let them decide.
         void queryClient.invalidateQueries({ queryKey: ratesQuery().queryKey });
         toast({

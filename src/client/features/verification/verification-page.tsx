@@ -22,7 +22,7 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Progress } from '@/components/ui/progress';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/dates';
 import { verificationQuery } from '@/lib/queries';
@@ -224,12 +224,7 @@ async function uploadDocument(file: File) {
 
 /** Server field errors (`errors`), when the answer carried them. */
 function serverErrors(error: unknown): Errors {
-  if (!(error instanceof Error)) return {};
-  try {
-    return (JSON.parse(error.message.replace(/^\d{3}: /, '')) as { errors?: Errors }).errors ?? {};
-  } catch {
-    return {};
-  }
+  return error instanceof ApiError ? error.errors : {};
 }
 
 function useSubmit(onErrors: (errors: Errors) => void) {
