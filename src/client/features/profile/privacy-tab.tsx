@@ -5,7 +5,7 @@ import {
   EXPORT_HOURS,
   type OpenItem,
 } from '@shared/privacy';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, FileArchiveIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useLocation } from 'wouter';
@@ -16,11 +16,8 @@ import { CurrentPasswordField } from '@/components/ui/text-field';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { forgetSignedIn } from '@/lib/logout';
-import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-
-const EXPORTS = '/api/account/exports';
-const exportsQuery = () => queryOptions<DataExport[]>({ queryKey: [EXPORTS] });
+import { EXPORTS_PATH, exportsQuery, refreshExports } from './queries';
 
 const EXPORT_STATUS_TEXT: Record<DataExport['status'], string> = {
   pending: 'Preparing…',
@@ -57,7 +54,7 @@ function ExportCard() {
   const ask = useMutation({
     mutationFn: async () => (await apiRequest('POST', '/api/account/export')).json(),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: [EXPORTS] });
+      void refreshExports();
       toast({
         title: 'Export requested',
         description: 'We are preparing your data. We will email you when it is ready.',
@@ -112,7 +109,11 @@ function ExportCard() {
                 </span>
                 {e.status === 'ready' && (
                   <Button asChild size="sm" variant="outline">
-                    <a href={`${EXPORTS}/${e.id}/download`} download data-testid="download-export">
+                    <a
+                      href={`${EXPORTS_PATH}/${e.id}/download`}
+                      download
+                      data-testid="download-export"
+                    >
                       <DownloadIcon /> Download
                     </a>
                   </Button>

@@ -46,8 +46,7 @@ import { TextareaField } from '@/components/ui/text-field';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
-import { ratesQuery, refreshAfterSubmission, verificationQuery } from '@/lib/queries';
-import { queryClient } from '@/lib/query-client';
+import { ratesQuery, refresh, refreshAfterSubmission, verificationQuery } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 import { uploadFile } from '@/lib/upload';
 import { useCustomerOnly } from '@/lib/use-customer-only';
@@ -178,7 +177,7 @@ function UploadForm({
     onMutate: () => onPhase('uploading'),
     onSuccess: async () => {
       await refreshAfterSubmission();
-      void queryClient.invalidateQueries({ queryKey: verificationQuery().queryKey });
+      void refresh(verificationQuery().queryKey);
       toast({
         title: 'Gift card submitted',
         description: 'Your gift card has been submitted for review.',
@@ -189,7 +188,7 @@ function UploadForm({
       onPhase('form');
       if (error instanceof ApiError && error.status === 403) {
         // Over a selling limit, or suspended: the server says which and what to do.
-        void queryClient.invalidateQueries({ queryKey: verificationQuery().queryKey });
+        void refresh(verificationQuery().queryKey);
         toast({
           title:
             error.code === LIMIT_REFUSAL_CODE
@@ -202,7 +201,7 @@ function UploadForm({
       }
       if (error instanceof ApiError && error.status === 409) {
         // The rate changed since the form showed it: show the new quote and let them decide.
-        void queryClient.invalidateQueries({ queryKey: ratesQuery().queryKey });
+        void refresh(ratesQuery().queryKey);
         toast({
           title: 'The rate changed',
           description: serverMessage(error),

@@ -4,6 +4,7 @@ import { BanIcon, LogOutIcon, UserCheckIcon, UsersIcon, UserXIcon } from 'lucide
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
+import { Pager, useCursorPages } from '@/components/pager';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,11 +14,9 @@ import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
-import { Pager, useCursorPages } from './pager';
-import { adminUsersQuery } from './queries';
+import { adminUsersQuery, refreshUsers } from './queries';
 
 export function UsersTab() {
   const pages = useCursorPages();
@@ -55,7 +54,7 @@ export function UsersTab() {
       ).json(),
     onSuccess: async (_data, { user, action }) => {
       setStanding(null);
-      await queryClient.invalidateQueries({ queryKey: ['/api/admin/users'] });
+      await refreshUsers();
       toast({ title: `${user.email} ${STANDING_DONE[action]}` });
     },
     onError: errorToast('Could not change the account'),

@@ -8,25 +8,19 @@ import { ChatComposer } from '@/components/chat/chat-composer';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
 import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
 import { EmptyState } from '@/components/empty-state';
+import { Pager, useCursorPages } from '@/components/pager';
 import { ColouredBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { adminStatsQuery } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { Pager, useCursorPages } from './pager';
-import { adminConversationQuery, adminConversationsQuery, adminStatsQuery } from './queries';
-
-const refreshChats = () =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['/api/admin/conversations'] }),
-    queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
-  ]);
+import { adminConversationQuery, adminConversationsQuery, refreshChats } from './queries';
 
 export function ChatTab() {
   const pages = useCursorPages();

@@ -6,6 +6,7 @@ import { LifeBuoyIcon, MessagesSquareIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { OptionsSelect } from '@/components/options-select';
+import { Pager, useCursorPages } from '@/components/pager';
 import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
@@ -15,14 +16,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-import { Pager, useCursorPages } from './pager';
-import { adminTicketQuery, adminTicketsQuery } from './queries';
-
-/** The list and every open thread: their key starts with the list's path. */
-const refreshTickets = () =>
-  queryClient.invalidateQueries({ queryKey: ['/api/admin/support-tickets'] });
+import { adminTicketQuery, adminTicketsQuery, refreshTickets } from './queries';
 
 /** Sets a ticket's status (audited on the server); the list and the thread both use it. */
 function useTicketStatus() {

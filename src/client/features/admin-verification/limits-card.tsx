@@ -17,10 +17,9 @@ import {
 } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
-import { queryClient } from '@/lib/query-client';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
-import { adminLimitsQuery } from './queries';
+import { adminLimitsQuery, refreshLimits } from './queries';
 
 const LEVEL_NAMES = ['0 · not verified', '1 · identity', '2 · address'];
 type Values = Pick<LevelLimits, 'perCard' | 'perDay' | 'per30Days'>;
@@ -107,7 +106,7 @@ function LimitsForm({ limits, onDone }: { limits: LevelLimits; onDone: () => voi
     mutationFn: async () =>
       (await apiRequest('PUT', `/api/admin/limits/${limits.level}`, values)).json(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminLimitsQuery().queryKey });
+      await refreshLimits();
       toast({ title: `Limits of level ${limits.level} saved` });
       onDone();
     },

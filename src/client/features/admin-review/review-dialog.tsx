@@ -51,6 +51,7 @@ import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
 import { TextareaField, TextField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { adminTransactionQuery, refreshAfterReview } from '@/features/admin-shared/queries';
 import { useShortcuts } from '@/hooks/use-shortcuts';
 import { ApiError, apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
@@ -59,7 +60,6 @@ import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { ChecksPanel } from './checks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
-import { adminTransactionQuery, refreshAfterReview } from './queries';
 import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
 import { ShortcutsDialog } from './review-shortcuts';
 
