@@ -21,7 +21,6 @@ import { adminUsersQuery, refreshUsers } from './queries';
 export function UsersTab() {
   const pages = useCursorPages();
   const query = useQuery(adminUsersQuery(pages.cursor));
-  const can = useStaffCan();
   const [ending, setEnding] = React.useState<AdminUser | null>(null);
   const endSessions = useMutation({
     mutationFn: async (user: AdminUser) =>
@@ -90,82 +89,12 @@ export function UsersTab() {
         />
         <TableBody>
           {users.map((u) => (
-            <TableRow key={u.id} data-testid="user-row">
-              <TableCell>
-                <DateTimeStack value={u.createdAt} />
-              </TableCell>
-              <TableCell className="font-medium">
-                {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
-              </TableCell>
-              <TableCell>
-                <span className="mr-2">{u.email}</span>
-                <VerifiedBadge verified={u.emailVerified} />
-              </TableCell>
-              <TableCell className="font-mono text-xs" title={u.id}>
-                {u.id.slice(0, 12)}
-              </TableCell>
-              <TableCell>
-                {u.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}
-              </TableCell>
-              <TableCell className="tabular-nums">
-                {u.isAdmin ? '—' : u.verificationLevel}
-              </TableCell>
-              <TableCell>
-                <StandingBadge standing={u.standing} reason={u.standingReason} />
-              </TableCell>
-              <TableCell className="whitespace-nowrap text-right">
-                {!u.isAdmin &&
-                  can('users.standing') &&
-                  (u.standing === 'active' ? (
-                    <>
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => openStanding(u, 'suspend')}
-                        data-testid="suspend-user"
-                        aria-label={`Suspend ${u.email}`}
-                        title="Suspend"
-                      >
-                        <BanIcon />
-                      </Button>
-                      {can('users.close') && (
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => openStanding(u, 'close')}
-                          data-testid="close-user"
-                          aria-label={`Close ${u.email}`}
-                          title="Close"
-                        >
-                          <UserXIcon />
-                        </Button>
-                      )}
-                    </>
-                  ) : (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => openStanding(u, 'reinstate')}
-                      data-testid="reinstate-user"
-                      aria-label={`Reinstate ${u.email}`}
-                      title="Reinstate"
-                    >
-                      <UserCheckIcon />
-                    </Button>
-                  ))}
-                {can('users.standing') && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    onClick={() => setEnding(u)}
-                    aria-label={`End sessions of ${u.email}`}
-                    data-testid="end-user-sessions"
-                  >
-                    <LogOutIcon /> End sessions
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
+            <UserRow
+              key={u.id}
+              user={u}
+              onStanding={(action) => openStanding(u, action)}
+              onEndSessions={() => setEnding(u)}
+            />
           ))}
         </TableBody>
       </Table>
@@ -228,6 +157,95 @@ export function UsersTab() {
         onPrevious={pages.previous}
       />
     </div>
+  );
+}
+
+/** One account: who, since when, role, level and standing, and what staff may do to it. */
+function UserRow({
+  user: u,
+  onStanding,
+  onEndSessions,
+}: {
+  user: AdminUser;
+  onStanding: (action: StandingAction) => void;
+  onEndSessions: () => void;
+}) {
+  const can = useStaffCan();
+  return (
+    <TableRow data-testid="user-row">
+      <TableCell>
+        <DateTimeStack value={u.createdAt} />
+      </TableCell>
+      <TableCell className="font-medium">
+        {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
+      </TableCell>
+      <TableCell>
+        <span className="mr-2">{u.email}</span>
+        <VerifiedBadge verified={u.emailVerified} />
+      </TableCell>
+      <TableCell className="font-mono text-xs" title={u.id}>
+        {u.id.slice(0, 12)}
+      </TableCell>
+      <TableCell>
+        {u.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}
+      </TableCell>
+      <TableCell className="tabular-nums">{u.isAdmin ? '—' : u.verificationLevel}</TableCell>
+      <TableCell>
+        <StandingBadge standing={u.standing} reason={u.standingReason} />
+      </TableCell>
+      <TableCell className="whitespace-nowrap text-right">
+        {!u.isAdmin &&
+          can('users.standing') &&
+          (u.standing === 'active' ? (
+            <>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => onStanding('suspend')}
+                data-testid="suspend-user"
+                aria-label={`Suspend ${u.email}`}
+                title="Suspend"
+              >
+                <BanIcon />
+              </Button>
+              {can('users.close') && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => onStanding('close')}
+                  data-testid="close-user"
+                  aria-label={`Close ${u.email}`}
+                  title="Close"
+                >
+                  <UserXIcon />
+                </Button>
+              )}
+            </>
+          ) : (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => onStanding('reinstate')}
+              data-testid="reinstate-user"
+              aria-label={`Reinstate ${u.email}`}
+              title="Reinstate"
+            >
+              <UserCheckIcon />
+            </Button>
+          ))}
+        {can('users.standing') && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={onEndSessions}
+            aria-label={`End sessions of ${u.email}`}
+            data-testid="end-user-sessions"
+          >
+            <LogOutIcon /> End sessions
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }
 
