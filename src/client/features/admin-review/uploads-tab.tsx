@@ -1,4 +1,4 @@
-import { ADMIN_PAGE_SIZE, type QueueSort } from '@shared/admin';
+import type { QueueSort } from '@shared/admin';
 import { useQuery } from '@tanstack/react-query';
 import { KeyboardIcon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
@@ -78,14 +78,7 @@ export function UploadsTab() {
         targetMinutes={summary?.targetMinutes}
         onReview={setReviewing}
       />
-      <Pager
-        page={pages.page}
-        count={rows.length}
-        pageSize={ADMIN_PAGE_SIZE}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={rows.length} nextCursor={query.data?.nextCursor} />
       <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} onOpen={setReviewing} />
       <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} />
     </div>

@@ -1,4 +1,3 @@
-import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { type AdminConversation, type ChatMessage, conversationName } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { MessagesSquareIcon, PaperclipIcon, Trash2Icon } from 'lucide-react';
@@ -117,14 +116,7 @@ export function ChatTab() {
               </li>
             ))}
           </ul>
-          <Pager
-            page={pages.page}
-            count={conversations.length}
-            pageSize={ADMIN_PAGE_SIZE}
-            nextCursor={data?.nextCursor}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-          />
+          <Pager pages={pages} count={conversations.length} nextCursor={data?.nextCursor} />
         </div>
         <section
           className="flex flex-col overflow-hidden rounded-lg border"

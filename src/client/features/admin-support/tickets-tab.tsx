@@ -1,4 +1,3 @@
-import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { TICKET_STATUSES, ticketStatusLabel } from '@shared/statuses';
 import { type AdminTicket, awaitsStaff, type TicketReplyInput } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -86,14 +85,7 @@ export function TicketsTab() {
           onOpen={setOpenId}
         />
       )}
-      <Pager
-        page={pages.page}
-        count={tickets.length}
-        pageSize={ADMIN_PAGE_SIZE}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={tickets.length} nextCursor={query.data?.nextCursor} />
       <TicketThreadDialog id={openId} onClose={() => setOpenId(null)} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { ADMIN_PAGE_SIZE, type AdminUser } from '@shared/admin';
+import type { AdminUser } from '@shared/admin';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { BanIcon, LogOutIcon, UserCheckIcon, UsersIcon, UserXIcon } from 'lucide-react';
 import * as React from 'react';
@@ -148,14 +148,7 @@ export function UsersTab() {
           </div>
         )}
       </ConfirmDialog>
-      <Pager
-        page={pages.page}
-        count={users.length}
-        pageSize={ADMIN_PAGE_SIZE}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={users.length} nextCursor={query.data?.nextCursor} />
     </div>
   );
 }

@@ -102,14 +102,7 @@ export function VerificationsTab() {
           </TableBody>
         </Table>
       )}
-      <Pager
-        page={pages.page}
-        count={rows.length}
-        pageSize={25}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={rows.length} pageSize={25} nextCursor={query.data?.nextCursor} />
       <VerificationDialog id={open} onClose={() => setOpen(null)} />
     </div>
   );
