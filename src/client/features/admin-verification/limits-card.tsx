@@ -111,7 +111,7 @@ function LimitsForm({ limits, onDone }: { limits: LevelLimits; onDone: () => voi
       onDone();
     },
     onError: (error) => {
-      setErrors(error instanceof ApiError ? error.errors : {});
+      if (error instanceof ApiError && error.body) setErrors(error.errors);
       toast({
         title: 'Could not save the limits',
         description: serverMessage(error),

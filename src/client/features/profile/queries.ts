@@ -20,7 +20,7 @@ export const emailPreferencesQuery = () =>
 
 export const EXPORTS_PATH = '/api/account/exports';
 
-/** The customer's copies of their data, newest first. */
+/** The customer's copies of their data (decision 083). */
 export const exportsQuery = () => queryOptions<DataExport[]>({ queryKey: [EXPORTS_PATH] });
 
 export const refreshExports = () => refresh(exportsQuery().queryKey);
