@@ -1,37 +1,59 @@
 import type { QueryFunction } from '@tanstack/react-query';
 
-/**
- * Spec section 8: any non-OK response becomes an Error whose text is the status code, ': ' and
- * the body text (or the status text when the body is empty).
- */
-export async function throwIfNotOk(res: Response) {
-  if (!res.ok) {
-    const text = (await res.text()) || res.statusText;
-    throw new Error(`${res.status}: ${text}`);
-  }
-}
-
-export function isUnauthorizedError(error: unknown): boolean {
-  return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
-}
-
-/**
- * The server's `message` out of an error made by this client, for toasts; undefined when the
- * server gave none (an empty body, a proxy's HTML page), so the caller shows the spec's fallback.
- */
-/** The JSON body of a failed request's answer (an Error from apiRequest), or null. */
-export function serverBody(error: unknown): Record<string, unknown> | null {
-  if (!(error instanceof Error)) return null;
+/** A JSON object out of a body's text, or null (an empty body, a proxy's HTML page). */
+function objectOf(text: string): Record<string, unknown> | null {
   try {
-    const parsed: unknown = JSON.parse(error.message.replace(/^\d{3}: /, ''));
+    const parsed: unknown = JSON.parse(text);
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
 
+/**
+ * A request the server refused. Its message is the spec's text (section 8): the status code,
+ * ': ' and the body text, or the status text when the body is empty, so every toast reads as
+ * the spec says. Callers tell failures apart by `status` and the server's `code`, never by text.
+ */
+export class ApiError extends Error {
+  /** The answer's JSON body (`{ message, errors?, code?, ... }`), or null when it was not JSON. */
+  readonly body: Record<string, unknown> | null;
+  /** The server's `code` (`reauth_required`, `claimed`...), when the body has one. */
+  readonly code: string | undefined;
+  /** The server's message for each field it refused (`errors`), or none. */
+  readonly errors: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    text: string,
+  ) {
+    super(`${status}: ${text}`);
+    this.name = 'ApiError';
+    this.body = objectOf(text);
+    this.code = typeof this.body?.code === 'string' ? this.body.code : undefined;
+    const errors = this.body?.errors;
+    this.errors = errors && typeof errors === 'object' ? (errors as Record<string, string>) : {};
+  }
+}
+
+/** Spec section 8: any non-OK response becomes an error (an `ApiError`). */
+export async function throwIfNotOk(res: Response) {
+  if (!res.ok) throw new ApiError(res.status, (await res.text()) || res.statusText);
+}
+
+/** Spec section 8: a 401 whose text says 'Unauthorized' means the session is gone. */
+export function isUnauthorizedError(error: unknown): boolean {
+  return (
+    error instanceof ApiError && error.status === 401 && error.message.includes('Unauthorized')
+  );
+}
+
+/**
+ * The server's `message` out of an error made by this client, for toasts; undefined when the
+ * server gave none (an empty body, a proxy's HTML page), so the caller shows the spec's fallback.
+ */
 export function serverMessage(error: unknown): string | undefined {
-  const message = serverBody(error)?.message;
+  const message = error instanceof ApiError ? error.body?.message : undefined;
   return typeof message === 'string' && message.trim() !== '' ? message : undefined;
 }
 

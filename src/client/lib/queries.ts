@@ -1,3 +1,5 @@
+import type { Earnings } from '@shared/analytics';
+import type { ReviewTimes, TimelineEntry } from '@shared/fair-dealing';
 import type { NotificationList } from '@shared/notifications';
 import type { PaymentMethod } from '@shared/payment-methods';
 import type { BrandRate } from '@shared/rates';
@@ -5,11 +7,22 @@ import type { SessionInfo } from '@shared/sessions';
 import type { ChatMessage, Ticket, TicketThread } from '@shared/support';
 import type { Stats, Transaction } from '@shared/transactions';
 import type { VerificationState } from '@shared/verification';
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryKey, queryOptions } from '@tanstack/react-query';
 import { getJson } from './api';
 import { queryClient } from './query-client';
 
-/** One query-options factory per query: keys, polling and invalidation have one source. */
+/**
+ * One query-options factory per query: keys, polling and invalidation have one source. The
+ * features' own factories sit in their `queries.ts`; nothing else writes a key.
+ */
+
+/**
+ * Refetches the queries whose key starts with one of `keys`: a factory's key, or a list's path
+ * for every page of the list.
+ */
+export const refresh = (...keys: QueryKey[]) =>
+  Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+
 export const statsQuery = () =>
   queryOptions<Stats>({ queryKey: ['/api/stats'], refetchInterval: 10_000 });
 
@@ -23,13 +36,11 @@ export const paymentMethodsQuery = () =>
   queryOptions<PaymentMethod[]>({ queryKey: ['/api/payment-methods'] });
 
 /** After a submission: transactions, /api/stats and /api/transactions/recent (spec section 7). */
-export function refreshAfterSubmission() {
-  return Promise.all(
-    [transactionsQuery(), statsQuery(), recentTransactionsQuery()].map((q) =>
-      queryClient.invalidateQueries({ queryKey: q.queryKey }),
-    ),
-  );
-}
+export const refreshAfterSubmission = () =>
+  refresh(transactionsQuery().queryKey, statsQuery().queryKey, recentTransactionsQuery().queryKey);
+
+/** What a customer was paid, by month (the dashboard's chart). */
+export const earningsQuery = () => queryOptions<Earnings>({ queryKey: ['/api/stats/earnings'] });
 
 /** Support chat: polled every 3 s; after 5 hours idle the data counts as stale (spec 7, 9). */
 export const chatMessagesQuery = () =>
@@ -73,3 +84,19 @@ export const ratesQuery = () =>
  */
 export const verificationQuery = () =>
   queryOptions<VerificationState>({ queryKey: ['/api/verification'], refetchInterval: 30_000 });
+
+/** "Usually reviewed within N minutes" by brand (decision 073). */
+export const reviewTimesQuery = () =>
+  queryOptions<ReviewTimes>({ queryKey: ['/api/review-times'], staleTime: 5 * 60 * 1000 });
+
+/**
+ * A card's status timeline (decision 073), staff's (with who did each step) or the customer's.
+ * Keyed by the card's `updatedAt` too, so a change of the card fetches it again.
+ */
+export const cardTimelineQuery = (id: string, staff: boolean, updatedAt: string) => {
+  const url = staff ? `/api/admin/transactions/${id}/timeline` : `/api/transactions/${id}/timeline`;
+  return queryOptions({
+    queryKey: [url, { updatedAt }],
+    queryFn: () => getJson<TimelineEntry[]>(url),
+  });
+};

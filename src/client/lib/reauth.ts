@@ -3,16 +3,14 @@
  * `reauth_required` asks for the password again (the dialog in components/reauth-dialog.tsx),
  * then is sent once more.
  */
+import { ApiError } from './api';
+
 type Waiter = (confirmed: boolean) => void;
 let waiting: Waiter[] = [];
 const listeners = new Set<(open: boolean) => void>();
 
 export function isReauthRequired(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    error.message.startsWith('401: ') &&
-    /reauth_required/.test(error.message)
-  );
+  return error instanceof ApiError && error.status === 401 && error.code === 'reauth_required';
 }
 
 /** Opens the password dialog; resolves true once the server took the password. */

@@ -1,9 +1,8 @@
-import type { TimelineEntry } from '@shared/fair-dealing';
 import { TIMELINE_LABELS } from '@shared/fair-dealing-text';
 import { useQuery } from '@tanstack/react-query';
 import { Skeleton } from '@/components/ui/skeleton';
-import { getJson } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
+import { cardTimelineQuery } from '@/lib/queries';
 
 /**
  * A card's status timeline (decision 073), from its audit trail: each step with its time and, in
@@ -18,11 +17,7 @@ export function CardTimeline({
   staff?: boolean;
   updatedAt: string;
 }) {
-  const url = staff ? `/api/admin/transactions/${id}/timeline` : `/api/transactions/${id}/timeline`;
-  const { data, isLoading } = useQuery({
-    queryKey: [url, { updatedAt }],
-    queryFn: () => getJson<TimelineEntry[]>(url),
-  });
+  const { data, isLoading } = useQuery(cardTimelineQuery(id, staff, updatedAt));
   return (
     <section aria-labelledby={`timeline-${id}`} className="grid gap-2" data-testid="card-timeline">
       <h3 id={`timeline-${id}`} className="text-sm font-semibold">

@@ -1,15 +1,12 @@
-import type { ReviewTimes } from '@shared/fair-dealing';
 import { reviewTimeText } from '@shared/fair-dealing-text';
 import { useQuery } from '@tanstack/react-query';
 import { ClockIcon } from 'lucide-react';
+import { reviewTimesQuery } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
 /** "Usually reviewed within N minutes" (decision 073), for a brand when it has enough data. */
 export function ReviewTimeLine({ cardType, className }: { cardType?: string; className?: string }) {
-  const { data } = useQuery<ReviewTimes>({
-    queryKey: ['/api/review-times'],
-    staleTime: 5 * 60 * 1000,
-  });
+  const { data } = useQuery(reviewTimesQuery());
   if (!data) return null;
   return (
     <p

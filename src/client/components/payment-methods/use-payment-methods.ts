@@ -1,12 +1,11 @@
 import type { CreatePaymentMethodInput, UpdatePaymentMethodInput } from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest, serverMessage } from '@/lib/api';
-import { paymentMethodsQuery } from '@/lib/queries';
-import { queryClient } from '@/lib/query-client';
+import { paymentMethodsQuery, refresh } from '@/lib/queries';
 import { withStepUp } from '@/lib/reauth';
 import { toast } from '@/lib/toast';
 
-const refresh = () => queryClient.invalidateQueries({ queryKey: paymentMethodsQuery().queryKey });
+const refreshMethods = () => refresh(paymentMethodsQuery().queryKey);
 
 export function usePaymentMethods() {
   return useQuery(paymentMethodsQuery());
@@ -23,7 +22,7 @@ function useMethodWrite<T>(
     mutationFn: async (input: T) =>
       withStepUp(async () => (await write(input)).json() as Promise<unknown>),
     onSuccess: async () => {
-      await refresh();
+      await refreshMethods();
       toast({ title: texts.success });
       onSuccess?.();
     },

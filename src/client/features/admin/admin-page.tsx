@@ -24,19 +24,19 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
+import { PayoutsTab } from '@/features/admin-payouts/payouts-tab';
+import { RatesTab } from '@/features/admin-rates/rates-tab';
+import { UploadsTab } from '@/features/admin-review/uploads-tab';
+import { adminStatsQuery, reviewSummaryQuery } from '@/features/admin-shared/queries';
+import { StaffTab } from '@/features/admin-staff/staff-tab';
+import { ChatTab, ChatUnreadBadge } from '@/features/admin-support/chat-tab';
+import { TicketsTab } from '@/features/admin-support/tickets-tab';
+import { UsersTab } from '@/features/admin-users/users-tab';
+import { LimitsCard } from '@/features/admin-verification/limits-card';
+import { VerificationsTab } from '@/features/admin-verification/verifications-tab';
 import { useAuth } from '@/lib/auth';
 import { useLiveUpdates } from '@/lib/live-updates';
 import { useStaffCan } from '@/lib/staff-role';
-import { ChatTab, ChatUnreadBadge } from './chat-tab';
-import { LimitsCard } from './limits-card';
-import { PayoutsTab } from './payouts-tab';
-import { adminStatsQuery, reviewSummaryQuery } from './queries';
-import { RatesTab } from './rates-tab';
-import { StaffTab } from './staff-tab';
-import { TicketsTab } from './tickets-tab';
-import { UploadsTab } from './uploads-tab';
-import { UsersTab } from './users-tab';
-import { VerificationsTab } from './verifications-tab';
 
 export function AdminPage() {
   const { user, isAdmin } = useAuth();
@@ -100,7 +100,7 @@ export function AdminPage() {
   );
 }
 
-const AnalyticsTab = React.lazy(() => import('./analytics-tab'));
+const AnalyticsTab = React.lazy(() => import('@/features/admin-analytics/analytics-tab'));
 
 /**
  * The portal's tabs, each shown only to a role whose capability allows it (the table in

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
 import { FormAlert, NewPasswordFields } from '@/components/form-text-field';
 import { Button, SubmitButton } from '@/components/ui/button';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { problemsResolver } from '@/lib/form';
 import { AuthCardPage, AuthDonePage } from './auth-card-page';
@@ -24,7 +24,7 @@ export function ResetPasswordPage() {
     let live = true;
     apiRequest('POST', '/api/password/reset/check', { token }).catch((error) => {
       // Only a refusal of the link itself; a network failure leaves the form to try.
-      if (live && (error as Error).message.startsWith('400:')) {
+      if (live && error instanceof ApiError && error.status === 400) {
         setDeadLink(serverMessage(error) ?? 'This link no longer works. Ask for a new one.');
       }
     });

@@ -4,7 +4,7 @@ import * as React from 'react';
 import { QrCode } from '@/components/qr-code';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { toast } from '@/lib/toast';
 
@@ -52,7 +52,7 @@ export function TwoFactorStep({
       onSuccess();
     } catch (failure) {
       const message = serverMessage(failure);
-      if (failure instanceof Error && failure.message.startsWith('401')) {
+      if (failure instanceof ApiError && failure.status === 401) {
         toast({ title: 'Sign in again', description: message, variant: 'destructive' });
         onRestart();
         return;

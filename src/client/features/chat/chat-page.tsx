@@ -7,8 +7,7 @@ import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
 import { PageHeader } from '@/components/page-header';
 import { Card } from '@/components/ui/card';
 import { serverMessage } from '@/lib/api';
-import { chatMessagesQuery } from '@/lib/queries';
-import { queryClient } from '@/lib/query-client';
+import { chatMessagesQuery, refresh } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 
 export function ChatPage() {
@@ -16,7 +15,7 @@ export function ChatPage() {
   const listRef = useScrollToEnd(messages?.length ?? 0);
   const send = useSendChatMessage({
     senderType: 'user',
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: chatMessagesQuery().queryKey }),
+    onSuccess: () => refresh(chatMessagesQuery().queryKey),
     onError: (error) =>
       toast({
         title: 'Failed to send message',

@@ -1,9 +1,8 @@
-import type { Earnings } from '@shared/analytics';
 import type { CurrentUser } from '@shared/auth-schemas';
 import { formatMoney } from '@shared/money';
 import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   ArrowRightIcon,
   CheckCircle2Icon,
@@ -29,7 +28,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/dates';
-import { recentTransactionsQuery, statsQuery } from '@/lib/queries';
+import { earningsQuery, recentTransactionsQuery, statsQuery } from '@/lib/queries';
 
 const NEW_ACCOUNT_MS = 24 * 60 * 60 * 1000;
 
@@ -252,7 +251,6 @@ function PayoutAmount({ transaction: t }: { transaction: Transaction }) {
 }
 
 const EarningsChart = React.lazy(() => import('./earnings-chart'));
-const earningsQuery = () => queryOptions<Earnings>({ queryKey: ['/api/stats/earnings'] });
 
 /**
  * The earnings chart is asked for only when the bottom of the dashboard comes into view after the

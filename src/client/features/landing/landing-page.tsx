@@ -95,7 +95,6 @@ function useRates(): BrandRate[] | null {
 
 export function LandingPage() {
   const rates = useRates();
-  const listed = rates?.filter((r) => r.brand !== OTHER_BRAND) ?? [];
   const [dialog, setDialog] = React.useState<{ open: boolean; tab: AuthTab }>(() => ({
     // Asked for (?auth=signin), or a signed-in page visited signed out (a link in an email).
     open:
@@ -130,53 +129,7 @@ export function LandingPage() {
       </header>
 
       <main>
-        <section className="relative overflow-hidden bg-hero text-white">
-          <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,oklch(0.6_0.13_163/0.35),transparent_60%)]" />
-          <div className="relative mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 md:grid-cols-2 md:py-24">
-            <div>
-              <p className="mb-4 inline-flex items-center gap-2 rounded-full border border-white/15 bg-white/5 px-3 py-1 text-xs font-medium text-emerald-200">
-                <LockIcon className="size-3.5" /> Trusted gift card exchange
-              </p>
-              <h1 className="text-4xl font-bold leading-tight tracking-tight sm:text-5xl">
-                Turn unused gift cards into <span className="text-emerald-300">real money</span>
-              </h1>
-              <p className="mt-5 max-w-lg text-lg text-slate-300">
-                {listed.length > 0
-                  ? `Sell gift cards from ${listed.length} brands at up to ${ratePercent(listed[0]!.rate)}% of their value.`
-                  : 'Sell gift cards from dozens of brands for most of their value.'}{' '}
-                See your payout before you submit, and get paid by Cash App, PayPal, bank transfer
-                or USDT.
-              </p>
-              <div className="mt-8 flex flex-wrap gap-3">
-                <Button
-                  size="lg"
-                  onClick={() => openDialog('signup')}
-                  data-testid="get-started"
-                  {...preload}
-                >
-                  Get Started Free <ArrowRightIcon />
-                </Button>
-                <Button
-                  size="lg"
-                  variant="outline"
-                  asChild
-                  className="border-white/25 bg-transparent text-white hover:bg-white/10 hover:text-white"
-                >
-                  <a href="#how-it-works">How It Works</a>
-                </Button>
-              </div>
-              <div className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-300">
-                <span className="flex items-center gap-1.5">
-                  <ClockIcon className="size-4 text-emerald-300" /> Paid within 2 hours
-                </span>
-                <span className="flex items-center gap-1.5">
-                  <ShieldCheckIcon className="size-4 text-emerald-300" /> Rate locked at submission
-                </span>
-              </div>
-            </div>
-            <RateCard rates={rates} />
-          </div>
-        </section>
+        <Hero rates={rates} onSignUp={() => openDialog('signup')} />
 
         <section className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
           <SectionHeading
@@ -258,57 +211,7 @@ export function LandingPage() {
         </section>
       </main>
 
-      <footer className="border-t bg-muted/40">
-        <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-3">
-          <div>
-            <BrandLogo />
-            <p className="mt-3 text-sm text-muted-foreground">
-              The simple, secure way to sell unused gift cards for cash.
-            </p>
-          </div>
-          <div>
-            <h3 className="text-sm font-semibold">Contact</h3>
-            <ul className="mt-3 grid gap-2 text-sm text-muted-foreground">
-              <li className="flex items-center gap-2">
-                <MailIcon className="size-4 shrink-0" />
-                <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-foreground">
-                  {SUPPORT_EMAIL}
-                </a>
-              </li>
-              <li className="flex items-center gap-2">
-                <PhoneIcon className="size-4 shrink-0" /> {SUPPORT_PHONE}
-              </li>
-              <li className="flex items-start gap-2">
-                <MapPinIcon className="mt-0.5 size-4 shrink-0" /> {SUPPORT_ADDRESS}
-              </li>
-            </ul>
-          </div>
-          <div>
-            <h3 className="text-sm font-semibold">Legal</h3>
-            <ul className="mt-3 grid gap-2 text-sm text-muted-foreground">
-              <li>
-                <Link href="/terms" className="hover:text-foreground">
-                  Terms of Service
-                </Link>
-              </li>
-              <li>
-                <Link href="/privacy" className="hover:text-foreground">
-                  Privacy Policy
-                </Link>
-              </li>
-              <li>
-                <Link href="/admin/login" className="hover:text-foreground">
-                  Staff sign-in
-                </Link>
-              </li>
-            </ul>
-          </div>
-        </div>
-        <p className="border-t py-6 text-center text-xs text-muted-foreground">
-          © {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved. You must be 18 or older
-          to use {PRODUCT_NAME}.
-        </p>
-      </footer>
+      <LandingFooter />
 
       {wanted && (
         <React.Suspense fallback={null}>
@@ -321,6 +224,112 @@ export function LandingPage() {
         </React.Suspense>
       )}
     </div>
+  );
+}
+
+/** The promise, the two ways in, and today's best rates. */
+function Hero({ rates, onSignUp }: { rates: BrandRate[] | null; onSignUp: () => void }) {
+  const listed = rates?.filter((r) => r.brand !== OTHER_BRAND) ?? [];
+  return (
+    <section className="relative overflow-hidden bg-hero text-white">
+      <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,oklch(0.6_0.13_163/0.35),transparent_60%)]" />
+      <div className="relative mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 md:grid-cols-2 md:py-24">
+        <div>
+          <p className="mb-4 inline-flex items-center gap-2 rounded-full border border-white/15 bg-white/5 px-3 py-1 text-xs font-medium text-emerald-200">
+            <LockIcon className="size-3.5" /> Trusted gift card exchange
+          </p>
+          <h1 className="text-4xl font-bold leading-tight tracking-tight sm:text-5xl">
+            Turn unused gift cards into <span className="text-emerald-300">real money</span>
+          </h1>
+          <p className="mt-5 max-w-lg text-lg text-slate-300">
+            {listed.length > 0
+              ? `Sell gift cards from ${listed.length} brands at up to ${ratePercent(listed[0]!.rate)}% of their value.`
+              : 'Sell gift cards from dozens of brands for most of their value.'}{' '}
+            See your payout before you submit, and get paid by Cash App, PayPal, bank transfer or
+            USDT.
+          </p>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Button size="lg" onClick={onSignUp} data-testid="get-started" {...preload}>
+              Get Started Free <ArrowRightIcon />
+            </Button>
+            <Button
+              size="lg"
+              variant="outline"
+              asChild
+              className="border-white/25 bg-transparent text-white hover:bg-white/10 hover:text-white"
+            >
+              <a href="#how-it-works">How It Works</a>
+            </Button>
+          </div>
+          <div className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-300">
+            <span className="flex items-center gap-1.5">
+              <ClockIcon className="size-4 text-emerald-300" /> Paid within 2 hours
+            </span>
+            <span className="flex items-center gap-1.5">
+              <ShieldCheckIcon className="size-4 text-emerald-300" /> Rate locked at submission
+            </span>
+          </div>
+        </div>
+        <RateCard rates={rates} />
+      </div>
+    </section>
+  );
+}
+
+/** Contact details and the legal pages (and the staff's way in). */
+function LandingFooter() {
+  return (
+    <footer className="border-t bg-muted/40">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-3">
+        <div>
+          <BrandLogo />
+          <p className="mt-3 text-sm text-muted-foreground">
+            The simple, secure way to sell unused gift cards for cash.
+          </p>
+        </div>
+        <div>
+          <h3 className="text-sm font-semibold">Contact</h3>
+          <ul className="mt-3 grid gap-2 text-sm text-muted-foreground">
+            <li className="flex items-center gap-2">
+              <MailIcon className="size-4 shrink-0" />
+              <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-foreground">
+                {SUPPORT_EMAIL}
+              </a>
+            </li>
+            <li className="flex items-center gap-2">
+              <PhoneIcon className="size-4 shrink-0" /> {SUPPORT_PHONE}
+            </li>
+            <li className="flex items-start gap-2">
+              <MapPinIcon className="mt-0.5 size-4 shrink-0" /> {SUPPORT_ADDRESS}
+            </li>
+          </ul>
+        </div>
+        <div>
+          <h3 className="text-sm font-semibold">Legal</h3>
+          <ul className="mt-3 grid gap-2 text-sm text-muted-foreground">
+            <li>
+              <Link href="/terms" className="hover:text-foreground">
+                Terms of Service
+              </Link>
+            </li>
+            <li>
+              <Link href="/privacy" className="hover:text-foreground">
+                Privacy Policy
+              </Link>
+            </li>
+            <li>
+              <Link href="/admin/login" className="hover:text-foreground">
+                Staff sign-in
+              </Link>
+            </li>
+          </ul>
+        </div>
+      </div>
+      <p className="border-t py-6 text-center text-xs text-muted-foreground">
+        © {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved. You must be 18 or older to
+        use {PRODUCT_NAME}.
+      </p>
+    </footer>
   );
 }
 

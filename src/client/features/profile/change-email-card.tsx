@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { FormTextField } from '@/components/form-text-field';
 import { SubmitButton } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { apiRequest, serverBody, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
 import { toast } from '@/lib/toast';
 
@@ -29,7 +29,7 @@ export function ChangeEmailCard({ email }: { email: string }) {
       form.reset();
       setSent(answer.message);
     } catch (error) {
-      const errors = (serverBody(error)?.errors ?? {}) as Partial<EmailValues>;
+      const errors: Partial<EmailValues> = error instanceof ApiError ? error.errors : {};
       if (errors.email) form.setError('email', { message: errors.email });
       else if (errors.password) form.setError('password', { message: errors.password });
       else {

@@ -4,16 +4,14 @@ import {
   OPTIONAL_EMAILS,
   type OptionalEmail,
 } from '@shared/email-preferences';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-
-const PATH = '/api/account/email-preferences';
-export const emailPreferencesQuery = () => queryOptions<EmailPreferences>({ queryKey: [PATH] });
+import { EMAIL_PREFERENCES_PATH, emailPreferencesQuery } from './queries';
 
 /**
  * Which optional emails the customer gets (issue 22): status updates and digests, each with its
@@ -23,10 +21,9 @@ export function EmailPreferencesSection() {
   const { data: preferences } = useQuery(emailPreferencesQuery());
   const save = useMutation({
     mutationFn: async (next: EmailPreferences) =>
-      (await (await apiRequest('PUT', PATH, next)).json()) as EmailPreferences,
-    onSuccess: (saved, _next) => {
+      (await (await apiRequest('PUT', EMAIL_PREFERENCES_PATH, next)).json()) as EmailPreferences,
+    onSuccess: (saved) => {
       queryClient.setQueryData(emailPreferencesQuery().queryKey, saved);
-      void queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] });
     },
   });
   const change = async (kind: OptionalEmail, on: boolean) => {

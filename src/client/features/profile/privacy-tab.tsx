@@ -1,5 +1,11 @@
-import { type DataExport, type DeletionResult, EXPORT_HOURS, type OpenItem } from '@shared/privacy';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  ACCOUNT_HAS_OPEN_ITEMS,
+  type DataExport,
+  type DeletionResult,
+  EXPORT_HOURS,
+  type OpenItem,
+} from '@shared/privacy';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, FileArchiveIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useLocation } from 'wouter';
@@ -7,14 +13,11 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { DialogFrame } from '@/components/ui/dialog';
 import { CurrentPasswordField } from '@/components/ui/text-field';
-import { apiRequest, serverBody, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { forgetSignedIn } from '@/lib/logout';
-import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-
-const EXPORTS = '/api/account/exports';
-const exportsQuery = () => queryOptions<DataExport[]>({ queryKey: [EXPORTS] });
+import { EXPORTS_PATH, exportsQuery, refreshExports } from './queries';
 
 const EXPORT_STATUS_TEXT: Record<DataExport['status'], string> = {
   pending: 'Preparing…',
@@ -51,7 +54,7 @@ function ExportCard() {
   const ask = useMutation({
     mutationFn: async () => (await apiRequest('POST', '/api/account/export')).json(),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: [EXPORTS] });
+      void refreshExports();
       toast({
         title: 'Export requested',
         description: 'We are preparing your data. We will email you when it is ready.',
@@ -106,7 +109,11 @@ function ExportCard() {
                 </span>
                 {e.status === 'ready' && (
                   <Button asChild size="sm" variant="outline">
-                    <a href={`${EXPORTS}/${e.id}/download`} download data-testid="download-export">
+                    <a
+                      href={`${EXPORTS_PATH}/${e.id}/download`}
+                      download
+                      data-testid="download-export"
+                    >
                       <DownloadIcon /> Download
                     </a>
                   </Button>
@@ -198,8 +205,8 @@ function DeleteAccountDialog({
       navigate('/');
       toast({ title: 'Your account was deleted', description: 'We emailed you a confirmation.' });
     } catch (problem) {
-      const body = serverBody(problem);
-      if (body?.code === 'account_has_open_items') setItems(body.items as OpenItem[]);
+      if (problem instanceof ApiError && problem.code === ACCOUNT_HAS_OPEN_ITEMS)
+        setItems(problem.body?.items as OpenItem[]);
       else setError(serverMessage(problem) ?? 'Could not delete the account. Please try again.');
     } finally {
       setPending(false);

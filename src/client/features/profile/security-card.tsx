@@ -15,8 +15,7 @@ import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/dates';
 import { problemsResolver } from '@/lib/form';
-import { sessionsQuery } from '@/lib/queries';
-import { queryClient } from '@/lib/query-client';
+import { refresh, sessionsQuery } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 
 type PasswordValues = { currentPassword: string; newPassword: string; confirm: string };
@@ -27,7 +26,7 @@ const passwordProblems = (v: PasswordValues) => ({
   confirm: v.newPassword === v.confirm ? undefined : 'The two passwords are not the same',
 });
 
-const refreshSessions = () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey });
+const refreshSessions = () => refresh(sessionsQuery().queryKey);
 
 /** Change the password: the other sessions end, this one stays. */
 export function ChangePasswordCard() {

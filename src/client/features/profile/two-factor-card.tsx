@@ -6,23 +6,17 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, getJson, serverMessage } from '@/lib/api';
-import { queryClient } from '@/lib/query-client';
+import { apiRequest, serverMessage } from '@/lib/api';
 import { withStepUp } from '@/lib/reauth';
 import { toast } from '@/lib/toast';
-
-const KEY = ['/api/two-factor'];
-const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+import { refreshTwoFactor, twoFactorQuery } from './queries';
 
 /**
  * Two-factor for customers (decision 072): an authenticator app's code after the password at
  * sign-in. Turning it on or off asks for the password again when it was not given lately.
  */
 export function TwoFactorCard() {
-  const status = useQuery({
-    queryKey: KEY,
-    queryFn: () => getJson<{ enabled: boolean }>('/api/two-factor'),
-  });
+  const status = useQuery(twoFactorQuery());
   const [setup, setSetup] = React.useState<{ secret: string; otpauthUrl: string } | null>(null);
   const [code, setCode] = React.useState('');
   const [error, setError] = React.useState<string>();
@@ -44,7 +38,7 @@ export function TwoFactorCard() {
     onSuccess: async (answer) => {
       setRecoveryCodes((answer as { recoveryCodes: string[] }).recoveryCodes);
       setSetup(null);
-      await refresh();
+      await refreshTwoFactor();
       toast({ title: 'Two-factor is on' });
     },
     onError: (e) => setError(serverMessage(e) ?? 'That code is not right'),
@@ -54,7 +48,7 @@ export function TwoFactorCard() {
       withStepUp(async () => (await apiRequest('POST', '/api/two-factor/disable')).json()),
     onSuccess: async () => {
       setRecoveryCodes(null);
-      await refresh();
+      await refreshTwoFactor();
       toast({ title: 'Two-factor is off' });
     },
     onError: (e) =>

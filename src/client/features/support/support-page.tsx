@@ -24,8 +24,7 @@ import { TextareaField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { formatDate, formatDateTime } from '@/lib/dates';
-import { supportTicketQuery, supportTicketsQuery } from '@/lib/queries';
-import { queryClient } from '@/lib/query-client';
+import { refresh, supportTicketQuery, supportTicketsQuery } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 
 type FormValues = { email: string; subject: string; message: string };
@@ -57,7 +56,7 @@ export function SupportPage() {
     mutationFn: async (body: CreateTicketInput) =>
       (await apiRequest('POST', '/api/support-tickets', body)).json(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: supportTicketsQuery().queryKey });
+      await refresh(supportTicketsQuery().queryKey);
       toast({
         title: 'Ticket Submitted',
         description: 'Our support team will get back to you soon',
@@ -203,7 +202,7 @@ function CustomerTicketDialog({ id, onClose }: { id: string | null; onClose: () 
     mutationFn: async (input: TicketReplyInput) =>
       (await apiRequest('POST', `/api/support-tickets/${id}/replies`, input)).json(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: supportTicketsQuery().queryKey });
+      await refresh(supportTicketsQuery().queryKey);
       toast({
         title: 'Reply sent',
         description:

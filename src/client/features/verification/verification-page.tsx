@@ -22,11 +22,10 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Progress } from '@/components/ui/progress';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/dates';
-import { verificationQuery } from '@/lib/queries';
-import { queryClient } from '@/lib/query-client';
+import { refresh, verificationQuery } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 import { ACCEPTED_UPLOAD_TYPES, localFileProblem, uploadFile } from '@/lib/upload';
 import { useCustomerOnly } from '@/lib/use-customer-only';
@@ -71,11 +70,8 @@ const byName = [...COUNTRIES].sort((a, b) =>
 
 const LEVEL_NAMES = ['Level 0: not verified', 'Level 1: identity', 'Level 2: address'];
 
-const refresh = () =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: verificationQuery().queryKey }),
-    refreshCurrentUser(),
-  ]);
+const refreshVerification = () =>
+  Promise.all([refresh(verificationQuery().queryKey), refreshCurrentUser()]);
 
 export function VerificationPage() {
   const allowed = useCustomerOnly('Staff accounts are not verified here');
@@ -224,12 +220,7 @@ async function uploadDocument(file: File) {
 
 /** Server field errors (`errors`), when the answer carried them. */
 function serverErrors(error: unknown): Errors {
-  if (!(error instanceof Error)) return {};
-  try {
-    return (JSON.parse(error.message.replace(/^\d{3}: /, '')) as { errors?: Errors }).errors ?? {};
-  } catch {
-    return {};
-  }
+  return error instanceof ApiError ? error.errors : {};
 }
 
 function useSubmit(onErrors: (errors: Errors) => void) {
@@ -237,7 +228,7 @@ function useSubmit(onErrors: (errors: Errors) => void) {
     mutationFn: async (body: () => Promise<object>) =>
       (await apiRequest('POST', '/api/verification', await body())).json(),
     onSuccess: async () => {
-      await refresh();
+      await refreshVerification();
       toast({ title: 'Sent for review', description: 'We will tell you when it is decided.' });
     },
     onError: (error) => {

@@ -11,6 +11,7 @@ import { BadgeCheckIcon, CheckIcon, IdCardIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
+import { Pager, useCursorPages } from '@/components/pager';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
@@ -22,10 +23,8 @@ import { Textarea } from '@/components/ui/textarea';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-import { Pager, useCursorPages } from './pager';
-import { adminVerificationQuery, adminVerificationsQuery } from './queries';
+import { adminVerificationQuery, adminVerificationsQuery, refreshVerifications } from './queries';
 
 const STATUSES = [
   ['pending', 'Waiting'],
@@ -103,14 +102,7 @@ export function VerificationsTab() {
           </TableBody>
         </Table>
       )}
-      <Pager
-        page={pages.page}
-        count={rows.length}
-        pageSize={25}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={rows.length} pageSize={25} nextCursor={query.data?.nextCursor} />
       <VerificationDialog id={open} onClose={() => setOpen(null)} />
     </div>
   );
@@ -154,7 +146,7 @@ function VerificationDialog({ id, onClose }: { id: string | null; onClose: () =>
         })
       ).json(),
     onSuccess: async (_data, decision) => {
-      await queryClient.invalidateQueries({ queryKey: ['/api/admin/verifications'] });
+      await refreshVerifications();
       toast({ title: decision === 'approve' ? 'Verification approved' : 'Verification rejected' });
       onClose();
     },

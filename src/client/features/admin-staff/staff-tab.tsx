@@ -18,11 +18,8 @@ import { TextField } from '@/components/ui/text-field';
 import { apiRequest } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-import { staffQuery } from './queries';
-
-const refresh = () => queryClient.invalidateQueries({ queryKey: ['/api/admin/staff'] });
+import { refreshStaff, staffQuery } from './queries';
 
 /** The Staff tab (owners only, decision 077): who works here, their role, and invitations. */
 export function StaffTab() {
@@ -41,7 +38,7 @@ export function StaffTab() {
       (await apiRequest('PATCH', `/api/admin/staff/${id}`, body)).json() as Promise<StaffMember>,
     onSuccess: async (member, { body }) => {
       setLeaving(null);
-      await refresh();
+      await refreshStaff();
       toast({
         title:
           body.active === false
@@ -184,7 +181,7 @@ function InviteDialog({
       toast({ title: 'Invitation sent', description: `${email} has 72 hours to accept.` });
       setEmail('');
       onOpenChange(false);
-      await refresh();
+      await refreshStaff();
     },
     onError: errorToast('Could not send the invitation'),
   });

@@ -16,11 +16,10 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
-import { apiRequest, serverMessage } from '@/lib/api';
-import { queryClient } from '@/lib/query-client';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
-import { adminLimitsQuery } from './queries';
+import { adminLimitsQuery, refreshLimits } from './queries';
 
 const LEVEL_NAMES = ['0 · not verified', '1 · identity', '2 · address'];
 type Values = Pick<LevelLimits, 'perCard' | 'perDay' | 'per30Days'>;
@@ -107,17 +106,12 @@ function LimitsForm({ limits, onDone }: { limits: LevelLimits; onDone: () => voi
     mutationFn: async () =>
       (await apiRequest('PUT', `/api/admin/limits/${limits.level}`, values)).json(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminLimitsQuery().queryKey });
+      await refreshLimits();
       toast({ title: `Limits of level ${limits.level} saved` });
       onDone();
     },
     onError: (error) => {
-      try {
-        const body = JSON.parse(error.message.replace(/^\d{3}: /, '')) as {
-          errors?: Partial<Record<keyof Values, string>>;
-        };
-        setErrors(body.errors ?? {});
-      } catch {}
+      if (error instanceof ApiError && error.body) setErrors(error.errors);
       toast({
         title: 'Could not save the limits',
         description: serverMessage(error),

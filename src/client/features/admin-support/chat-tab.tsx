@@ -1,4 +1,3 @@
-import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { type AdminConversation, type ChatMessage, conversationName } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { MessagesSquareIcon, PaperclipIcon, Trash2Icon } from 'lucide-react';
@@ -8,25 +7,19 @@ import { ChatComposer } from '@/components/chat/chat-composer';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
 import { useSendChatMessage } from '@/components/chat/use-send-chat-message';
 import { EmptyState } from '@/components/empty-state';
+import { Pager, useCursorPages } from '@/components/pager';
 import { ColouredBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { adminStatsQuery } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { Pager, useCursorPages } from './pager';
-import { adminConversationQuery, adminConversationsQuery, adminStatsQuery } from './queries';
-
-const refreshChats = () =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['/api/admin/conversations'] }),
-    queryClient.invalidateQueries({ queryKey: adminStatsQuery().queryKey }),
-  ]);
+import { adminConversationQuery, adminConversationsQuery, refreshChats } from './queries';
 
 export function ChatTab() {
   const pages = useCursorPages();
@@ -123,14 +116,7 @@ export function ChatTab() {
               </li>
             ))}
           </ul>
-          <Pager
-            page={pages.page}
-            count={conversations.length}
-            pageSize={ADMIN_PAGE_SIZE}
-            nextCursor={data?.nextCursor}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-          />
+          <Pager pages={pages} count={conversations.length} nextCursor={data?.nextCursor} />
         </div>
         <section
           className="flex flex-col overflow-hidden rounded-lg border"

@@ -1,3 +1,4 @@
+import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
@@ -22,20 +23,20 @@ export function useCursorPages(resetKey = '') {
   };
 }
 
+type CursorPages = ReturnType<typeof useCursorPages>;
+
+/** Previous and Next under a list paged by `useCursorPages`, with the range of rows shown. */
 export function Pager({
-  page,
+  pages: { page, next: onNext, previous: onPrevious },
   count,
-  pageSize,
   nextCursor,
-  onNext,
-  onPrevious,
+  pageSize = ADMIN_PAGE_SIZE,
 }: {
-  page: number;
+  pages: CursorPages;
+  /** The rows on this page. */
   count: number;
-  pageSize: number;
   nextCursor: string | null | undefined;
-  onNext: (cursor: string) => void;
-  onPrevious: () => void;
+  pageSize?: number;
 }) {
   if (page === 1 && !nextCursor) return null;
   const first = (page - 1) * pageSize + 1;

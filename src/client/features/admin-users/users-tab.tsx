@@ -1,9 +1,10 @@
-import { ADMIN_PAGE_SIZE, type AdminUser } from '@shared/admin';
+import type { AdminUser } from '@shared/admin';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { BanIcon, LogOutIcon, UserCheckIcon, UsersIcon, UserXIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
+import { Pager, useCursorPages } from '@/components/pager';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,16 +14,13 @@ import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
-import { Pager, useCursorPages } from './pager';
-import { adminUsersQuery } from './queries';
+import { adminUsersQuery, refreshUsers } from './queries';
 
 export function UsersTab() {
   const pages = useCursorPages();
   const query = useQuery(adminUsersQuery(pages.cursor));
-  const can = useStaffCan();
   const [ending, setEnding] = React.useState<AdminUser | null>(null);
   const endSessions = useMutation({
     mutationFn: async (user: AdminUser) =>
@@ -55,7 +53,7 @@ export function UsersTab() {
       ).json(),
     onSuccess: async (_data, { user, action }) => {
       setStanding(null);
-      await queryClient.invalidateQueries({ queryKey: ['/api/admin/users'] });
+      await refreshUsers();
       toast({ title: `${user.email} ${STANDING_DONE[action]}` });
     },
     onError: errorToast('Could not change the account'),
@@ -91,82 +89,12 @@ export function UsersTab() {
         />
         <TableBody>
           {users.map((u) => (
-            <TableRow key={u.id} data-testid="user-row">
-              <TableCell>
-                <DateTimeStack value={u.createdAt} />
-              </TableCell>
-              <TableCell className="font-medium">
-                {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
-              </TableCell>
-              <TableCell>
-                <span className="mr-2">{u.email}</span>
-                <VerifiedBadge verified={u.emailVerified} />
-              </TableCell>
-              <TableCell className="font-mono text-xs" title={u.id}>
-                {u.id.slice(0, 12)}
-              </TableCell>
-              <TableCell>
-                {u.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}
-              </TableCell>
-              <TableCell className="tabular-nums">
-                {u.isAdmin ? '—' : u.verificationLevel}
-              </TableCell>
-              <TableCell>
-                <StandingBadge standing={u.standing} reason={u.standingReason} />
-              </TableCell>
-              <TableCell className="whitespace-nowrap text-right">
-                {!u.isAdmin &&
-                  can('users.standing') &&
-                  (u.standing === 'active' ? (
-                    <>
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => openStanding(u, 'suspend')}
-                        data-testid="suspend-user"
-                        aria-label={`Suspend ${u.email}`}
-                        title="Suspend"
-                      >
-                        <BanIcon />
-                      </Button>
-                      {can('users.close') && (
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => openStanding(u, 'close')}
-                          data-testid="close-user"
-                          aria-label={`Close ${u.email}`}
-                          title="Close"
-                        >
-                          <UserXIcon />
-                        </Button>
-                      )}
-                    </>
-                  ) : (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => openStanding(u, 'reinstate')}
-                      data-testid="reinstate-user"
-                      aria-label={`Reinstate ${u.email}`}
-                      title="Reinstate"
-                    >
-                      <UserCheckIcon />
-                    </Button>
-                  ))}
-                {can('users.standing') && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    onClick={() => setEnding(u)}
-                    aria-label={`End sessions of ${u.email}`}
-                    data-testid="end-user-sessions"
-                  >
-                    <LogOutIcon /> End sessions
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
+            <UserRow
+              key={u.id}
+              user={u}
+              onStanding={(action) => openStanding(u, action)}
+              onEndSessions={() => setEnding(u)}
+            />
           ))}
         </TableBody>
       </Table>
@@ -220,15 +148,97 @@ export function UsersTab() {
           </div>
         )}
       </ConfirmDialog>
-      <Pager
-        page={pages.page}
-        count={users.length}
-        pageSize={ADMIN_PAGE_SIZE}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={users.length} nextCursor={query.data?.nextCursor} />
     </div>
+  );
+}
+
+/** One account: who, since when, role, level and standing, and what staff may do to it. */
+function UserRow({
+  user: u,
+  onStanding,
+  onEndSessions,
+}: {
+  user: AdminUser;
+  onStanding: (action: StandingAction) => void;
+  onEndSessions: () => void;
+}) {
+  const can = useStaffCan();
+  return (
+    <TableRow data-testid="user-row">
+      <TableCell>
+        <DateTimeStack value={u.createdAt} />
+      </TableCell>
+      <TableCell className="font-medium">
+        {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
+      </TableCell>
+      <TableCell>
+        <span className="mr-2">{u.email}</span>
+        <VerifiedBadge verified={u.emailVerified} />
+      </TableCell>
+      <TableCell className="font-mono text-xs" title={u.id}>
+        {u.id.slice(0, 12)}
+      </TableCell>
+      <TableCell>
+        {u.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}
+      </TableCell>
+      <TableCell className="tabular-nums">{u.isAdmin ? '—' : u.verificationLevel}</TableCell>
+      <TableCell>
+        <StandingBadge standing={u.standing} reason={u.standingReason} />
+      </TableCell>
+      <TableCell className="whitespace-nowrap text-right">
+        {!u.isAdmin &&
+          can('users.standing') &&
+          (u.standing === 'active' ? (
+            <>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => onStanding('suspend')}
+                data-testid="suspend-user"
+                aria-label={`Suspend ${u.email}`}
+                title="Suspend"
+              >
+                <BanIcon />
+              </Button>
+              {can('users.close') && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => onStanding('close')}
+                  data-testid="close-user"
+                  aria-label={`Close ${u.email}`}
+                  title="Close"
+                >
+                  <UserXIcon />
+                </Button>
+              )}
+            </>
+          ) : (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => onStanding('reinstate')}
+              data-testid="reinstate-user"
+              aria-label={`Reinstate ${u.email}`}
+              title="Reinstate"
+            >
+              <UserCheckIcon />
+            </Button>
+          ))}
+        {can('users.standing') && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={onEndSessions}
+            aria-label={`End sessions of ${u.email}`}
+            data-testid="end-user-sessions"
+          >
+            <LogOutIcon /> End sessions
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }
 

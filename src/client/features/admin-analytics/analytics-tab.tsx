@@ -1,6 +1,6 @@
 import { ANALYTICS_RANGES, type Analytics } from '@shared/analytics';
 import { formatMoney } from '@shared/money';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon } from 'lucide-react';
 import * as React from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, XAxis, YAxis } from 'recharts';
@@ -9,18 +9,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { type ChartConfig, ChartContainer, ChartData, ChartTooltip } from '@/components/ui/chart';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { apiRequest } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
+import { analyticsQuery } from './queries';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
-
-const analyticsQuery = (from: string, to: string) =>
-  queryOptions<Analytics>({
-    queryKey: ['/api/admin/analytics', { from, to }],
-    queryFn: async () =>
-      (await apiRequest('GET', `/api/admin/analytics?from=${from}&to=${to}`)).json(),
-  });
 
 /** Minutes as people say them: "45 min", "3 h 20 min", "2 d 4 h". */
 export function duration(minutes: number | null) {

@@ -14,11 +14,11 @@ import { CardImages } from '@/components/card-images';
 import { PanelSection } from '@/components/panel-section';
 import { Button } from '@/components/ui/button';
 import { TextareaField, TextField } from '@/components/ui/text-field';
+import { refreshAfterReview } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { toast } from '@/lib/toast';
-import { refreshAfterReview } from './queries';
 
 /**
  * Staff's side of fair dealing in the review dialog (decision 073): the card's revised offer (or

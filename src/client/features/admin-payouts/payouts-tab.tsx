@@ -17,11 +17,14 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextField } from '@/components/ui/text-field';
+import { adminPayoutsQuery, refreshAfterReview } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { toast } from '@/lib/toast';
-import { adminPayoutsQuery, PAYOUTS_CSV_URL, refreshAfterReview } from './queries';
+
+/** The CSV of the same cards, downloaded by the browser. */
+const PAYOUTS_CSV_URL = '/api/admin/payouts.csv';
 
 /** Selected cards and the amount each showed when it was ticked (the amount being paid). */
 type Selection = Map<string, string>;

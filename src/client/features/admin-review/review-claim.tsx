@@ -2,7 +2,7 @@ import type { Claimant } from '@shared/admin';
 import { UserCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { apiRequest, serverBody } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { errorToast } from '@/lib/error-toast';
 
@@ -27,8 +27,8 @@ export function useReviewClaim(id: string) {
         );
         setState({ mine: true });
       } catch (error) {
-        const body = serverBody(error);
-        if (body?.code === 'claimed' && body.by) setState({ mine: false, by: body.by as Claimant });
+        if (error instanceof ApiError && error.code === 'claimed' && error.body?.by)
+          setState({ mine: false, by: error.body.by as Claimant });
         else if (takeOver) errorToast('Could not take over the card')(error);
       }
     },

@@ -1,4 +1,3 @@
-import { ADMIN_PAGE_SIZE } from '@shared/admin';
 import { TICKET_STATUSES, ticketStatusLabel } from '@shared/statuses';
 import { type AdminTicket, awaitsStaff, type TicketReplyInput } from '@shared/support';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -6,6 +5,7 @@ import { LifeBuoyIcon, MessagesSquareIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { OptionsSelect } from '@/components/options-select';
+import { Pager, useCursorPages } from '@/components/pager';
 import { ColouredBadge } from '@/components/status-badge';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
@@ -15,14 +15,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
-import { queryClient } from '@/lib/query-client';
 import { toast } from '@/lib/toast';
-import { Pager, useCursorPages } from './pager';
-import { adminTicketQuery, adminTicketsQuery } from './queries';
-
-/** The list and every open thread: their key starts with the list's path. */
-const refreshTickets = () =>
-  queryClient.invalidateQueries({ queryKey: ['/api/admin/support-tickets'] });
+import { adminTicketQuery, adminTicketsQuery, refreshTickets } from './queries';
 
 /** Sets a ticket's status (audited on the server); the list and the thread both use it. */
 function useTicketStatus() {
@@ -91,14 +85,7 @@ export function TicketsTab() {
           onOpen={setOpenId}
         />
       )}
-      <Pager
-        page={pages.page}
-        count={tickets.length}
-        pageSize={ADMIN_PAGE_SIZE}
-        nextCursor={query.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-      />
+      <Pager pages={pages} count={tickets.length} nextCursor={query.data?.nextCursor} />
       <TicketThreadDialog id={openId} onClose={() => setOpenId(null)} />
     </div>
   );

@@ -1,0 +1,14 @@
+import type { AdminBrandRate, RateChange } from '@shared/rates';
+import { queryOptions } from '@tanstack/react-query';
+import { ratesQuery, refresh } from '@/lib/queries';
+
+/** Every brand with its terms, retired ones too; pushed by the `rates` topic. */
+export const adminRatesQuery = () =>
+  queryOptions<AdminBrandRate[]>({ queryKey: ['/api/admin/rates'] });
+
+export const rateHistoryQuery = () =>
+  queryOptions<RateChange[]>({ queryKey: ['/api/admin/rates/history'] });
+
+/** After a change of terms: the staff list, its history and the public list the forms quote. */
+export const refreshRates = () =>
+  refresh(adminRatesQuery().queryKey, rateHistoryQuery().queryKey, ratesQuery().queryKey);

@@ -1,0 +1,179 @@
+import type { QueueSort } from '@shared/admin';
+import { useQuery } from '@tanstack/react-query';
+import { KeyboardIcon, RefreshCwIcon } from 'lucide-react';
+import * as React from 'react';
+import { Pager, useCursorPages } from '@/components/pager';
+import { SearchInput } from '@/components/search-input';
+import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
+import { Button } from '@/components/ui/button';
+import { NativeSelect } from '@/components/ui/native-select';
+import { adminTransactionsQuery, reviewSummaryQuery } from '@/features/admin-shared/queries';
+import { useShortcuts } from '@/hooks/use-shortcuts';
+import { QueueRows } from './queue-rows';
+import { ReviewDialog } from './review-dialog';
+import { ShortcutsDialog } from './review-shortcuts';
+
+function useDebounced<T>(value: T, ms = 300) {
+  const [debounced, setDebounced] = React.useState(value);
+  React.useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+interface QueueFilter {
+  status: StatusFilterValue;
+  validation: 'all' | 'flagged';
+  appeal: 'all' | 'pending';
+  sort: QueueSort;
+}
+
+// Oldest waiting first (issue 24): the card that has waited longest is reviewed next.
+const ALL: QueueFilter = { status: 'all', validation: 'all', appeal: 'all', sort: 'waiting' };
+
+export function UploadsTab() {
+  const [searchInput, setSearchInput] = React.useState('');
+  const search = useDebounced(searchInput);
+  const [filter, setFilter] = React.useState<QueueFilter>(ALL);
+  const { status, validation, appeal, sort } = filter;
+  const pages = useCursorPages(`${search}|${status}|${validation}|${appeal}|${sort}`);
+  const query = useQuery(adminTransactionsQuery({ search, ...filter, cursor: pages.cursor }));
+  const summary = useQuery(reviewSummaryQuery()).data;
+  const [reviewing, setReviewing] = React.useState<string | null>(null);
+  const rows = query.data?.items ?? [];
+  // Keyboard review (issue 21, item 4): J and K move the selection, Enter opens it, ? lists keys.
+  const [selected, setSelected] = React.useState(0);
+  const [showKeys, setShowKeys] = React.useState(false);
+  const current = Math.min(selected, rows.length - 1);
+  const move = (by: number) => setSelected(Math.max(0, Math.min(rows.length - 1, current + by)));
+  useShortcuts(
+    {
+      j: () => move(1),
+      k: () => move(-1),
+      enter: () => rows[current] && setReviewing(rows[current].id),
+      '?': () => setShowKeys(true),
+    },
+    reviewing === null && !showKeys,
+  );
+
+  return (
+    <div className="grid gap-4">
+      <QueueToolbar
+        searchInput={searchInput}
+        onSearchInput={setSearchInput}
+        searching={!!search}
+        filter={filter}
+        onFilter={(change) => setFilter((f) => ({ ...f, ...change }))}
+        appealsPending={summary?.appealsPending}
+        fetching={query.isFetching}
+        onRefresh={() => query.refetch()}
+        onShowKeys={() => setShowKeys(true)}
+      />
+      <QueueRows
+        rows={rows}
+        loading={query.isLoading}
+        filtered={!!search || status !== 'all' || validation !== 'all' || appeal !== 'all'}
+        current={current}
+        targetMinutes={summary?.targetMinutes}
+        onReview={setReviewing}
+      />
+      <Pager pages={pages} count={rows.length} nextCursor={query.data?.nextCursor} />
+      <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} onOpen={setReviewing} />
+      <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} />
+    </div>
+  );
+}
+
+/** Search, the filters and the order, with Refresh and the list of keys. */
+function QueueToolbar({
+  searchInput,
+  onSearchInput,
+  searching,
+  filter,
+  onFilter,
+  appealsPending,
+  fetching,
+  onRefresh,
+  onShowKeys,
+}: {
+  searchInput: string;
+  onSearchInput: (value: string) => void;
+  /** A search is on: its results come newest first, whatever the order chosen. */
+  searching: boolean;
+  filter: QueueFilter;
+  onFilter: (change: Partial<QueueFilter>) => void;
+  appealsPending: number | undefined;
+  fetching: boolean;
+  onRefresh: () => void;
+  onShowKeys: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row">
+      <SearchInput
+        label="Search card type, email or ID"
+        value={searchInput}
+        onChange={onSearchInput}
+      />
+      <div className="flex gap-2">
+        <div className="flex-1 sm:w-44">
+          <StatusFilter value={filter.status} onChange={(status) => onFilter({ status })} />
+        </div>
+        <div className="flex-1 sm:w-40">
+          <NativeSelect
+            aria-label="Filter by automated checks"
+            value={filter.validation}
+            onChange={(e) => onFilter({ validation: e.target.value as 'all' | 'flagged' })}
+          >
+            <option value="all">All checks</option>
+            <option value="flagged">Flagged only</option>
+          </NativeSelect>
+        </div>
+        <div className="flex-1 sm:w-40">
+          <NativeSelect
+            aria-label="Filter by appeals"
+            value={filter.appeal}
+            onChange={(e) => onFilter({ appeal: e.target.value as 'all' | 'pending' })}
+          >
+            <option value="all">All cards</option>
+            <option value="pending">
+              {appealsPending ? `Appeals (${appealsPending})` : 'Appeals'}
+            </option>
+          </NativeSelect>
+        </div>
+        <div className="flex-1 sm:w-44">
+          <NativeSelect
+            aria-label="Order"
+            value={searching ? 'newest' : filter.sort}
+            disabled={searching}
+            title={searching ? 'Search results are listed newest first' : undefined}
+            onChange={(e) => onFilter({ sort: e.target.value as QueueSort })}
+          >
+            <option value="waiting">Oldest waiting first</option>
+            <option value="newest">Newest first</option>
+          </NativeSelect>
+        </div>
+        <Button
+          variant="outline"
+          size="icon"
+          className="size-10"
+          aria-label="Refresh"
+          onClick={onRefresh}
+        >
+          <RefreshCwIcon className={fetching ? 'animate-spin' : undefined} />
+        </Button>
+        <Button
+          variant="outline"
+          size="icon"
+          className="size-10"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={onShowKeys}
+          data-testid="show-shortcuts"
+        >
+          <KeyboardIcon />
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { ratePercent } from '@shared/brands';
+import { cardValueProblem, quote } from '@shared/card-rules';
+import { formatMoney } from '@shared/money';
+import type { BrandRate } from '@shared/rates';
+import { Card, CardContent } from '@/components/ui/card';
+
+/** The live quote: value × brand rate, to 2 decimals, with the rate as a whole percent. */
+export function PayoutQuote({
+  cardType,
+  cardValue,
+  terms,
+  retired,
+}: {
+  cardType: string;
+  cardValue: string;
+  terms: BrandRate | undefined;
+  /** The chosen brand left the list while the form was open. */
+  retired: boolean;
+}) {
+  const valid = cardType !== '' && !!terms && cardValueProblem(cardValue, terms.minimum) === null;
+  const q = valid && terms ? quote(terms.rate, cardValue.trim()) : null;
+  return (
+    <Card className="border-primary/30 bg-primary/5" data-testid="payout-quote">
+      <CardContent className="p-5">
+        <p className="text-sm font-medium text-muted-foreground">Expected payout</p>
+        {q ? (
+          <>
+            <p
+              className="mt-1 text-3xl font-bold tabular-nums text-primary"
+              data-testid="expected-payout"
+            >
+              {formatMoney(q.expectedPayout)}
+            </p>
+            <p className="mt-1 text-sm" data-testid="payout-rate">
+              {ratePercent(q.rate)}% rate for {cardType}
+            </p>
+          </>
+        ) : retired ? (
+          <p className="mt-2 text-sm font-medium text-destructive" role="alert">
+            We no longer buy {cardType} gift cards. Please choose another brand.
+          </p>
+        ) : (
+          <p className="mt-2 text-sm text-muted-foreground">
+            Choose the brand and enter the card value to see what you will be paid.
+          </p>
+        )}
+        <p className="mt-3 border-t pt-3 text-xs text-muted-foreground">
+          The rate shown when you submit is the rate we honour.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
