@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OFFER_EXPIRY_HOURS, DEFAULT_REVIEW_TARGET_MINUTES } from '../shared/fair-dealing';
-import { type Keyring, keyringOf, newDataKeyText, parseDataKey } from './common/encryption';
+import { type Keyring, keyringOf, newDataKeyText, parseDataKey } from './encryption';
 
 /** Every variable the server reads (.env.example lists them all; a test checks). */
 export const envSchema = z.object({

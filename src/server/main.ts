@@ -9,8 +9,8 @@ import { DatabaseLockedError, openDatabase } from './db/client';
 import { everyPeriod } from './jobs';
 import { LiveHub } from './live/hub';
 import { startPgBridge } from './live/pg-bridge';
-import { foldAnalytics } from './modules/analytics/jobs';
-import { sealTwoFactorSecrets } from './modules/auth/two-factor';
+import { foldAnalytics } from './modules/analytics';
+import { sealTwoFactorSecrets } from './modules/auth';
 import { expireOffers } from './modules/cards';
 import {
   applyRetention,
@@ -19,8 +19,8 @@ import {
   resealDocuments,
 } from './modules/files';
 import { checkBooks, foldLedgerDays } from './modules/ledger';
-import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications/digests';
-import { buildExports, privacyUpkeep } from './modules/privacy/jobs';
+import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications';
+import { buildExports, privacyUpkeep } from './modules/privacy';
 import { deleteExpiredSessions } from './modules/sessions';
 import { deleteExpiredVerificationDocuments } from './modules/verification';
 import { loggableError } from './plugins/errors';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from './db/client';
 import { listTransactions, transactionStats } from './modules/cards';
-import { conversation } from './modules/chat/queries';
+import { conversation } from './modules/chat';
 
 /** A customer id no one has: the warm-up's reads find nothing. */
 const NO_ONE = '00000000-0000-0000-0000-000000000000';

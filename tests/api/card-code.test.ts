@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/common/encryption';
 import { auditLog, transactions, validationLogs } from '../../src/server/db/schema';
+import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryption';
 import { resealCardCodes } from '../../src/server/modules/cards';
 import {
   as,

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { rememberSecret, secretOf } from '../../scripts/lib/staff-sign-in';
 import { rotateDataKeys } from '../../src/server/cli/sealed-data';
 import { upsertAdmin } from '../../src/server/common/accounts';
-import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/common/encryption';
 import { twoFactor } from '../../src/server/db/schema';
+import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryption';
 import {
   sealTwoFactorSecrets,
   TWO_FACTOR_UNREADABLE,

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/common/encryption';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog, uploads, users, verificationSubmissions } from '../../src/server/db/schema';
+import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryption';
 import { resealDocuments } from '../../src/server/modules/files';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
 import {

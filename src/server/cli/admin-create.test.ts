@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { keyringOf, newDataKeyText, parseDataKey } from '../common/encryption';
 import { openDatabase } from '../db/client';
 import { admins, recoveryCodes, sessions, twoFactor } from '../db/schema';
-import { newRecoveryCodes, startEnrolment } from '../modules/auth/two-factor';
+import { keyringOf, newDataKeyText, parseDataKey } from '../encryption';
+import { newRecoveryCodes, startEnrolment } from '../modules/auth';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-cli-'));

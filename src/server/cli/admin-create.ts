@@ -8,7 +8,7 @@ import { PASSWORD_LINKS, revokeTokens } from '../common/tokens';
 import { ConfigError, loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { CHANNEL } from '../live/pg-bridge';
-import { resetTwoFactor } from '../modules/auth/two-factor';
+import { resetTwoFactor } from '../modules/auth';
 import { deleteAccountSessions } from '../modules/sessions';
 import { withDatabase } from './open-database';
 

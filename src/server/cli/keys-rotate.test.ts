@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyringOf, parseDataKey, sealText } from '../common/encryption';
 import { openDatabase } from '../db/client';
 import { twoFactor } from '../db/schema';
-import { findTwoFactor } from '../modules/auth/two-factor';
+import { keyringOf, parseDataKey, sealText } from '../encryption';
+import { findTwoFactor } from '../modules/auth';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-keys-'));

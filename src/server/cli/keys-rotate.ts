@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { newDataKeyText } from '../common/encryption';
 import { type AppConfig, ConfigError, dataKeyFile, loadConfig } from '../config';
+import { newDataKeyText } from '../encryption';
 import { openStorage } from '../storage/open-storage';
 import { withDatabase } from './open-database';
 import { rotateDataKeys } from './sealed-data';

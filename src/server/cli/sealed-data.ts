@@ -1,6 +1,6 @@
-import type { Keyring } from '../common/encryption';
 import type { Db } from '../db/client';
-import { sealTwoFactorSecrets } from '../modules/auth/two-factor';
+import type { Keyring } from '../encryption';
+import { sealTwoFactorSecrets } from '../modules/auth';
 import { resealCardCodes } from '../modules/cards';
 import { resealDocuments } from '../modules/files';
 import type { ObjectStorage } from '../storage/object-storage';

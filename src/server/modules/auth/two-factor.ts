@@ -3,6 +3,10 @@ import { and, eq, isNull, lt, ne, notLike, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { PRODUCT_NAME } from '../../../shared/brand';
 import type { Principal } from '../../common/account';
+import { HttpError } from '../../common/http-error';
+import { secretChecked } from '../../common/passwords';
+import type { Db } from '../../db/client';
+import { recoveryCodes, twoFactor } from '../../db/schema';
 import {
   DecryptionError,
   isSealedText,
@@ -10,11 +14,7 @@ import {
   openText,
   sealedTextKeyId,
   sealText,
-} from '../../common/encryption';
-import { HttpError } from '../../common/http-error';
-import { secretChecked } from '../../common/passwords';
-import type { Db } from '../../db/client';
-import { recoveryCodes, twoFactor } from '../../db/schema';
+} from '../../encryption';
 
 /**
  * The second factor of accounts with staff rights (docs/decisions/037): TOTP as RFC 6238 and

@@ -5,15 +5,9 @@ import { can } from '../../../shared/staff-roles';
 import type { Account } from '../../common/account';
 import { auditCard } from '../../common/audit';
 import type { CommandContext, Outcome } from '../../common/command';
-import {
-  type DataKey,
-  type Keyring,
-  openText,
-  sealedTextKeyId,
-  sealText,
-} from '../../common/encryption';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
+import { type DataKey, type Keyring, openText, sealedTextKeyId, sealText } from '../../encryption';
 
 /**
  * An e-gift card's code at rest (issue 24, decision 082): sealed with the data key, shown in

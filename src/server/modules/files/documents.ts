@@ -1,13 +1,8 @@
 import { Readable } from 'node:stream';
 import { and, eq, isNull } from 'drizzle-orm';
-import {
-  type Keyring,
-  openDocument,
-  sealDocument,
-  sealedDocumentKeyId,
-} from '../../common/encryption';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
+import { type Keyring, openDocument, sealDocument, sealedDocumentKeyId } from '../../encryption';
 import type { ObjectStorage, StoredObject } from '../../storage/object-storage';
 
 /**
