@@ -35,7 +35,9 @@ async function withDatabase<T>(work: (db: Awaited<ReturnType<typeof openDatabase
   }
 }
 
-describe('npm run admin:create', () => {
+// Each command is a process of its own opening the embedded database from disk: on a busy machine
+// a few of them take longer than a request's 30 s.
+describe('npm run admin:create', { timeout: 120_000 }, () => {
   it('creates staff, refuses a common password, and resets a second factor', async () => {
     const created = adminCreate('--email', 'ops@example.com', '--password', 'an ops passphrase 1');
     expect(created.output).toContain('Created staff account ops@example.com');

@@ -38,7 +38,9 @@ const keysInFile = () =>
     .filter(Boolean)
     .map((line) => parseDataKey(line)!);
 
-describe('npm run keys:rotate', () => {
+// Each command is a process of its own opening the embedded database from disk: on a busy machine
+// a few of them take longer than a request's 30 s.
+describe('npm run keys:rotate', { timeout: 120_000 }, () => {
   it('re-seals every secret under a new key, and the file keeps that key alone', async () => {
     // First run: makes the key and the database; nothing sealed yet.
     const first = keysRotate();
