@@ -229,6 +229,9 @@ export async function postCardMoney(
   }
 
   if (target.paid !== posted.paid) {
+    // What the seller owes back cannot change while a payment is undone or made (and the seller's
+    // row is taken before any clawback's, as everywhere: lockSeller).
+    await lockSeller(tx, card.userId);
     const [method] = card.paymentMethodId
       ? await tx
           .select({
@@ -264,8 +267,6 @@ export async function postCardMoney(
         );
     }
     if (target.paid > 0) {
-      // What the seller owes back cannot change between working out the netting and posting it.
-      await lockSeller(tx, card.userId);
       const open = await nettableClawbacks(tx, card.userId, true);
       // The part of the payment that settles what the seller owes back, by the netting rule the
       // payouts list follows too: the amount it shows to send is the amount posted as sent.
