@@ -6,6 +6,7 @@ import {
   as,
   fixture,
   multipart,
+  reviewCard,
   type SignedIn,
   setUpTestApp,
   signInAs,
@@ -124,10 +125,9 @@ beforeAll(async () => {
   const card = await ok(submitCard(t.app, customer), 201);
   urls['card photo'] = card.imageUrls[0];
   await ok(
-    as(t.app, who.reviewer, {
-      method: 'PATCH',
-      url: `/api/admin/transactions/${card.id}`,
-      payload: { status: 'rejected', rejectionReason: 'code_invalid' },
+    reviewCard(t.app, who.reviewer, card.id, {
+      status: 'rejected',
+      rejectionReason: 'code_invalid',
     }),
   );
   urls['appeal photo'] = await uploadCardImage(t.app, customer, 'card-back.png');
