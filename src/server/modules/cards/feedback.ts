@@ -8,7 +8,9 @@ import {
 import { isUuid } from '../../../shared/ids';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
-import { addFeedback, findTransaction } from './queries';
+import type { Db } from '../../db/client';
+import { feedback } from '../../db/schema';
+import { findTransaction } from './queries';
 
 /**
  * A customer rates a completed card of theirs, once (another customer's card answers as one that
@@ -30,4 +32,24 @@ export async function rateCard(
     value: saved,
     changed: [change([userId, STAFF], ['transactions', 'queue', 'admin-stats'])],
   };
+}
+
+/**
+ * Saves the customer's rating of a card, once: null when the card already has one (the unique
+ * index decides, so two requests at the same moment make one row and no error).
+ */
+async function addFeedback(
+  db: Db,
+  userId: string,
+  transactionId: string,
+  input: { rating: number; comment: string | null },
+): Promise<Feedback | null> {
+  const [row] = await db
+    .insert(feedback)
+    .values({ userId, transactionId, type: 'transaction', ...input })
+    .onConflictDoNothing({ target: feedback.transactionId })
+    .returning();
+  return row
+    ? { rating: row.rating, comment: row.comment, createdAt: row.createdAt.toISOString() }
+    : null;
 }

@@ -1,5 +1,4 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Feedback } from '../../../shared/feedback';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
@@ -207,24 +206,4 @@ const statsLoader = (db: Db) =>
 
 export async function transactionStats(db: Db, userId: string) {
   return statsLoader(db).load(userId);
-}
-
-/**
- * Saves the customer's rating of a card, once: null when the card already has one (the unique
- * index decides, so two requests at the same moment make one row and no error).
- */
-export async function addFeedback(
-  db: Db,
-  userId: string,
-  transactionId: string,
-  input: { rating: number; comment: string | null },
-): Promise<Feedback | null> {
-  const [row] = await db
-    .insert(feedback)
-    .values({ userId, transactionId, type: 'transaction', ...input })
-    .onConflictDoNothing({ target: feedback.transactionId })
-    .returning();
-  return row
-    ? { rating: row.rating, comment: row.comment, createdAt: row.createdAt.toISOString() }
-    : null;
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUuid } from '../../../shared/ids';
 import type { ChatMessage, sendChatMessageSchema } from '../../../shared/support';
@@ -13,11 +13,13 @@ import {
   type Outcome,
   STAFF,
 } from '../../common/command';
-import { badRequest } from '../../common/http-error';
+import { cursorColumn } from '../../common/cursor';
+import { badRequest, notFound } from '../../common/http-error';
 import { chatReplyNotice, notify } from '../../common/notify';
-import { chatMessages, users } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { chatConversations, chatMessages, users } from '../../db/schema';
 import { claimChatAttachment, deleteChatUploads } from '../files';
-import { countChatMessages, markConversationRead, toChatMessage } from './queries';
+import { countChatMessages, toChatMessage } from './queries';
 
 /** A conversation's customer and staff see it change, and staff's unread counts. */
 const conversationChanged = (customerId: string) =>
@@ -100,4 +102,44 @@ export async function clearChats(
     value: deleted,
     changed: [changeEverywhere(['chat']), change([STAFF], ['chats', 'admin-stats'])],
   };
+}
+
+/**
+ * Staff read a customer's messages: those up to and including `throughMessageId` (the newest
+ * on their screen), or all. The trigger on chat_messages recounts the conversation's unread
+ * count in the same statement. 404 when the customer has no conversation, 400 when the message
+ * is not in it.
+ */
+async function markConversationRead(
+  db: Db,
+  userId: string,
+  throughMessageId: string | undefined,
+): Promise<{ marked: number; unreadCount: number }> {
+  return db.transaction(async (tx) => {
+    const [conversation] = await tx
+      .select({ userId: chatConversations.userId })
+      .from(chatConversations)
+      .where(eq(chatConversations.userId, userId));
+    if (!conversation) throw notFound('Conversation not found');
+    const m = chatMessages;
+    let through: SQL | undefined;
+    if (throughMessageId) {
+      const [last] = await tx
+        .select({ createdAt: cursorColumn(m.createdAt) })
+        .from(m)
+        .where(and(eq(m.id, throughMessageId), eq(m.userId, userId)));
+      if (!last) throw badRequest('Choose a message of this conversation', 'throughMessageId');
+      through = sql`(${m.createdAt}, ${m.id}) <= (${last.createdAt}::timestamptz, ${throughMessageId}::uuid)`;
+    }
+    const marked = await tx
+      .update(m)
+      .set({ isRead: true })
+      .where(and(eq(m.userId, userId), eq(m.senderType, 'user'), eq(m.isRead, false), through))
+      .returning({ id: m.id });
+    const [after] = await tx
+      .select({ unreadCount: chatConversations.unreadCount })
+      .from(chatConversations)
+      .where(eq(chatConversations.userId, userId));
+    return { marked: marked.length, unreadCount: after?.unreadCount ?? 0 };
+  });
 }

@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AdminChatMessage, AdminConversation, ChatMessage } from '../../../shared/support';
 import { customerColumns } from '../../common/accounts';
 import { afterLeadingCursor, cursorColumn, toPage } from '../../common/cursor';
-import { badRequest, notFound } from '../../common/http-error';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -126,44 +125,4 @@ export async function listConversations(db: Db, options: { cursor?: string; limi
     ),
     nextCursor: page.nextCursor,
   };
-}
-
-/**
- * Staff read a customer's messages: those up to and including `throughMessageId` (the newest
- * on their screen), or all. The trigger on chat_messages recounts the conversation's unread
- * count in the same statement. 404 when the customer has no conversation, 400 when the message
- * is not in it.
- */
-export async function markConversationRead(
-  db: Db,
-  userId: string,
-  throughMessageId: string | undefined,
-): Promise<{ marked: number; unreadCount: number }> {
-  return db.transaction(async (tx) => {
-    const [conversation] = await tx
-      .select({ userId: chatConversations.userId })
-      .from(chatConversations)
-      .where(eq(chatConversations.userId, userId));
-    if (!conversation) throw notFound('Conversation not found');
-    const m = chatMessages;
-    let through: SQL | undefined;
-    if (throughMessageId) {
-      const [last] = await tx
-        .select({ createdAt: cursorColumn(m.createdAt) })
-        .from(m)
-        .where(and(eq(m.id, throughMessageId), eq(m.userId, userId)));
-      if (!last) throw badRequest('Choose a message of this conversation', 'throughMessageId');
-      through = sql`(${m.createdAt}, ${m.id}) <= (${last.createdAt}::timestamptz, ${throughMessageId}::uuid)`;
-    }
-    const marked = await tx
-      .update(m)
-      .set({ isRead: true })
-      .where(and(eq(m.userId, userId), eq(m.senderType, 'user'), eq(m.isRead, false), through))
-      .returning({ id: m.id });
-    const [after] = await tx
-      .select({ unreadCount: chatConversations.unreadCount })
-      .from(chatConversations)
-      .where(eq(chatConversations.userId, userId));
-    return { marked: marked.length, unreadCount: after?.unreadCount ?? 0 };
-  });
 }
