@@ -142,20 +142,21 @@ export async function useSecondFactor(
   context: CommandContext,
   account: Principal & { email: string },
   code: string,
-): Promise<Outcome<{ check: CodeCheck; recoveryCodes?: string[] }>> {
+): Promise<Outcome<{ check: CodeCheck; wasOn: boolean; recoveryCodes?: string[] }>> {
   const now = context.now();
   return context.db.transaction(async (tx) => {
     const enrolment = await findTwoFactor(tx, context.config.encryption, account, { lock: true });
-    if (!enrolment) return { value: { check: 'wrong' }, changed: [] };
+    if (!enrolment) return { value: { check: 'wrong', wasOn: false }, changed: [] };
+    const wasOn = Boolean(enrolment.enabledAt);
     const check = /^[\d\s]+$/.test(code)
       ? await acceptCode(tx, enrolment, code, now)
       : enrolment.enabledAt && (await acceptRecoveryCode(tx, account, code, now))
         ? 'ok'
         : 'wrong';
-    if (check !== 'ok' || enrolment.enabledAt) return { value: { check }, changed: [] };
+    if (check !== 'ok' || wasOn) return { value: { check, wasOn }, changed: [] };
     const recoveryCodes = await newRecoveryCodes(tx, account);
     await auditTwoFactor(tx, account, true);
-    return { value: { check, recoveryCodes }, changed: [change([account.id], ['account'])] };
+    return { value: { check, wasOn, recoveryCodes }, changed: [change([account.id], ['account'])] };
   });
 }
 

@@ -438,9 +438,12 @@ export default async function authRoutes(app: FastifyInstance) {
       const enrolment = await findTwoFactor(app.db, app.config.encryption, account);
       if (!enrolment) throw new HttpError(409, 'Set two-factor up first');
       if (enrolment.enabledAt) throw new HttpError(409, TWO_FACTOR_ON);
-      const { check, recoveryCodes } = await app.run((context) =>
+      const { check, wasOn, recoveryCodes } = await app.run((context) =>
         useSecondFactor(context, account, request.body.code),
       );
+      // Another request turned it on while this one waited for the enrolment's lock (its code,
+      // the same one, is then a replay): that is the conflict, not a wrong code.
+      if (wasOn) throw new HttpError(409, TWO_FACTOR_ON);
       if (check !== 'ok') {
         const message = check === 'replayed' ? REPLAYED_CODE : WRONG_CODE;
         throw new HttpError(400, message, { code: message });
