@@ -567,7 +567,8 @@ async function soakMode() {
     ),
   );
   clearInterval(progress);
-  const serverBusy = (cpuSeconds(target.pid!) - serverCpuStart) / (SOAK_SECONDS + 2.5);
+  const serverCpuSeconds = cpuSeconds(target.pid!) - serverCpuStart;
+  const serverBusy = serverCpuSeconds / (SOAK_SECONDS + 2.5);
   const writes = stopWrites();
   const memoryEnd = rssMb(target.pid!);
   await app.stop();
@@ -607,6 +608,12 @@ async function soakMode() {
     `| server RSS start -> end | ${fmt(memoryStart)} -> ${fmt(memoryEnd)} MB (${fmt(memoryEnd - memoryStart, 1)} MB) |`,
   );
   console.log(`| server CPU | ${fmt(100 * serverBusy)}% of a core |`);
+  // Cold answers: a path's first poll or a changed one (a 200 built afresh); the 304s and the
+  // writes cost little beside them, so this bounds the cost of a cold answer from above.
+  const cold = answers.filter((a) => a.kind === 'first' || a.kind === 'changed').length;
+  console.log(
+    `| server CPU per cold answer (all CPU / ${cold} first or changed answers) | ${fmt((1000 * serverCpuSeconds) / Math.max(cold, 1), 3)} ms |`,
+  );
   console.log(
     `| generators' CPU | ${results.map((r) => `${fmt(100 * r.busy)}%`).join(', ')} of a core each |`,
   );

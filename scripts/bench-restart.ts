@@ -141,7 +141,9 @@ for (const target of targets) {
       `p99 ${median(runs.map((r) => r.p99)).toFixed(0)} ms (${runs.map((r) => r.p99.toFixed(0)).join(', ')}), ` +
       `max ${median(runs.map((r) => r.max)).toFixed(0)} ms, errors ${runs.map((r) => r.errors).join('/')}, ` +
       `p99 by second of the wave ${runs.map((r) => r.p99BySecond.map((t) => t.toFixed(0)).join('/')).join(', ')} ms, ` +
-      `CPU server ${runs.map((r) => r.cpu.server.toFixed(1)).join('/')} s, generator ${runs.map((r) => r.cpu.generator.toFixed(1)).join('/')} s` +
+      `CPU server ${runs.map((r) => r.cpu.server.toFixed(1)).join('/')} s, generator ${runs.map((r) => r.cpu.generator.toFixed(1)).join('/')} s, ` +
+      // Every answer of the wave is cold (no ETag sent): the server's CPU over them compares across hosts.
+      `server CPU per cold answer ${median(runs.map((r) => (1000 * r.cpu.server) / r.requests)).toFixed(3)} ms (${runs.map((r) => ((1000 * r.cpu.server) / r.requests).toFixed(3)).join(', ')})` +
       (written[0] !== null ? `, session rows written ${written.join('/')}` : ''),
   );
   await fresh?.drop();
