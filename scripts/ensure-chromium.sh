@@ -8,5 +8,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "Installing Debian's chromium for the browser tests..."
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq chromium >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null
