@@ -4,7 +4,7 @@ import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { wholeNumberParam } from './params';
 import { payoutReferenceSchema } from './payouts';
 import { REJECTION_NOTE_MAX_LENGTH, REJECTION_REASONS } from './rejections';
-import { PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
+import { CARD_STATUSES, PAYMENT_STATUSES, TRANSACTION_STATUSES } from './statuses';
 
 export const VALIDATION_STATUSES = ['flagged', 'passed', 'pending'] as const;
 
@@ -119,7 +119,7 @@ export type QueueSort = (typeof QUEUE_SORTS)[number];
 
 export const adminListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
-  status: z.enum(['all', ...TRANSACTION_STATUSES]).optional(),
+  status: z.enum(['all', ...CARD_STATUSES]).optional(),
   /** The automated checks' verdict: `flagged` lists the cards a check flagged. */
   validation: z
     .enum(['all', ...VALIDATION_STATUSES], {

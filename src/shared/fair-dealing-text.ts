@@ -49,4 +49,5 @@ export const TIMELINE_LABELS: Record<TimelineStep, string> = {
   rejected: 'Rejected',
   appealed: 'Appealed',
   appeal_decided: 'Appeal decided',
+  withdrawn: 'Withdrawn by you',
 };

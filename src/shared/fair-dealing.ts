@@ -193,6 +193,7 @@ export const TIMELINE_STEPS = [
   'rejected',
   'appealed',
   'appeal_decided',
+  'withdrawn',
 ] as const;
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
 

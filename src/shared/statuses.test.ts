@@ -38,6 +38,16 @@ describe('moneyStatus', () => {
     }
   }
 
+  it('tells the seller a withdrawn card has no payout (decision 135)', () => {
+    expect(moneyStatus('withdrawn', 'pending')).toMatchObject({
+      key: 'withdrawn',
+      label: 'Withdrawn (no payout)',
+      paymentLabel: 'No payout',
+      hasPayout: false,
+      hasReceipt: false,
+    });
+  });
+
   it('covers every pair (the table above is complete)', () => {
     expect(Object.keys(EXPECTED)).toEqual([...TRANSACTION_STATUSES]);
     for (const status of TRANSACTION_STATUSES) {

@@ -1,5 +1,10 @@
 /** Transaction and payment statuses with their labels and badge colours (spec section 4). */
 export const TRANSACTION_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const;
+/**
+ * Every status a card can have: staff set TRANSACTION_STATUSES; `withdrawn` only its seller, from
+ * pending, for good (decision 135).
+ */
+export const CARD_STATUSES = [...TRANSACTION_STATUSES, 'withdrawn'] as const;
 
 export const PAYMENT_STATUSES = ['pending', 'sent', 'confirmed'] as const;
 
@@ -10,12 +15,14 @@ const STATUS_LABELS: Record<string, string> = {
   processing: 'Processing',
   completed: 'Completed',
   rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
 };
 const STATUS_COLOURS: Record<string, BadgeColour> = {
   pending: 'yellow',
   processing: 'blue',
   completed: 'green',
   rejected: 'red',
+  withdrawn: 'gray',
 };
 const PAYMENT_LABELS: Record<string, string> = {
   pending: 'Payment Pending',
@@ -64,7 +71,13 @@ export const PAID_PAYMENT_STATUSES = ['sent', 'confirmed'] as const;
 export const isPaid = (paymentStatus: string) =>
   (PAID_PAYMENT_STATUSES as readonly string[]).includes(paymentStatus);
 
-export const MONEY_STATUSES = ['under_review', 'approved', 'paid', 'rejected'] as const;
+export const MONEY_STATUSES = [
+  'under_review',
+  'approved',
+  'paid',
+  'rejected',
+  'withdrawn',
+] as const;
 export type MoneyStatusKey = (typeof MONEY_STATUSES)[number];
 
 export interface MoneyStatus {
@@ -88,11 +101,13 @@ const MONEY_LABELS: Record<MoneyStatusKey, [string, BadgeColour]> = {
   approved: ['Approved (awaiting payment)', 'blue'],
   paid: ['Paid', 'green'],
   rejected: ['Rejected (no payout)', 'red'],
+  withdrawn: ['Withdrawn (no payout)', 'gray'],
 };
 
 export function moneyStatusKey(status: string, paymentStatus: string): MoneyStatusKey {
   if (isPaid(paymentStatus)) return 'paid';
   if (status === 'rejected') return 'rejected';
+  if (status === 'withdrawn') return 'withdrawn';
   if (status === 'processing' || status === 'completed') return 'approved';
   return 'under_review';
 }
@@ -100,7 +115,7 @@ export function moneyStatusKey(status: string, paymentStatus: string): MoneyStat
 export function moneyStatus(status: string, paymentStatus: string): MoneyStatus {
   const key = moneyStatusKey(status, paymentStatus);
   const [label, colour] = MONEY_LABELS[key];
-  const rejected = key === 'rejected';
+  const rejected = key === 'rejected' || key === 'withdrawn';
   return {
     key,
     label,

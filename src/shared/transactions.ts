@@ -59,3 +59,13 @@ export const statsSchema = z.object({
 export type Stats = z.infer<typeof statsSchema>;
 
 export const RECENT_TRANSACTIONS_LIMIT = 5;
+
+// --- Withdrawing a card (issue 43 item 19, decision 135) ---
+
+/** The status of a card its seller took back before review: final, no payout. */
+export const WITHDRAWN = 'withdrawn';
+export const NOT_WITHDRAWABLE =
+  'This card can no longer be withdrawn: only a card waiting for review, and not yet opened by a reviewer, can be';
+export const WITHDRAWN_BY_SELLER = 'The seller withdrew this card: it can no longer be changed';
+export const WITHDRAW_CONFIRM =
+  'Withdraw this card? It leaves the review queue for good, nothing is paid for it, and its value no longer counts against your selling limits.';

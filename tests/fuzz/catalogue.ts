@@ -749,6 +749,17 @@ export const CATALOGUE: RouteSpec[] = [
         ? "a customer appealed another customer's card"
         : null,
   },
+  // a seller withdraws a pending card (issue 43 item 19, decision 135)
+  {
+    method: 'POST',
+    path: '/api/transactions/:id/withdraw',
+    access: 'customer',
+    param: anyTransaction,
+    check: ({ param }, world) =>
+      foreign(world, 'otherTransactions', param)
+        ? "a customer withdrew another customer's card"
+        : null,
+  },
   {
     method: 'POST',
     path: '/api/admin/transactions/:id/claim',

@@ -19,6 +19,7 @@ import { DialogFrame } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/dates';
 import { CardAppeal } from './appeal-dialog';
 import { CardFeedback } from './card-feedback';
+import { WithdrawCard } from './withdraw-card';
 
 /** The receipt shows times in the viewer's time zone, as the app does. */
 export const receiptUrl = (id: string) =>
@@ -52,6 +53,7 @@ export function TransactionDetailsDialog({
           </div>
           <RevisedOffer transaction={t} />
           {t.status === 'pending' && <ReviewTimeLine cardType={t.cardType} />}
+          <WithdrawCard transaction={t} />
           <RejectionReason transaction={t} />
           <CardAppeal transaction={t} />
           <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">

@@ -1,5 +1,6 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { CLAIM_MINUTES, type Claim, type Claimant, claimedMessage } from '../../../shared/admin';
+import { WITHDRAWN, WITHDRAWN_BY_SELLER } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { auditCard } from '../../common/audit';
@@ -87,11 +88,16 @@ export async function claimCard(
         claimedById: transactions.claimedById,
         claimedByName: transactions.claimedByName,
         claimedUntil: transactions.claimedUntil,
+        status: transactions.status,
       })
       .from(transactions)
       .where(eq(transactions.id, id))
       .for('update');
     if (!previous) throw notFound('Transaction not found');
+    // A card its seller withdrew is nobody's to review (decision 135).
+    if (previous.status === WITHDRAWN) {
+      throw new HttpError(409, WITHDRAWN_BY_SELLER, undefined, { code: 'withdrawn' });
+    }
     const [taken] = await tx
       .update(transactions)
       .set({ claimedById: actor.id, claimedByName: claimantName(actor), claimedUntil: until })

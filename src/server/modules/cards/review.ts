@@ -4,6 +4,7 @@ import { formatMoney, fromCents, toCents } from '../../../shared/money';
 import { rejectionProblems } from '../../../shared/rejections';
 import { can, FORBIDDEN_ROLE, STAFF_ROLE_LABELS } from '../../../shared/staff-roles';
 import { isPaid } from '../../../shared/statuses';
+import { WITHDRAWN, WITHDRAWN_BY_SELLER } from '../../../shared/transactions';
 import type { Account } from '../../common/account';
 import type { AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -112,6 +113,10 @@ export async function updateTransactionAsStaff(
     if (!current) throw notFound('Transaction not found');
     if (new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
       throw new HttpError(409, STALE_SAVE);
+    }
+    // A card its seller withdrew is final (decision 135).
+    if (current.status === WITHDRAWN) {
+      throw new HttpError(409, WITHDRAWN_BY_SELLER, undefined, { code: 'withdrawn' });
     }
     // Another staff member holds the card (decision 078): theirs unless this save takes it over.
     const tookOver = await checkClaim(context, tx, actor, current, takeOver);

@@ -28,6 +28,7 @@ import { findTransaction, listTransactions, toTransaction, transactionStats } fr
 import { isTimeZone, renderReceipt } from './receipt';
 import { recordScamCheckRefusal, submitCard } from './submit';
 import { cardTimeline } from './timeline';
+import { withdrawCard } from './withdraw';
 
 const idParams = z.object({ id: z.string() });
 
@@ -163,6 +164,20 @@ export default async function cardRoutes(app: FastifyInstance) {
       const { id } = request.params;
       await app.run((context) => appealCard(context, account, id, request.body));
       return reply.code(201).send(toTransaction((await findTransaction(app.db, id, account.id))!));
+    },
+  );
+
+  r.post(
+    '/api/transactions/:id/withdraw',
+    {
+      onRequest: requireCustomer,
+      schema: { params: idParams, response: { 200: transactionSchema } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      const { id } = request.params;
+      await app.run((context) => withdrawCard(context, account, id));
+      return toTransaction((await findTransaction(app.db, id, account.id))!);
     },
   );
 

@@ -95,6 +95,9 @@ export async function cardTimeline(
       case 'appeal':
         add('appealed', at, by);
         continue;
+      case 'withdraw':
+        add('withdrawn', at, by);
+        continue;
       case 'appeal_decision': {
         const decision = text(changes.appealStatus?.to);
         const decisionNote = text(changes.appealNote?.to);

@@ -4,8 +4,8 @@ import { transactions, uploads } from '../../db/schema';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 200;
-/** The statuses a card ends in: its money is settled (paid) or it was refused. */
-const SETTLED = ['completed', 'rejected'];
+/** The statuses a card ends in: its money is settled (paid), it was refused or withdrawn. */
+const SETTLED = ['completed', 'rejected', 'withdrawn'];
 
 /**
  * The daily retention run (issue 22, item 5; src/server/main.ts runs it once a day across

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import { type LevelLimits, limitRefusal } from '../../../shared/verification';
 import type { Db } from '../../db/client';
 import { transactions, verificationLimits } from '../../db/schema';
@@ -19,7 +19,7 @@ export async function levelLimits(db: Db): Promise<LevelLimits[]> {
 
 /**
  * Card value the customer submitted in the rolling 24 hours and 30 days before `now` (the app's
- * clock): every card not rejected counts.
+ * clock): every card not rejected or withdrawn (decision 135) counts.
  */
 export async function submittedValue(db: Db, userId: string, now: number) {
   const dayStart = new Date(now - DAY_MS);
@@ -34,7 +34,7 @@ export async function submittedValue(db: Db, userId: string, now: number) {
     .where(
       and(
         eq(transactions.userId, userId),
-        ne(transactions.status, 'rejected'),
+        notInArray(transactions.status, ['rejected', 'withdrawn']),
         gt(transactions.createdAt, monthStart),
       ),
     );
