@@ -1,6 +1,14 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The client's own import paths (vite.config.ts), for the client's unit tests.
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src/client'),
+      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
+    },
+  },
   test: {
     reporters: ['default', './tests/tally-reporter.ts'],
     include: [

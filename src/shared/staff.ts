@@ -48,3 +48,16 @@ export type UpdateStaffInput = z.infer<typeof updateStaffSchema>;
 export const LAST_OWNER = 'The last active owner cannot be demoted or deactivated.';
 /** How long an invitation link works. */
 export const STAFF_INVITATION_HOURS = 72;
+
+/**
+ * POST /api/staff-invitations/preview: what an invitation link is for, before it is accepted
+ * (issue 43, item 14). The token travels in the body, not the address, so logs never hold it.
+ */
+export const previewStaffInvitationSchema = z.object({
+  token: z.string({ error: 'This link is not valid' }).min(1).max(200),
+});
+export const staffInvitationPreviewSchema = z.object({
+  email: z.string(),
+  role: z.enum(STAFF_ROLES),
+});
+export type StaffInvitationPreview = z.infer<typeof staffInvitationPreviewSchema>;

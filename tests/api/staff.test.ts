@@ -133,6 +133,66 @@ describe('staff invitations', () => {
   });
 });
 
+describe('what an invitation says, and sending it again (issue 43, item 14)', () => {
+  const preview = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/api/staff-invitations/preview', payload: { token } });
+  const resend = (who: SignedIn, id: string) =>
+    as(t.app, who, { method: 'POST', url: `/api/admin/staff/${id}/invitation` });
+
+  it('names the email and role a link is for, without using it up', async () => {
+    const owner = await signInAs(t, 'owner');
+    const email = uniqueEmail('named');
+    await invite(owner, email, 'support');
+    const token = tokenOf((await mail.waitFor(email, /invited/)).link);
+    const named = await preview(token);
+    expect(named.statusCode).toBe(200);
+    expect(named.json()).toEqual({ email, role: 'support' });
+    expect((await accept(token)).statusCode).toBe(200);
+    // Accepted, or made up: the same refusal as accepting it.
+    for (const dead of [token, 'x'.repeat(43)]) {
+      const refused = await preview(dead);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().errors.token).toMatch(/not valid or has expired/);
+    }
+  });
+
+  it('an owner resends a pending invitation: a new link, the old one ended, audited', async () => {
+    const owner = await signInAs(t, 'owner');
+    const email = uniqueEmail('again');
+    const { id } = (await invite(owner, email)).json();
+    const first = tokenOf((await mail.waitFor(email, /invited/)).link);
+
+    const sent = await resend(owner, id);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({ id, email, invitationPending: true });
+    await mail.waitFor(email, /invited/);
+    await expect.poll(() => mail.to(email).length).toBe(2);
+    const second = tokenOf(mail.to(email)[1]!.link);
+    expect(second).not.toBe(first);
+    expect((await preview(first)).statusCode).toBe(400);
+    expect((await preview(second)).json()).toEqual({ email, role: 'reviewer' });
+    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, id));
+    expect(audit.map((a) => a.action).sort()).toEqual(['invite', 'resend_invitation']);
+    expect(audit.find((a) => a.action === 'resend_invitation')!.actorId).toBe(owner.user.id);
+
+    // Once accepted there is nothing to resend; an unknown id is 404; only owners may.
+    expect((await accept(second)).statusCode).toBe(200);
+    const late = await resend(owner, id);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe('not_pending');
+    expect((await resend(owner, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    for (const role of ['reviewer', 'support', 'finance'] as const) {
+      const other = await signInAs(t, role);
+      const refused = await resend(other, id);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().code).toBe('forbidden_role');
+    }
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/admin/staff/${id}/invitation` })).statusCode,
+    ).toBe(401);
+  });
+});
+
 describe('roles and deactivation', () => {
   it('changes a role, which the staff member’s session follows at once', async () => {
     const owner = await signInAs(t, 'owner');

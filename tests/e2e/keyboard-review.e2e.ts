@@ -92,6 +92,46 @@ describe('keyboard review (issue 21, item 4)', () => {
     await expect(rows.nth(0)).toContainText('Sent');
   });
 
+  test('after a card is closed, Enter opens the highlighted row, and the dialog names its card (issue 43, item 9)', async ({
+    browser,
+    customer,
+  }) => {
+    await submitCardByApi(customer.page.request);
+    await submitCardByApi(customer.page.request, 'Target');
+    const staff = await staffPage(browser);
+    await queueOf(staff, customer.account.email, 2);
+    const rows = staff.getByTestId('upload-row');
+    const dialog = staff.getByTestId('review-dialog');
+    const brandOf = async (index: number) =>
+      (await rows.nth(index).textContent())!.includes('Target') ? 'Target' : 'Amazon';
+    const [first, second] = [await brandOf(0), await brandOf(1)];
+    expect(first).not.toBe(second);
+
+    // Review on row 1 by mouse; the dialog says which card it is.
+    await rows.nth(0).getByRole('button', { name: 'Review' }).click();
+    const subject = dialog.getByTestId('review-subject');
+    await expect(subject).toContainText(`${first} $100.00 from ${customer.account.email}`);
+    await expect(dialog.getByTestId('save-review')).toBeVisible();
+    await staff.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+
+    // J: row 2 is highlighted and has the focus, so Enter opens row 2, not row 1 again.
+    await staff.keyboard.press('j');
+    await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true');
+    await expect(rows.nth(1).getByRole('button', { name: 'Review' })).toBeFocused();
+    await staff.keyboard.press('Enter');
+    await expect(subject).toContainText(`${second} $100.00 from ${customer.account.email}`);
+    await expect(dialog.getByTestId('save-review')).toBeVisible();
+    await staff.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    // K back to row 1: Enter opens row 1.
+    await staff.keyboard.press('k');
+    await expect(rows.nth(0).getByRole('button', { name: 'Review' })).toBeFocused();
+    await staff.keyboard.press('Enter');
+    await expect(subject).toContainText(first);
+    await expectNoAxeFindings(staff, 'the review dialog naming its card');
+  });
+
   test('a reviewer reads the card code in full, told each view is recorded', async ({
     browser,
     customer,

@@ -56,8 +56,10 @@ describe('the staff portal', () => {
     // The audit trail shows who changed what.
     await row.getByRole('button', { name: 'Review' }).click();
     await expect(admin.getByTestId('audit-history')).toContainText(staffCredentials().email);
-    await expect(admin.getByTestId('audit-history')).toContainText('Status: pending → completed');
-    await expect(admin.getByTestId('audit-history')).toContainText('Payment amount: — → 91.00');
+    await expect(admin.getByTestId('audit-history')).toContainText(
+      'Status: Pending Review → Completed',
+    );
+    await expect(admin.getByTestId('audit-history')).toContainText('Payment amount: — → $91.00');
 
     const { page } = customer;
     await page.goto('/');

@@ -119,8 +119,10 @@ describe('support', () => {
     const admin = await staffAdmin(browser, 'Tickets');
     const row = admin.getByTestId('admin-ticket').filter({ hasText: 'Payout not received' });
     await expect(row).toContainText(account.email);
-    // Staff open the customer's file.
-    const attached = row.getByRole('link', { name: 'View attachment' });
+    // Staff open the customer's file, shown as a thumbnail, never as its path (issue 43, item 12).
+    const attached = row.getByRole('link', { name: 'Attached photo' });
+    await expect(attached.getByRole('img', { name: 'Attached photo' })).toBeVisible();
+    await expect(row).not.toContainText('/objects/');
     const href = (await attached.getAttribute('href'))!;
     expect((await admin.request.get(href)).status()).toBe(200);
     await row.getByLabel('Status of Payout not received').selectOption('resolved');

@@ -1340,6 +1340,21 @@ export const CATALOGUE: RouteSpec[] = [
   },
   {
     method: 'POST',
+    path: '/api/admin/staff/:id/invitation',
+    access: 'staff',
+    // A made-up id (404): never a real invitation's.
+    param: ({ rng }) => rng.uuid(),
+  },
+  {
+    method: 'POST',
+    path: '/api/staff-invitations/preview',
+    access: 'public',
+    body: 'json',
+    validBody: ({ rng }) => obj({ token: rng.hex(43) }),
+    check: () => 'a made-up invitation token named an invitation',
+  },
+  {
+    method: 'POST',
     path: '/api/staff-invitations/accept',
     access: 'public',
     body: 'json',

@@ -1,5 +1,6 @@
 import * as React from 'react';
-import { Route, Switch } from 'wouter';
+import { Redirect, Route, Switch } from 'wouter';
+import { adminLoginPath } from '@/lib/admin-return';
 import { useAuth } from '@/lib/auth';
 import { ACCOUNT_PAGE_ROUTES } from './account-pages';
 import { lazyPage } from './lazy-page';
@@ -26,6 +27,9 @@ export function Router() {
       <React.Suspense fallback={<Spinner />}>
         <Switch>
           <Route path="/admin/login" component={AdminLoginPage} />
+          {/* A staff link (an email's, a bookmark's) signed out: the staff sign-in, then back. */}
+          <Route path="/admin" component={ToAdminLogin} />
+          <Route path="/admin/*" component={ToAdminLogin} />
           {ACCOUNT_PAGE_ROUTES}
           <Route path="/terms">
             <main>
@@ -47,5 +51,15 @@ export function Router() {
     <React.Suspense fallback={<Spinner />}>
       <SignedInApp />
     </React.Suspense>
+  );
+}
+
+/**
+ * A signed-out visit to any `/admin…` link goes to the staff sign-in, which comes back to the link
+ * (issue 43, item 10); the customer landing page, where staff credentials fail, is never shown.
+ */
+function ToAdminLogin() {
+  return (
+    <Redirect to={adminLoginPath(window.location.pathname + window.location.search)} replace />
   );
 }

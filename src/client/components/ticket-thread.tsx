@@ -5,11 +5,12 @@ import {
   type TicketReplyInput,
   ticketReplyInputSchema,
 } from '@shared/support';
-import { LinkIcon, SendIcon } from 'lucide-react';
+import { SendIcon } from 'lucide-react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { ChatBubble } from '@/components/chat/chat-bubble';
 import { useScrollToEnd } from '@/components/chat/use-scroll-to-end';
+import { TicketAttachment } from '@/components/ticket-attachment';
 import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
@@ -54,14 +55,7 @@ export function TicketConversation({
         />
         {ticket.attachmentUrl && (
           <li className={cn('-mt-1 flex', viewer === 'user' ? 'justify-end' : 'justify-start')}>
-            <a
-              href={ticket.attachmentUrl}
-              target="_blank"
-              rel="noreferrer noopener"
-              className="flex max-w-[85%] items-center gap-1.5 px-1 text-sm text-primary underline-offset-2 [overflow-wrap:anywhere] hover:underline sm:max-w-[70%]"
-            >
-              <LinkIcon className="size-3.5 shrink-0" /> {ticket.attachmentUrl}
-            </a>
+            <TicketAttachment url={ticket.attachmentUrl} className="px-1" />
           </li>
         )}
         {ticket.replies.map((reply) => (

@@ -85,6 +85,9 @@ export function refreshCurrentUser(): Promise<CurrentUser | null> {
   return inFlight;
 }
 
+/** The signed-in user as last known (outside React: after a sign-in's refresh). */
+export const currentUser = () => state.user;
+
 /** Forgets the user and the hint (after a sign-out or a 401). */
 export const forgetCurrentUser = () => setCurrentUser(null);
 

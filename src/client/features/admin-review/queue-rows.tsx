@@ -35,7 +35,8 @@ export function QueueRows({
   /** The selected row's index. */
   current: number;
   targetMinutes: number | undefined;
-  onReview: (id: string) => void;
+  /** Opens a card; `index` becomes the selected row, so the highlight and the focus agree. */
+  onReview: (id: string, index: number) => void;
 }) {
   const now = useMinuteClock();
   const selection = (index: number) =>
@@ -65,9 +66,7 @@ export function QueueRows({
                 firstName={t.userFirstName}
                 lastName={t.userLastName}
               />
-              <Button size="sm" variant="outline" onClick={() => onReview(t.id)}>
-                Review
-              </Button>
+              <ReviewButton transaction={t} index={index} onReview={onReview} />
             </div>
             <p className="mt-2 flex items-center gap-1.5 text-sm">
               <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
@@ -136,15 +135,40 @@ export function QueueRows({
                 </span>
               </TableCell>
               <TableCell className="text-right">
-                <Button size="sm" variant="outline" onClick={() => onReview(t.id)}>
-                  Review
-                </Button>
+                <ReviewButton transaction={t} index={index} onReview={onReview} />
               </TableCell>
             </TableRow>
           ))}
         </TableBody>
       </Table>
     </>
+  );
+}
+
+/**
+ * A row's Review button. It names its card to a screen reader, and carries the row's index so the
+ * queue can move the focus onto the selected row's button (issue 43, item 9): Enter on a focused
+ * button opens that button's card, so the focus must follow the highlight.
+ */
+function ReviewButton({
+  transaction: t,
+  index,
+  onReview,
+}: {
+  transaction: AdminTransaction;
+  index: number;
+  onReview: (id: string, index: number) => void;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      data-review-index={index}
+      aria-label={`Review ${t.cardType} ${formatMoney(t.cardValue)} from ${t.userEmail ?? 'a customer'}`}
+      onClick={() => onReview(t.id, index)}
+    >
+      Review
+    </Button>
   );
 }
 

@@ -1,11 +1,13 @@
 import type { AdminTransactionDetail } from '@shared/admin';
-import { statusLabel } from '@shared/statuses';
+import { formatMoney } from '@shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2Icon } from 'lucide-react';
 import { CardTimeline } from '@/components/fair/card-timeline';
 import { DialogFrame } from '@/components/ui/dialog';
 import { adminTransactionQuery } from '@/features/admin-shared/queries';
+import { useIsMobile } from '@/hooks/use-mobile';
 import { useStaffCan } from '@/lib/staff-role';
+import { CardSummary } from './card-summary';
 import { ChecksPanel } from './checks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
 import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
@@ -21,17 +23,42 @@ export function ReviewDialog({
   /** Opens another card in this dialog (a duplicate photo's other card). */
   onOpen?: (id: string) => void;
 }) {
+  const canReview = useStaffCan()('cards.review');
   return (
     <DialogFrame
       open={id !== null}
       onOpenChange={(open) => !open && onClose()}
       className="max-w-3xl"
       data-testid="review-dialog"
-      title="Review Upload"
-      description="Review gift card details and update status"
+      title={canReview ? 'Review Upload' : 'Card summary'}
+      description={
+        <div className="grid gap-1 text-sm text-muted-foreground">
+          <p>
+            {canReview
+              ? 'Review gift card details and update status'
+              : 'Read only: your role can see this card but not change it.'}
+          </p>
+          {id && <CardSubject id={id} />}
+        </div>
+      }
     >
       {id && <ReviewBody key={id} id={id} onClose={onClose} onOpen={onOpen} />}
     </DialogFrame>
+  );
+}
+
+/**
+ * The card the dialog acts on, named in its header (issue 43, item 9): brand, value, customer and
+ * the card's number, so a key press never acts on a card the reviewer did not mean.
+ */
+function CardSubject({ id }: { id: string }) {
+  const card = useQuery(adminTransactionQuery(id)).data;
+  return (
+    <p className="font-medium text-foreground" data-testid="review-subject">
+      {card
+        ? `${card.cardType} ${formatMoney(card.cardValue)} from ${card.userEmail ?? 'a deleted account'} · card ${id.slice(0, 8)}`
+        : `Card ${id.slice(0, 8)}`}
+    </p>
   );
 }
 
@@ -81,6 +108,8 @@ function ReviewContent({
   onTakeOver?: () => void;
   canReview?: boolean;
 }) {
+  // On a phone the photos and the decision come first, the checks after them (issue 43, item 16).
+  const mobile = useIsMobile();
   if (query.isLoading || !query.data) {
     return (
       <div className="flex justify-center py-12">
@@ -92,12 +121,7 @@ function ReviewContent({
   return (
     <div className="grid gap-6">
       <ClaimNotice state={claim} onTakeOver={() => onTakeOver?.()} />
-      <section className="grid gap-2" aria-labelledby="checks-heading">
-        <h3 id="checks-heading" className="text-sm font-semibold">
-          Automated checks
-        </h3>
-        <ChecksPanel checks={query.data.checks} onOpen={onOpen} />
-      </section>
+      {!mobile && <Checks checks={query.data.checks} onOpen={onOpen} />}
       {canReview ? (
         <>
           <FairDealingPanel
@@ -118,12 +142,28 @@ function ReviewContent({
           />
         </>
       ) : (
-        <p className="rounded-md border bg-muted/40 p-3 text-sm" data-testid="review-read-only">
-          Status: <strong>{statusLabel(query.data.status)}</strong>. Your role can read this card
-          but not change its status.
-        </p>
+        <CardSummary transaction={query.data} />
       )}
+      {mobile && <Checks checks={query.data.checks} onOpen={onOpen} />}
       <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>
+  );
+}
+
+/** The automated checks of the card (decision 054). */
+function Checks({
+  checks,
+  onOpen,
+}: {
+  checks: AdminTransactionDetail['checks'];
+  onOpen?: (id: string) => void;
+}) {
+  return (
+    <section className="grid gap-2" aria-labelledby="checks-heading" data-testid="review-checks">
+      <h3 id="checks-heading" className="text-sm font-semibold">
+        Automated checks
+      </h3>
+      <ChecksPanel checks={checks} onOpen={onOpen} />
+    </section>
   );
 }

@@ -46,12 +46,30 @@ export function UploadsTab() {
   const [selected, setSelected] = React.useState(0);
   const [showKeys, setShowKeys] = React.useState(false);
   const current = Math.min(selected, rows.length - 1);
-  const move = (by: number) => setSelected(Math.max(0, Math.min(rows.length - 1, current + by)));
+  // Focus follows the highlight (issue 43, item 9): after a dialog closes, the focus is back on
+  // the Review button that opened it, and Enter there is that button's own. J and K move the
+  // focus with the selection, so Enter always opens the highlighted card.
+  const focusSelected = React.useRef(false);
+  const move = (by: number) => {
+    focusSelected.current = true;
+    setSelected(Math.max(0, Math.min(rows.length - 1, current + by)));
+  };
+  React.useEffect(() => {
+    if (!focusSelected.current || current < 0) return;
+    focusSelected.current = false;
+    const buttons = document.querySelectorAll<HTMLElement>(`[data-review-index="${current}"]`);
+    // The phone list and the table both render; only one is displayed.
+    for (const button of buttons) if (button.offsetParent !== null) button.focus();
+  }, [current]);
+  const open = (id: string, index: number) => {
+    setSelected(index);
+    setReviewing(id);
+  };
   useShortcuts(
     {
       j: () => move(1),
       k: () => move(-1),
-      enter: () => rows[current] && setReviewing(rows[current].id),
+      enter: () => rows[current] && open(rows[current].id, current),
       '?': () => setShowKeys(true),
     },
     reviewing === null && !showKeys,
@@ -76,7 +94,7 @@ export function UploadsTab() {
         filtered={!!search || status !== 'all' || validation !== 'all' || appeal !== 'all'}
         current={current}
         targetMinutes={summary?.targetMinutes}
-        onReview={setReviewing}
+        onReview={open}
       />
       <Pager pages={pages} count={rows.length} nextCursor={query.data?.nextCursor} />
       <ReviewDialog id={reviewing} onClose={() => setReviewing(null)} onOpen={setReviewing} />
@@ -108,18 +126,42 @@ function QueueToolbar({
   onRefresh: () => void;
   onShowKeys: () => void;
 }) {
+  // On a phone the filters take two columns and the order the whole row; wider, they sit in one
+  // row that wraps. The order is wide enough for its longest choice (issue 43, item 16).
   return (
-    <div className="flex flex-col gap-3 sm:flex-row">
-      <SearchInput
-        label="Search card type, email or ID"
-        value={searchInput}
-        onChange={onSearchInput}
-      />
-      <div className="flex gap-2">
-        <div className="flex-1 sm:w-44">
+    <div className="flex flex-col gap-3 xl:flex-row">
+      <div className="flex gap-2 xl:flex-1">
+        <SearchInput
+          label="Search card type, email or ID"
+          value={searchInput}
+          onChange={onSearchInput}
+        />
+        <Button
+          variant="outline"
+          size="icon"
+          className="size-10 shrink-0"
+          aria-label="Refresh"
+          onClick={onRefresh}
+        >
+          <RefreshCwIcon className={fetching ? 'animate-spin' : undefined} />
+        </Button>
+        <Button
+          variant="outline"
+          size="icon"
+          className="size-10 shrink-0"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={onShowKeys}
+          data-testid="show-shortcuts"
+        >
+          <KeyboardIcon />
+        </Button>
+      </div>
+      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap" data-testid="queue-filters">
+        <div className="sm:w-40">
           <StatusFilter value={filter.status} onChange={(status) => onFilter({ status })} />
         </div>
-        <div className="flex-1 sm:w-40">
+        <div className="sm:w-40">
           <NativeSelect
             aria-label="Filter by automated checks"
             value={filter.validation}
@@ -129,7 +171,7 @@ function QueueToolbar({
             <option value="flagged">Flagged only</option>
           </NativeSelect>
         </div>
-        <div className="flex-1 sm:w-40">
+        <div className="col-span-2 sm:w-40">
           <NativeSelect
             aria-label="Filter by appeals"
             value={filter.appeal}
@@ -141,7 +183,7 @@ function QueueToolbar({
             </option>
           </NativeSelect>
         </div>
-        <div className="flex-1 sm:w-44">
+        <div className="col-span-2 sm:w-60">
           <NativeSelect
             aria-label="Order"
             value={searching ? 'newest' : filter.sort}
@@ -153,26 +195,6 @@ function QueueToolbar({
             <option value="newest">Newest first</option>
           </NativeSelect>
         </div>
-        <Button
-          variant="outline"
-          size="icon"
-          className="size-10"
-          aria-label="Refresh"
-          onClick={onRefresh}
-        >
-          <RefreshCwIcon className={fetching ? 'animate-spin' : undefined} />
-        </Button>
-        <Button
-          variant="outline"
-          size="icon"
-          className="size-10"
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          onClick={onShowKeys}
-          data-testid="show-shortcuts"
-        >
-          <KeyboardIcon />
-        </Button>
       </div>
     </div>
   );

@@ -2,7 +2,7 @@ import { type StaffMember, staffInvitationSchema } from '@shared/staff';
 import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from '@shared/staff-roles';
 import { displayName } from '@shared/user-display';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { UserMinusIcon, UserPlusIcon, UserRoundCheckIcon } from 'lucide-react';
+import { SendIcon, UserMinusIcon, UserPlusIcon, UserRoundCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { FormActions } from '@/components/form-actions';
@@ -122,6 +122,7 @@ export function StaffTab() {
                 )}
               </TableCell>
               <TableCell className="whitespace-nowrap text-right">
+                {m.invitationPending && <ResendInvitation member={m} />}
                 {m.id !== user?.id &&
                   (m.active || m.invitationPending ? (
                     <Button
@@ -161,6 +162,31 @@ export function StaffTab() {
         onConfirm={() => leaving && update.mutate({ id: leaving.id, body: { active: false } })}
       />
     </div>
+  );
+}
+
+/** Sends a pending invitation again (issue 43, item 14): a new link; the old one stops working. */
+function ResendInvitation({ member }: { member: StaffMember }) {
+  const resend = useMutation({
+    mutationFn: async () =>
+      (await apiRequest('POST', `/api/admin/staff/${member.id}/invitation`)).json(),
+    onSuccess: async () => {
+      await refreshStaff();
+      toast({ title: 'Invitation sent again', description: `A new link went to ${member.email}.` });
+    },
+    onError: errorToast('Could not send the invitation again'),
+  });
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={resend.isPending}
+      onClick={() => resend.mutate()}
+      aria-label={`Resend the invitation to ${member.email}`}
+      data-testid="resend-invitation"
+    >
+      <SendIcon /> Resend
+    </Button>
   );
 }
 

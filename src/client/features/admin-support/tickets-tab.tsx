@@ -7,6 +7,7 @@ import { EmptyState } from '@/components/empty-state';
 import { OptionsSelect } from '@/components/options-select';
 import { Pager, useCursorPages } from '@/components/pager';
 import { ColouredBadge } from '@/components/status-badge';
+import { TicketAttachment } from '@/components/ticket-attachment';
 import { TicketStatusBadge } from '@/components/ticket-status-badge';
 import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/ticket-thread';
 import { Button } from '@/components/ui/button';
@@ -160,14 +161,7 @@ function TicketList({
                 {ticket.message}
               </p>
               {ticket.attachmentUrl && (
-                <a
-                  href={ticket.attachmentUrl}
-                  target="_blank"
-                  rel="noreferrer noopener"
-                  className="mt-1 inline-block break-all text-sm text-primary underline-offset-2 hover:underline"
-                >
-                  View attachment
-                </a>
+                <TicketAttachment url={ticket.attachmentUrl} className="mt-2" />
               )}
             </div>
             <div className="grid content-start gap-2">

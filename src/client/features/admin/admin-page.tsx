@@ -15,7 +15,7 @@ import {
   UsersIcon,
 } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { StatCard } from '@/components/stat-card';
 import { ThemeToggle } from '@/components/theme-toggle';
@@ -167,10 +167,19 @@ function RatesAndLimits() {
 function PortalTabs() {
   const can = useStaffCan();
   const tabs = TABS.filter((tab) => can(tab.capability));
+  // The tab is in the link (`/admin?tab=payouts`, as the appeal email sends): opened from it, and
+  // written back as staff move, so Back and a shared link land on the same tab.
+  const [, navigate] = useLocation();
+  const asked = new URLSearchParams(useSearch()).get('tab');
   if (tabs.length === 0) return null;
+  const value = tabs.some((tab) => tab.value === asked) ? asked! : tabs[0]!.value;
   return (
-    <Tabs defaultValue={tabs[0]!.value}>
-      <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
+    <Tabs value={value} onValueChange={(tab) => navigate(`/admin?tab=${tab}`, { replace: true })}>
+      {/* On a phone the tabs wrap onto rows, so all of them show (issue 43, item 16). */}
+      <TabsList
+        className="h-auto w-full flex-wrap justify-start sm:w-auto"
+        data-testid="portal-tabs"
+      >
         {tabs.map((tab) => (
           <TabsTrigger key={tab.value} value={tab.value}>
             {tab.label}

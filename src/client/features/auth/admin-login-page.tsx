@@ -1,9 +1,21 @@
+import { STAFF_ROLE_LABELS, type StaffRole } from '@shared/staff-roles';
 import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
+import { adminReturnPath } from '@/lib/admin-return';
+import { currentUser } from '@/lib/auth';
 import { toast } from '@/lib/toast';
 import { AuthCardPage } from './auth-card-page';
 import { ForgotPasswordForm, SignInForm } from './auth-forms';
+
+/**
+ * The spec's "Successfully signed in as admin" for an owner; other staff are told their own role
+ * (issue 43, item 14): a reviewer is not an admin.
+ */
+const signedInAs = (role: StaffRole | undefined) =>
+  !role || role === 'owner'
+    ? 'Successfully signed in as admin'
+    : `Successfully signed in as ${STAFF_ROLE_LABELS[role].toLowerCase()}`;
 
 export function AdminLoginPage() {
   const [, navigate] = useLocation();
@@ -25,8 +37,8 @@ export function AdminLoginPage() {
           url="/api/admin/signin"
           onForgot={() => setForgot(true)}
           onSuccess={() => {
-            toast({ title: 'Welcome back!', description: 'Successfully signed in as admin' });
-            navigate('/admin');
+            toast({ title: 'Welcome back!', description: signedInAs(currentUser()?.staffRole) });
+            navigate(adminReturnPath(window.location.search));
           }}
         />
       )}

@@ -1,3 +1,5 @@
+import type { StaffInvitationPreview } from '@shared/staff';
+import { STAFF_ROLE_LABELS } from '@shared/staff-roles';
 import { UserPlusIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
@@ -16,6 +18,38 @@ const problems = ({ firstName, lastName, password, confirm }: Values) => ({
   lastName: lastName.trim() ? undefined : 'Last name is required',
   ...newPasswordProblems({ password, confirm }),
 });
+
+/**
+ * Which email and role the link is for (issue 43, item 14), read without using the link up; a
+ * dead link says so before anyone types a password.
+ */
+function InvitationFor({ token }: { token: string }) {
+  const [invitation, setInvitation] = React.useState<StaffInvitationPreview | 'dead' | null>(null);
+  React.useEffect(() => {
+    let live = true;
+    apiRequest('POST', '/api/staff-invitations/preview', { token })
+      .then((res) => res.json() as Promise<StaffInvitationPreview>)
+      .then((found) => live && setInvitation(found))
+      .catch(() => live && setInvitation('dead'));
+    return () => {
+      live = false;
+    };
+  }, [token]);
+  if (invitation === null) return null;
+  if (invitation === 'dead') {
+    return (
+      <p className="text-sm text-destructive" role="alert" data-testid="invitation-for">
+        This invitation link is not valid or has expired. Ask an owner for a new one.
+      </p>
+    );
+  }
+  return (
+    <p className="rounded-md border bg-muted/40 p-3 text-sm" data-testid="invitation-for">
+      For <strong className="wrap-anywhere">{invitation.email}</strong>, joining as{' '}
+      <strong>{STAFF_ROLE_LABELS[invitation.role].toLowerCase()}</strong>.
+    </p>
+  );
+}
 
 /**
  * /staff-invitation?token=…: the page an owner's invitation links to (decision 077). The invitee
@@ -67,6 +101,7 @@ export function StaffInvitationPage() {
       description="Choose your name and a password (at least 8 characters)."
       testId="staff-invitation-page"
     >
+      {token && <InvitationFor token={token} />}
       {!token ? (
         <p className="text-sm text-destructive" role="alert">
           This link is incomplete. Open the link from the email again.

@@ -5,7 +5,7 @@ import {
   type StaffInvitationInput,
   type UpdateStaffInput,
 } from '../../../shared/staff';
-import { STAFF_ROLE_LABELS } from '../../../shared/staff-roles';
+import { isStaffRole, STAFF_ROLE_LABELS, type StaffRole } from '../../../shared/staff-roles';
 import { type Account, toAccount } from '../../common/account';
 import { isUniqueViolation, normalizeEmail } from '../../common/accounts';
 import { recordAudit } from '../../common/audit';
@@ -18,6 +18,7 @@ import {
 } from '../../common/command';
 import { HttpError, notFound } from '../../common/http-error';
 import { consumeToken, issueToken, revokeTokens } from '../../common/tokens';
+import type { Db } from '../../db/client';
 import { admins } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 import { deleteAccountSessions } from '../sessions';
@@ -61,13 +62,7 @@ export async function inviteStaff(
             .insert(admins)
             .values({ email, password: NO_PASSWORD, role: input.role, active: false })
             .returning();
-      const token = await issueToken(
-        tx,
-        'staff_invitation',
-        { kind: 'admin', id: row!.id },
-        email,
-        now,
-      );
+      await sendInvitation(context, tx, actor, row!.id, email, input.role);
       await recordAudit(tx, actor, {
         entityType: 'staff',
         entityId: row!.id,
@@ -77,17 +72,59 @@ export async function inviteStaff(
           role: { from: existing?.role ?? null, to: input.role },
         },
       });
-      await queueMail(tx, now, email, 'staff-invitation', {
-        link: `${context.config.appUrl}/staff-invitation?token=${token}`,
-        role: STAFF_ROLE_LABELS[input.role].toLowerCase(),
-        invitedBy: [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.email,
-      });
       return { value: { id: row!.id }, changed: [] };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new HttpError(409, STAFF_EXISTS, { email: STAFF_EXISTS });
     throw error;
   }
+}
+
+/** A new invitation link for the staff row `id`, mailed with the same commit (the old one ends). */
+async function sendInvitation(
+  context: CommandContext,
+  tx: Db,
+  actor: Account,
+  id: string,
+  email: string,
+  role: StaffRole,
+) {
+  const now = context.now();
+  const token = await issueToken(tx, 'staff_invitation', { kind: 'admin', id }, email, now);
+  await queueMail(tx, now, email, 'staff-invitation', {
+    link: `${context.config.appUrl}/staff-invitation?token=${token}`,
+    role: STAFF_ROLE_LABELS[role].toLowerCase(),
+    invitedBy: [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.email,
+  });
+}
+
+export const NOT_PENDING = 'This invitation was already accepted';
+
+/**
+ * An owner sends a pending invitation again (issue 43, item 14): a new link, the old one ends, and
+ * the resend is audited. An accepted invitation is 409 `not_pending`; an unknown id 404.
+ */
+export async function resendStaffInvitation(
+  context: CommandContext,
+  actor: Account,
+  id: string,
+): Promise<Outcome<{ id: string }>> {
+  return context.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(admins).where(eq(admins.id, id)).for('update');
+    if (!row) throw notFound('Staff member not found');
+    if (row.password !== NO_PASSWORD) {
+      throw new HttpError(409, NOT_PENDING, undefined, { code: 'not_pending' });
+    }
+    const role = isStaffRole(row.role) ? row.role : 'reviewer';
+    await sendInvitation(context, tx, actor, row.id, row.email, role);
+    await recordAudit(tx, actor, {
+      entityType: 'staff',
+      entityId: row.id,
+      action: 'resend_invitation',
+      changes: { invitation: { from: null, to: `sent again to ${row.email}` } },
+    });
+    return { value: { id: row.id }, changed: [] };
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { StaffMember } from '../../../shared/staff';
-import { isStaffRole } from '../../../shared/staff-roles';
+import { isStaffRole, type StaffRole } from '../../../shared/staff-roles';
+import { findToken } from '../../common/tokens';
 import type { Db } from '../../db/client';
 import { admins, twoFactor } from '../../db/schema';
 
@@ -31,4 +32,24 @@ export async function listStaff(db: Db): Promise<StaffMember[]> {
     invitationPending: row.invitationPending === true,
     twoFactorEnabled: row.twoFactorEnabled === true,
   }));
+}
+
+/**
+ * What an invitation link is for (issue 43, item 14): its email and role, while it is unused and
+ * unexpired; undefined otherwise. Nothing is used up.
+ */
+export async function invitationOf(
+  db: Db,
+  token: string,
+  now: number,
+): Promise<{ email: string; role: StaffRole } | undefined> {
+  const found = await findToken(db, 'staff_invitation', token);
+  if (!found || found.usedAt || found.expiresAt.getTime() <= now) return undefined;
+  const [row] = await db
+    .select({ email: admins.email, role: admins.role, password: admins.password })
+    .from(admins)
+    .where(eq(admins.id, found.accountId));
+  // Accepted already: the row has its password.
+  if (!row || !isStaffRole(row.role) || row.password !== '') return undefined;
+  return { email: row.email, role: row.role };
 }

@@ -5,16 +5,24 @@ import { currentUserSchema } from '../../../shared/auth-schemas';
 import { isUuid } from '../../../shared/ids';
 import {
   acceptStaffInvitationSchema,
+  previewStaffInvitationSchema,
+  staffInvitationPreviewSchema,
   staffInvitationSchema,
   staffMemberSchema,
   updateStaffSchema,
 } from '../../../shared/staff';
 import { toCurrentUser } from '../../common/account';
-import { notFound } from '../../common/http-error';
+import { HttpError, notFound } from '../../common/http-error';
 import { assertGoodPassword, hashPassword } from '../../common/passwords';
 import { accountOf } from '../../plugins/auth';
-import { acceptStaffInvitation, inviteStaff, updateStaff } from './commands';
-import { listStaff } from './queries';
+import {
+  acceptStaffInvitation,
+  BAD_INVITATION,
+  inviteStaff,
+  resendStaffInvitation,
+  updateStaff,
+} from './commands';
+import { invitationOf, listStaff } from './queries';
 
 /** Staff management (issue 21, decision 077): owners only, through the `staff.manage` capability. */
 export default async function staffRoutes(app: FastifyInstance) {
@@ -61,6 +69,39 @@ export default async function staffRoutes(app: FastifyInstance) {
       if (!isUuid(id)) throw notFound('Staff member not found');
       await app.run((context) => updateStaff(context, accountOf(request), id, request.body));
       return (await listStaff(app.db)).find((m) => m.id === id)!;
+    },
+  );
+
+  r.post(
+    '/api/admin/staff/:id/invitation',
+    {
+      config: { capability: 'staff.manage' },
+      schema: {
+        params: z.object({ id: z.string() }),
+        response: { 200: staffMemberSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Staff member not found');
+      await app.run((context) => resendStaffInvitation(context, accountOf(request), id));
+      app.mail.kick();
+      return (await listStaff(app.db)).find((m) => m.id === id)!;
+    },
+  );
+
+  r.post(
+    '/api/staff-invitations/preview',
+    {
+      schema: {
+        body: previewStaffInvitationSchema,
+        response: { 200: staffInvitationPreviewSchema },
+      },
+    },
+    async (request) => {
+      const found = await invitationOf(app.db, request.body.token, app.now());
+      if (!found) throw new HttpError(400, BAD_INVITATION, { token: BAD_INVITATION });
+      return found;
     },
   );
 
