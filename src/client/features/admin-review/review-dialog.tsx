@@ -7,6 +7,7 @@ import { DialogFrame } from '@/components/ui/dialog';
 import { adminTransactionQuery } from '@/features/admin-shared/queries';
 import { useStaffCan } from '@/lib/staff-role';
 import { ChecksPanel } from './checks-panel';
+import { ClawbacksPanel } from './clawbacks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
 import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
 import { ReviewForm } from './review-form';
@@ -123,6 +124,7 @@ function ReviewContent({
           but not change its status.
         </p>
       )}
+      <ClawbacksPanel transaction={query.data} />
       <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>
   );
