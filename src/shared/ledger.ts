@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MONEY_PATTERN, toCents } from './money';
+import { formatMoney, fromCents, MONEY_PATTERN, toCents } from './money';
 import { paymentMethodLabel } from './payment-methods';
 
 /**
@@ -82,6 +82,17 @@ export function signedMoney(cents: number): string {
   return cents < 0 ? `-${text}` : text;
 }
 
+/**
+ * A signed decimal string as people read it: "-12.34" -> "-$12.34"; with `plus`, a positive one
+ * gets its sign too ("+$12.34"), as a statement's credits do.
+ */
+export function formatSignedMoney(value: string, { plus = false } = {}): string {
+  const cents = signedCents(value);
+  const text = formatMoney(fromCents(Math.abs(cents)));
+  if (cents < 0) return `-${text}`;
+  return plus && cents > 0 ? `+${text}` : text;
+}
+
 /** A decimal string that may be signed ("-12.34") as integer cents. */
 export function signedCents(value: string): number {
   const negative = value.startsWith('-');
@@ -131,6 +142,13 @@ export const CLAWBACK_REASON_LABELS: Record<ClawbackReason, string> = {
  */
 export const CLAWBACK_STATUSES = ['open', 'settled', 'written_off', 'reversed'] as const;
 export type ClawbackStatus = (typeof CLAWBACK_STATUSES)[number];
+
+export const CLAWBACK_STATUS_LABELS: Record<ClawbackStatus, string> = {
+  open: 'Owed back',
+  settled: 'Settled',
+  written_off: 'Written off',
+  reversed: 'Reversed on appeal',
+};
 
 const moneyText = (label: string) =>
   z
@@ -194,6 +212,9 @@ export const statementItemSchema = z.object({
   transactionId: z.string().nullable(),
 });
 export type StatementItem = z.infer<typeof statementItemSchema>;
+
+/** Lines per page of a statement (and of the staff's entries). */
+export const LEDGER_PAGE = 50;
 
 export const statementSchema = z.object({
   items: z.array(statementItemSchema),

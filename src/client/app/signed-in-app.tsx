@@ -20,6 +20,7 @@ const PaymentMethodsPage = lazyPage(
 );
 const PrivacyPage = lazyPage(() => import('@/features/legal/privacy-page'), 'PrivacyPage');
 const ProfilePage = lazyPage(() => import('@/features/profile/profile-page'), 'ProfilePage');
+const StatementPage = lazyPage(() => import('@/features/balance/statement-page'), 'StatementPage');
 const SupportPage = lazyPage(() => import('@/features/support/support-page'), 'SupportPage');
 const TermsPage = lazyPage(() => import('@/features/legal/terms-page'), 'TermsPage');
 const UploadPage = lazyPage(() => import('@/features/upload/upload-page'), 'UploadPage');
@@ -50,6 +51,7 @@ export function SignedInApp() {
                     <Route path="/" component={DashboardPage} />
                     <Route path="/upload" component={UploadPage} />
                     <Route path="/history" component={HistoryPage} />
+                    <Route path="/statement" component={StatementPage} />
                     <Route path="/payment-methods" component={PaymentMethodsPage} />
                     <Route path="/chat" component={ChatPage} />
                     <Route path="/support" component={SupportPage} />

@@ -7,6 +7,7 @@ export const SIGNED_IN_PATHS = [
   '/dashboard',
   '/upload',
   '/history',
+  '/statement',
   '/payment-methods',
   '/chat',
   '/support',

@@ -9,6 +9,7 @@ import { useIsMobile } from '@/hooks/use-mobile';
 import { useStaffCan } from '@/lib/staff-role';
 import { CardSummary } from './card-summary';
 import { ChecksPanel } from './checks-panel';
+import { ClawbacksPanel } from './clawbacks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
 import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
 import { ReviewForm } from './review-form';
@@ -144,6 +145,7 @@ function ReviewContent({
       ) : (
         <CardSummary transaction={query.data} />
       )}
+      <ClawbacksPanel transaction={query.data} />
       {mobile && <Checks checks={query.data.checks} onOpen={onOpen} />}
       <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>

@@ -24,6 +24,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
+import { BooksTab } from '@/features/admin-books/books-tab';
 import { PayoutsTab } from '@/features/admin-payouts/payouts-tab';
 import { RatesTab } from '@/features/admin-rates/rates-tab';
 import { UploadsTab } from '@/features/admin-review/uploads-tab';
@@ -115,6 +116,7 @@ const TABS: {
 }[] = [
   { value: 'uploads', label: 'User Uploads', capability: 'cards.read', content: <UploadsTab /> },
   { value: 'payouts', label: 'Payouts', capability: 'payouts', content: <PayoutsTab /> },
+  { value: 'books', label: 'Books', capability: 'books', content: <BooksTab /> },
   {
     value: 'verification',
     label: 'Verification',

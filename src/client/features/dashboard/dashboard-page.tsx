@@ -26,6 +26,7 @@ import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { BalancePanel } from '@/features/balance/balance-panel';
 import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/dates';
 import { earningsQuery, recentTransactionsQuery, statsQuery } from '@/lib/queries';
@@ -88,6 +89,8 @@ export function DashboardPage() {
           className="max-lg:col-span-2"
         />
       </section>
+
+      <BalancePanel />
 
       <section aria-labelledby="quick-actions">
         <h2 id="quick-actions" className="mb-3 text-lg font-semibold">

@@ -3,7 +3,7 @@ import { rejectionText } from '@shared/rejections';
 import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
 import { useQuery } from '@tanstack/react-query';
-import { DownloadIcon, EyeIcon } from 'lucide-react';
+import { DownloadIcon, EyeIcon, ReceiptTextIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { DateTimeStack } from '@/components/date-time';
@@ -50,6 +50,13 @@ export function HistoryPage() {
       <PageHeader
         title="Transaction History"
         description="Every card you have submitted and its status."
+        actions={
+          <Button variant="outline" asChild>
+            <Link href="/statement" data-testid="history-statement-link">
+              <ReceiptTextIcon /> Statement
+            </Link>
+          </Button>
+        }
       />
       <Card>
         <CardContent className="grid gap-4 p-4 sm:p-6">

@@ -6,6 +6,7 @@ import {
   type Balance,
   type Books,
   type EntryKind,
+  LEDGER_PAGE,
   type LedgerEntry,
   PAID_OUT,
   PAYMENT_KINDS,
@@ -21,9 +22,7 @@ import type { Db } from '../../db/client';
 import { clawbacks, ledgerAccountDays, ledgerEntries, ledgerPostings } from '../../db/schema';
 import { nettableClawbacks, owedCards } from './cards';
 
-/** A page of entries; the cursor is the last entry's `seq`. */
-export const LEDGER_PAGE = 50;
-
+/** A page of entries (LEDGER_PAGE); the cursor is the last entry's `seq`. */
 export function parseSeqCursor(cursor: string | undefined): number | null {
   if (cursor === undefined || cursor === '') return null;
   if (!/^\d{1,15}$/.test(cursor))
