@@ -1,18 +1,31 @@
 import { z } from 'zod';
+import { fromCents, MONEY_PATTERN, toCents } from './money';
 import {
   BRAND_NAME_MESSAGE,
+  MAX_TIERS,
   MINIMUM_MESSAGE,
   minimumProblem,
   OTHER_BRAND,
   RATE_MESSAGE,
   rateProblem,
+  TIER_FORMATS,
+  tiersProblem,
 } from './rates';
+
+/** A brand's rate tier as answered (decision 130). */
+export const rateTierSchema = z.object({
+  format: z.enum(TIER_FORMATS),
+  minValue: z.string(),
+  maxValue: z.string().nullable(),
+  rate: z.string(),
+});
 
 /** The API schemas of the staff-managed rates (the plain rules are in rates.ts). */
 export const brandRateSchema = z.object({
   brand: z.string(),
   rate: z.string(),
   minimum: z.string(),
+  tiers: z.array(rateTierSchema),
 });
 
 /** GET /api/rates: the brands bought today, highest rate first, Other last. */
@@ -46,17 +59,52 @@ export const createRateSchema = z.object({
   minimum: minimumField,
 });
 
-/** PUT /api/admin/rates/:brand: a new rate and/or minimum, or retiring (or restoring) the brand. */
+const TIER_VALUE_MESSAGE = 'A tier value must be an amount with at most 2 decimals';
+const tierValueField = z
+  .union([z.string(), z.number()], { error: TIER_VALUE_MESSAGE })
+  .transform((v) => String(v).trim())
+  .refine((v) => MONEY_PATTERN.test(v), TIER_VALUE_MESSAGE)
+  .transform((v) => fromCents(toCents(v)));
+
+/** One tier as staff send it: its format, its band and its rate. */
+export const tierInputSchema = z.object({
+  format: z.enum(TIER_FORMATS, { error: 'Format must be physical, egift or any' }),
+  minValue: tierValueField,
+  maxValue: tierValueField.nullable(),
+  rate: rateField,
+});
+
+/** A brand's whole set of tiers: at most MAX_TIERS, bands right side up, none overlapping. */
+export const tiersInputSchema = z
+  .array(tierInputSchema, { error: 'Tiers must be a list' })
+  .max(MAX_TIERS, `At most ${MAX_TIERS} tiers`)
+  .superRefine((tiers, ctx) => {
+    const problem = tiersProblem(tiers);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * PUT /api/admin/rates/:brand: a new rate and/or minimum, retiring (or restoring) the brand, or
+ * its tiers replaced whole (an empty list removes them).
+ */
 export const updateRateSchema = z
   .object({
     rate: rateField.optional(),
     minimum: minimumField.optional(),
     retired: z.boolean({ error: 'retired must be true or false' }).optional(),
+    tiers: tiersInputSchema.optional(),
   })
-  .refine((v) => v.rate !== undefined || v.minimum !== undefined || v.retired !== undefined, {
-    message: 'Change the rate, the minimum, or whether the brand is retired',
-    path: ['rate'],
-  });
+  .refine(
+    (v) =>
+      v.rate !== undefined ||
+      v.minimum !== undefined ||
+      v.retired !== undefined ||
+      v.tiers !== undefined,
+    {
+      message: 'Change the rate, the minimum, the tiers, or whether the brand is retired',
+      path: ['rate'],
+    },
+  );
 
 export const rateChangeSchema = z.object({
   id: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appealSchema, offerSchema } from './fair-dealing';
 import { feedbackSchema } from './feedback';
+import { rateTierSchema } from './rate-schemas';
 
 /** A customer's transaction as the API answers it (spec section 7 plus PRODUCT.md). */
 export const transactionSchema = z.object({
@@ -25,6 +26,10 @@ export const transactionSchema = z.object({
   // No validationStatus: the automated checks' verdict is for staff, not for the customer checked.
   payoutRate: z.string(),
   expectedPayout: z.string(),
+  /** The rate tier the card was quoted at (decision 130), or null when the brand rate applied. */
+  rateTier: rateTierSchema.nullable(),
+  /** 'auto' when the card was approved at once by the instant-decision rules (decision 131). */
+  decidedBy: z.string().nullable(),
   paymentMethodId: z.string().nullable(),
   paymentMethodType: z.string().nullable(),
   paymentMethodAccountName: z.string().nullable(),

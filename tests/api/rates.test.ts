@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/server/db/schema';
 import { BRANDS, brandRate, seedMinimum } from '../../src/shared/brands';
 import {
   as,
   createTestApp,
   type SignedIn,
+  signInAs,
   signInStaff,
   signUp,
   submitCard,
@@ -42,11 +45,21 @@ describe('rates', () => {
           Number(b.rate) - Number(a.rate) ||
           a.i - b.i,
       )
-      .map(({ i: _i, ...terms }) => terms);
+      .map(({ i: _i, ...terms }) => ({ ...terms, tiers: [] }));
     expect(response.json()).toEqual(expected);
     expect(response.json()).toHaveLength(47);
-    expect(response.json()[0]).toEqual({ brand: 'Amazon', rate: '0.91', minimum: '25.00' });
-    expect(response.json().at(-1)).toEqual({ brand: 'Other', rate: '0.85', minimum: '50.00' });
+    expect(response.json()[0]).toEqual({
+      brand: 'Amazon',
+      rate: '0.91',
+      minimum: '25.00',
+      tiers: [],
+    });
+    expect(response.json().at(-1)).toEqual({
+      brand: 'Other',
+      rate: '0.85',
+      minimum: '50.00',
+      tiers: [],
+    });
   });
 
   it('are answered from memory until staff change them, with an ETag', async () => {
@@ -93,7 +106,7 @@ describe('rates', () => {
     expect((await setTerms('No Such Brand', { rate: '0.5' })).statusCode).toBe(404);
 
     const changed = await setTerms('Visa', { rate: '.905', minimum: '30' });
-    expect(changed.json()).toEqual({ brand: 'Visa', rate: '0.905', minimum: '30.00' });
+    expect(changed.json()).toEqual({ brand: 'Visa', rate: '0.905', minimum: '30.00', tiers: [] });
     const history = await as(t.app, staff, { method: 'GET', url: '/api/admin/rates/history' });
     const [entry] = history.json().filter((h: { brand: string }) => h.brand === 'Visa');
     expect(entry).toMatchObject({
@@ -149,6 +162,7 @@ describe('rates', () => {
       brand: 'Apple Store',
       rate: '0.87',
       minimum: '25.00',
+      tiers: [],
     });
     const twice = await as(t.app, staff, {
       method: 'POST',
@@ -181,5 +195,110 @@ describe('rates', () => {
       .filter((h: { brand: string }) => h.brand === 'Apple Store')
       .map((h: { action: string }) => h.action);
     expect(actions).toEqual(['restore', 'retire', 'create']);
+  });
+
+  describe('tiers (issue 41, decision 130)', () => {
+    const tiers = [
+      { format: 'egift', minValue: '0', maxValue: '99.99', rate: '0.70' },
+      { format: 'egift', minValue: '100', maxValue: '499.99', rate: '0.82' },
+      { format: 'any', minValue: '100', maxValue: null, rate: '0.86' },
+      { format: 'physical', minValue: '500', maxValue: null, rate: '0.92' },
+    ];
+
+    it('are set by owners only, answered on /api/rates, and recorded in the history', async () => {
+      const reviewer = await signInAs(t, 'reviewer');
+      const refused = await setTerms('Steam', { tiers }, reviewer);
+      expect(refused.statusCode).toBe(403);
+      const set = await setTerms('Steam', { tiers });
+      expect(set.statusCode).toBe(200);
+      expect(set.json().tiers).toEqual([
+        { format: 'egift', minValue: '0.00', maxValue: '99.99', rate: '0.70' },
+        { format: 'any', minValue: '100.00', maxValue: null, rate: '0.86' },
+        { format: 'egift', minValue: '100.00', maxValue: '499.99', rate: '0.82' },
+        { format: 'physical', minValue: '500.00', maxValue: null, rate: '0.92' },
+      ]);
+      const steam = (await publicRates())
+        .json()
+        .find((r: { brand: string }) => r.brand === 'Steam');
+      expect(steam.tiers).toHaveLength(4);
+      const history = (await as(t.app, staff, { method: 'GET', url: '/api/admin/rates/history' }))
+        .json()
+        .find((h: { brand: string }) => h.brand === 'Steam');
+      expect(history.changes.tiers.from).toEqual([]);
+      expect(history.changes.tiers.to).toHaveLength(4);
+      // The same set again changes nothing and records nothing.
+      await setTerms('Steam', { tiers: [...tiers].reverse() });
+      const count = (await as(t.app, staff, { method: 'GET', url: '/api/admin/rates/history' }))
+        .json()
+        .filter((h: { brand: string }) => h.brand === 'Steam').length;
+      expect(count).toBe(1);
+    });
+
+    it('quote the most specific tier at each band edge, and the brand rate outside them', async () => {
+      await setTerms('Google Play', { tiers, minimum: '10' });
+      // A level-2 seller: the band edges are above a new account's limits.
+      const seller = await signUp(t.app);
+      await t.database.db
+        .update(users)
+        .set({ verificationLevel: 2 })
+        .where(eq(users.id, seller.user.id));
+      const submit = (body: object) => submitCard(t.app, seller, body);
+      const cases: [string, string, string, string][] = [
+        // format, value, rate, payout
+        ['egift', '99.99', '0.7000', '69.99'],
+        ['egift', '100', '0.8200', '82.00'],
+        ['egift', '499.99', '0.8200', '409.99'],
+        ['egift', '500', '0.8600', '430.00'],
+        ['physical', '99.99', '0.8900', '88.99'],
+        ['physical', '100', '0.8600', '86.00'],
+        ['physical', '499.99', '0.8600', '429.99'],
+        ['physical', '500', '0.9200', '460.00'],
+      ];
+      for (const [cardFormat, cardValue, rate, payout] of cases) {
+        const card = await submit({ cardType: 'Google Play', cardFormat, cardValue });
+        expect(card.statusCode, `${cardFormat} ${cardValue}`).toBe(201);
+        expect(card.json().payoutRate, `${cardFormat} ${cardValue}`).toBe(rate);
+        if (payout) expect(card.json().expectedPayout).toBe(payout);
+      }
+      const edge = (
+        await submit({ cardType: 'Google Play', cardFormat: 'egift', cardValue: '100' })
+      ).json();
+      expect(edge.rateTier).toEqual({
+        format: 'egift',
+        minValue: '100.00',
+        maxValue: '499.99',
+        rate: '0.82',
+      });
+      const plain = (
+        await submit({ cardType: 'Google Play', cardFormat: 'physical', cardValue: '50' })
+      ).json();
+      expect(plain.rateTier).toBeNull();
+    });
+
+    it('keep the brand minimum, honour the quoted tier rate, and refuse overlapping bands', async () => {
+      await setTerms('Ebay', {
+        tiers: [{ format: 'any', minValue: '0', maxValue: null, rate: '0.60' }],
+      });
+      const low = await submit({ cardType: 'Ebay', cardValue: '10' });
+      expect(low.statusCode).toBe(400);
+      const stale = await submit({ cardType: 'Ebay', quotedRate: brandRate('Ebay') });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json().currentRate).toBe('0.60');
+      const ok = await submit({ cardType: 'Ebay', quotedRate: '0.60' });
+      expect(ok.statusCode).toBe(201);
+      const overlap = await setTerms('Ebay', {
+        tiers: [
+          { format: 'egift', minValue: '0', maxValue: '100', rate: '0.5' },
+          { format: 'egift', minValue: '100', maxValue: null, rate: '0.6' },
+        ],
+      });
+      expect(overlap.statusCode).toBe(400);
+      const upsideDown = await setTerms('Ebay', {
+        tiers: [{ format: 'physical', minValue: '100', maxValue: '50', rate: '0.5' }],
+      });
+      expect(upsideDown.statusCode).toBe(400);
+      const removed = await setTerms('Ebay', { tiers: [] });
+      expect(removed.json().tiers).toEqual([]);
+    });
   });
 });

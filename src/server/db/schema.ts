@@ -18,6 +18,7 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
+import type { RateTier } from '../../shared/rates';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -190,11 +191,35 @@ export const transactions = pgTable(
     appealCreatedAt: timestamp('appeal_created_at', { withTimezone: true }),
     appealDecidedAt: timestamp('appeal_decided_at', { withTimezone: true }),
     appealNote: varchar('appeal_note', { length: 2000 }),
+    /**
+     * The rate tier the card was quoted at (issue 41, decision 130): its format, band and rate,
+     * or null when the brand rate applied.
+     */
+    rateTier: jsonb('rate_tier').$type<RateTier>(),
+    /** 'auto' when the instant-decision rules approved the card (decision 131); else null. */
+    decidedBy: varchar('decided_by', { length: 16 }),
+    /**
+     * The instant-decision rules at submission (decision 131): `{ rules }` that held when the card
+     * was approved at once, or `{ refusedBecause }` when it went to the queue.
+     */
+    instantDecision: jsonb('instant_decision').$type<
+      { rules: string[] } | { refusedBecause: string[] }
+    >(),
+    /** A sampled instant decision's after-review: 'pending', 'confirmed' or 'clawback'. */
+    sampleStatus: varchar('sample_status', { length: 16 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('transactions_user_created_idx').on(t.userId, t.createdAt),
+    // The seller's instant approvals in the last 24 hours (the daily total, decision 131).
+    index('transactions_user_auto_idx')
+      .on(t.userId, t.firstDecisionAt)
+      .where(sql`${t.decidedBy} = 'auto'`),
+    // The Sampled review list.
+    index('transactions_sample_pending_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.sampleStatus} = 'pending'`),
     // Offers waiting for an answer, by when they lapse (the expiry job).
     index('transactions_offer_expires_idx')
       .on(t.offerExpiresAt)
@@ -587,6 +612,70 @@ export const brandRates = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('brand_rates_brand_lower_idx').on(sql`lower(${t.brand})`)],
+);
+
+/**
+ * A brand's rate tiers (issue 41, decision 130): a format (`physical`, `egift` or `any`) and a
+ * band of card values (`min_value` to `max_value` inclusive, open above when null). The most
+ * specific tier that matches a card sets its rate; without one, the brand's rate applies.
+ */
+export const brandRateTiers = pgTable(
+  'brand_rate_tiers',
+  {
+    id: id(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => brandRates.id, { onDelete: 'cascade' }),
+    format: varchar('format', { length: 16 }).notNull(),
+    minValue: money('min_value').notNull(),
+    maxValue: money('max_value'),
+    rate: numeric('rate', { precision: 5, scale: 4 }).notNull(),
+  },
+  (t) => [index('brand_rate_tiers_brand_idx').on(t.brandId)],
+);
+
+/**
+ * The owner's instant-decision policy (issue 41, decision 131): one row (id 1). Money in
+ * numeric(10,2), the sample rate a fraction with 4 decimals.
+ */
+export const instantDecisionPolicy = pgTable(
+  'instant_decision_policy',
+  {
+    id: integer('id').primaryKey(),
+    enabled: boolean('enabled').notNull().default(false),
+    minLevel: integer('min_level').notNull().default(2),
+    minCompletedCards: integer('min_completed_cards').notNull().default(10),
+    maxCardValue: money('max_card_value').notNull().default('200.00'),
+    maxDailyTotal: money('max_daily_total').notNull().default('500.00'),
+    brands: text('brands').array().notNull().default(sql`'{}'::text[]`),
+    sampleRate: numeric('sample_rate', { precision: 5, scale: 4 }).notNull().default('0.1'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('instant_decision_policy_one_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * A seller's rate alert (issue 41, decision 132): tell me when the brand's rate (for a format,
+ * or any) is at least `min_rate`. `above` is whether the rate was at or over it after the last
+ * change, so an alert fires once per upward crossing.
+ */
+export const rateAlerts = pgTable(
+  'rate_alerts',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    brand: varchar('brand', { length: 120 }).notNull(),
+    format: varchar('format', { length: 16 }),
+    minRate: numeric('min_rate', { precision: 5, scale: 4 }).notNull(),
+    above: boolean('above').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('rate_alerts_user_idx').on(t.userId, t.createdAt),
+    index('rate_alerts_brand_idx').on(sql`lower(${t.brand})`),
+  ],
 );
 
 /** A ticket's thread: the customer's and staff's replies after the first message. */

@@ -1,24 +1,30 @@
 import { ratePercent } from '@shared/brands';
 import { cardValueProblem, quote } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
-import type { BrandRate } from '@shared/rates';
+import { type BrandRate, tierFor, tierLabel } from '@shared/rates';
 import { Card, CardContent } from '@/components/ui/card';
 
-/** The live quote: value × brand rate, to 2 decimals, with the rate as a whole percent. */
+/**
+ * The live quote: value × the rate of the tier that applies (decision 130), else the brand rate,
+ * to 2 decimals; the tier named as "E-code, $100–$499: 82%".
+ */
 export function PayoutQuote({
   cardType,
   cardValue,
+  cardFormat,
   terms,
   retired,
 }: {
   cardType: string;
   cardValue: string;
+  cardFormat: string | undefined;
   terms: BrandRate | undefined;
   /** The chosen brand left the list while the form was open. */
   retired: boolean;
 }) {
   const valid = cardType !== '' && !!terms && cardValueProblem(cardValue, terms.minimum) === null;
-  const q = valid && terms ? quote(terms.rate, cardValue.trim()) : null;
+  const tier = valid && terms ? tierFor(terms, cardFormat, cardValue) : null;
+  const q = valid && terms ? quote(tier?.rate ?? terms.rate, cardValue.trim()) : null;
   return (
     <Card className="border-primary/30 bg-primary/5" data-testid="payout-quote">
       <CardContent className="p-5">
@@ -34,6 +40,11 @@ export function PayoutQuote({
             <p className="mt-1 text-sm" data-testid="payout-rate">
               {ratePercent(q.rate)}% rate for {cardType}
             </p>
+            {tier && (
+              <p className="mt-1 text-xs text-muted-foreground" data-testid="rate-tier">
+                {tierLabel(tier)}
+              </p>
+            )}
           </>
         ) : retired ? (
           <p className="mt-2 text-sm font-medium text-destructive" role="alert">

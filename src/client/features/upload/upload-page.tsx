@@ -63,6 +63,7 @@ function UploadForm({
   const cardType = form.watch('cardType');
   const customCardType = form.watch('customCardType');
   const cardValue = form.watch('cardValue');
+  const cardFormat = form.watch('cardFormat');
   const typeForQuote = effectiveCardType({ cardType, customCardType });
   const terms = termsOf(rates, { cardType, customCardType });
 
@@ -106,6 +107,7 @@ function UploadForm({
         <PayoutQuote
           cardType={typeForQuote}
           cardValue={cardValue}
+          cardFormat={cardFormat}
           terms={terms}
           retired={!!cardType && cardType !== OTHER_BRAND && !terms && rates.length > 0}
         />

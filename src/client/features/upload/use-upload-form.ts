@@ -1,5 +1,5 @@
 import { effectiveCardType, type UploadFormValues, uploadFormProblems } from '@shared/card-rules';
-import { type BrandRate, OTHER_BRAND, termsFor } from '@shared/rates';
+import { type BrandRate, OTHER_BRAND, rateFor, termsFor } from '@shared/rates';
 import type { Transaction } from '@shared/transactions';
 import { LIMIT_REFUSAL_CODE } from '@shared/verification';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -26,6 +26,10 @@ export function termsOf(
     ? termsFor(rates, values.customCardType)
     : rates.find((r) => r.brand === values.cardType);
 }
+
+/** The rate on screen: the tier's for the card's format and value, else the brand's. */
+const quotedRateOf = (terms: BrandRate | undefined, values: UploadFormValues) =>
+  terms ? rateFor(terms, values.cardFormat, values.cardValue) : undefined;
 
 const EMPTY: UploadFormValues = {
   cardType: '',
@@ -99,7 +103,7 @@ export function useUploadForm(onPhase: (phase: Phase) => void) {
         cardCode: values.cardCode.trim() || null,
         imageUrls,
         // The rate on screen: if staff changed it since, the server says so (409) instead.
-        quotedRate: termsOf(ratesRef.current, values)?.rate,
+        quotedRate: quotedRateOf(termsOf(ratesRef.current, values), values),
         scamCheck,
       });
       return (await res.json()) as Transaction;

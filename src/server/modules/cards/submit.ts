@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type createTransactionSchema, quote } from '../../../shared/card-rules';
+import { tierFor } from '../../../shared/rates';
 import { LIMIT_REFUSAL_CODE } from '../../../shared/verification';
 import { lockAccount } from '../../common/accounts';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -54,10 +55,12 @@ export async function submitCard(
     const terms = await termsForSubmission(tx, input.cardType);
     const low = belowMinimum(terms, input.cardValue);
     if (low) throw badRequest(low, 'cardValue');
-    if (input.quotedRate !== undefined && Number(input.quotedRate) !== Number(terms.rate)) {
-      throw rateChanged(terms, input.quotedRate);
+    // The most specific tier for the card's format and value, else the brand rate (decision 130).
+    const tier = tierFor(terms, input.cardFormat, input.cardValue);
+    const { rate, expectedPayout } = quote(tier?.rate ?? terms.rate, input.cardValue);
+    if (input.quotedRate !== undefined && Number(input.quotedRate) !== Number(rate)) {
+      throw rateChanged(terms, rate, input.quotedRate);
     }
-    const { rate, expectedPayout } = quote(terms.rate, input.cardValue);
     const [row] = await tx
       .insert(transactions)
       .values({
@@ -72,6 +75,7 @@ export async function submitCard(
         paymentMethodId: method.id,
         payoutRate: rate,
         expectedPayout,
+        rateTier: tier,
         // The app's clock: the rolling limit windows are read by it.
         createdAt: new Date(now),
         updatedAt: new Date(now),

@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { fromCents, toCents } from '../../../shared/money';
-import { type BrandRate, OTHER_BRAND } from '../../../shared/rates';
+import { type BrandRate, OTHER_BRAND, type RateTier } from '../../../shared/rates';
 import type { Account } from '../../common/account';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, changeEverywhere, type Outcome } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
-import { brandRates } from '../../db/schema';
-import { findBrand, shortRate, toTerms } from './queries';
+import { brandRates, brandRateTiers } from '../../db/schema';
+import { findBrand, shortRate, termsOf } from './queries';
 
 /** Every open page that quotes (upload form, staff tab) refetches at once, on every instance. */
 const RATES_CHANGED = changeEverywhere(['rates']);
@@ -58,16 +58,36 @@ export async function addBrand(
       action: existing ? 'restore' : 'create',
       changes,
     });
-    return { value: toTerms(row!), changed: [RATES_CHANGED] };
+    return { value: await termsOf(tx, row!), changed: [RATES_CHANGED] };
   });
 }
+
+/** Tiers in one order, their rates and amounts normalised, so two sets compare as text. */
+const normalizedTiers = (tiers: readonly RateTier[]) =>
+  tiers
+    .map((t) => ({
+      format: t.format,
+      minValue: normalizedMoney(t.minValue),
+      maxValue: t.maxValue === null ? null : normalizedMoney(t.maxValue),
+      rate: normalizedRate(t.rate),
+    }))
+    .sort(
+      (a, b) =>
+        toCents(a.minValue) - toCents(b.minValue) ||
+        a.format.localeCompare(b.format) ||
+        (a.maxValue === null
+          ? 1
+          : b.maxValue === null
+            ? -1
+            : toCents(a.maxValue) - toCents(b.maxValue)),
+    );
 
 /** A new rate or minimum, or the brand retired or restored; audited with before and after. */
 export async function changeBrand(
   context: CommandContext,
   actor: Account,
   brand: string,
-  input: { rate?: string; minimum?: string; retired?: boolean },
+  input: { rate?: string; minimum?: string; retired?: boolean; tiers?: RateTier[] },
 ): Promise<Outcome<BrandRate>> {
   return context.db.transaction(async (tx) => {
     // An update lock: submissions of this brand holding the share lock finish first.
@@ -79,6 +99,7 @@ export async function changeBrand(
         'retired',
       );
     }
+    const terms = await termsOf(tx, current);
     const before = {
       rate: shortRate(current.rate),
       minimum: current.minimum,
@@ -93,7 +114,13 @@ export async function changeBrand(
     for (const key of ['rate', 'minimum', 'retired'] as const) {
       if (before[key] !== next[key]) changes[key] = { from: before[key], to: next[key] };
     }
-    if (Object.keys(changes).length === 0) return { value: toTerms(current), changed: [] };
+    // The tiers are replaced whole; the history records both sets (decision 130).
+    const tiersBefore = normalizedTiers(terms.tiers);
+    const tiersNext = input.tiers === undefined ? tiersBefore : normalizedTiers(input.tiers);
+    if (JSON.stringify(tiersBefore) !== JSON.stringify(tiersNext)) {
+      changes.tiers = { from: tiersBefore, to: tiersNext };
+    }
+    if (Object.keys(changes).length === 0) return { value: terms, changed: [] };
     const now = new Date(context.now());
     const [row] = await tx
       .update(brandRates)
@@ -105,12 +132,20 @@ export async function changeBrand(
       })
       .where(eq(brandRates.id, current.id))
       .returning();
+    if (changes.tiers) {
+      await tx.delete(brandRateTiers).where(eq(brandRateTiers.brandId, current.id));
+      if (tiersNext.length > 0) {
+        await tx
+          .insert(brandRateTiers)
+          .values(tiersNext.map((t) => ({ ...t, brandId: current.id })));
+      }
+    }
     await recordAudit(tx, actor, {
       entityType: 'brand_rate',
       entityId: current.id,
       action: changes.retired ? (next.retired ? 'retire' : 'restore') : 'update',
       changes: { brand: { from: current.brand, to: current.brand }, ...changes },
     });
-    return { value: toTerms(row!), changed: [RATES_CHANGED] };
+    return { value: await termsOf(tx, row!), changed: [RATES_CHANGED] };
   });
 }

@@ -1,24 +1,45 @@
-import { asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { minimumMessage } from '../../../shared/card-rules';
 import { toCents } from '../../../shared/money';
-import { type BrandRate, OTHER_BRAND } from '../../../shared/rates';
+import { type BrandRate, OTHER_BRAND, type RateTier, type TierFormat } from '../../../shared/rates';
 import type { AuditChanges } from '../../common/audit';
 import { badRequest, HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
-import { auditLog, brandRates } from '../../db/schema';
+import { auditLog, brandRates, brandRateTiers } from '../../db/schema';
 
 type Row = typeof brandRates.$inferSelect;
+type TierRow = typeof brandRateTiers.$inferSelect;
 
 /** "0.9100" -> "0.91": a rate as people read it (at least 2 decimals). */
 export const shortRate = (rate: string) => {
   const [whole, fraction = ''] = rate.split('.');
   return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
 };
-export const toTerms = (row: Row): BrandRate => ({
+const toTier = (row: TierRow): RateTier => ({
+  format: row.format as TierFormat,
+  minValue: row.minValue,
+  maxValue: row.maxValue,
+  rate: shortRate(row.rate),
+});
+export const toTerms = (row: Row, tiers: TierRow[] = []): BrandRate => ({
   brand: row.brand,
   rate: shortRate(row.rate),
   minimum: row.minimum,
+  tiers: tiers.filter((t) => t.brandId === row.id).map(toTier),
 });
+
+/** The tiers of these brands, lowest band first (physical, e-code, then any within a band). */
+export async function tiersOf(db: Db, brandIds: string[]): Promise<TierRow[]> {
+  if (brandIds.length === 0) return [];
+  return db
+    .select()
+    .from(brandRateTiers)
+    .where(inArray(brandRateTiers.brandId, brandIds))
+    .orderBy(asc(brandRateTiers.minValue), asc(brandRateTiers.format), asc(brandRateTiers.id));
+}
+
+/** A brand's terms with its tiers. */
+export const termsOf = async (db: Db, row: Row) => toTerms(row, await tiersOf(db, [row.id]));
 
 /** Highest rate first, brands of one rate in the seed's order, Other last. */
 const ORDER = [
@@ -34,7 +55,11 @@ export async function activeRates(db: Db): Promise<BrandRate[]> {
     .from(brandRates)
     .where(isNull(brandRates.retiredAt))
     .orderBy(...ORDER);
-  return rows.map(toTerms);
+  const tiers = await tiersOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toTerms(row, tiers));
 }
 
 /** Every brand, retired ones too (the staff Rates tab). */
@@ -43,8 +68,12 @@ export async function allRates(db: Db) {
     .select()
     .from(brandRates)
     .orderBy(...ORDER);
+  const tiers = await tiersOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
-    ...toTerms(row),
+    ...toTerms(row, tiers),
     id: row.id,
     retired: row.retiredAt !== null,
     updatedAt: row.updatedAt.toISOString(),
@@ -72,7 +101,7 @@ export async function termsForSubmission(tx: Db, cardType: string) {
   }
   const row = own ?? (await findBrand(tx, OTHER_BRAND, 'share'));
   if (!row) throw new HttpError(503, 'Rates are not available right now. Please try again.');
-  return toTerms(row);
+  return termsOf(tx, row);
 }
 
 /** The card value's problem against the brand's minimum, as the form shows it. */
@@ -82,13 +111,13 @@ export function belowMinimum(terms: BrandRate, cardValue: string) {
 
 const percent = (rate: string) => `${Math.round(Number(rate) * 10000) / 100}%`;
 
-/** The 409 of a submission whose shown rate is no longer the brand's. */
-export function rateChanged(terms: BrandRate, quotedRate: string) {
+/** The 409 of a submission whose shown rate is no longer the one its card is bought at. */
+export function rateChanged(terms: BrandRate, rate: string, quotedRate: string) {
   return new HttpError(
     409,
-    `The rate for ${terms.brand === OTHER_BRAND ? 'this card' : terms.brand} changed from ${percent(quotedRate)} to ${percent(terms.rate)} since the form was opened. Check the new payout and submit again.`,
+    `The rate for ${terms.brand === OTHER_BRAND ? 'this card' : terms.brand} changed from ${percent(quotedRate)} to ${percent(rate)} since the form was opened. Check the new payout and submit again.`,
     { cardType: 'The rate changed' },
-    { currentRate: terms.rate },
+    { currentRate: rate },
   );
 }
 
