@@ -11,12 +11,14 @@ import { registerMail } from './mail/plugin';
 import accountRoutes from './modules/account/routes';
 import adminRoutes from './modules/admin/routes';
 import analyticsRoutes from './modules/analytics/routes';
+import { apiKeyRoutes } from './modules/api-keys';
 import authRoutes from './modules/auth/routes';
 import cardRoutes from './modules/cards/routes';
 import chatRoutes from './modules/chat/routes';
 import fileRoutes from './modules/files/routes';
 import ledgerRoutes from './modules/ledger/routes';
 import notificationRoutes from './modules/notifications/routes';
+import partnerRoutes from './modules/partner/routes';
 import passwordRoutes from './modules/password/routes';
 import paymentMethodRoutes from './modules/payment-methods/routes';
 import payoutRoutes from './modules/payouts/routes';
@@ -45,6 +47,7 @@ import {
   registerErrorHandling,
 } from './plugins/errors';
 import healthRoutes from './plugins/health';
+import { registerIdempotency } from './plugins/idempotency';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerMetrics } from './plugins/metrics';
 import { registerRateLimits } from './plugins/rate-limit';
@@ -140,6 +143,7 @@ export async function buildApp(
   });
   await registerRateLimits(app);
   registerStaffGuard(app);
+  registerIdempotency(app);
   registerMail(app);
 
   await app.register(fastifyMultipart, {
@@ -158,6 +162,8 @@ export async function buildApp(
   await app.register(rateRoutes);
   await app.register(reviewTimeRoutes);
   await app.register(cardRoutes);
+  await app.register(apiKeyRoutes);
+  await app.register(partnerRoutes);
   await app.register(adminRoutes);
   await app.register(analyticsRoutes);
   await app.register(payoutRoutes);

@@ -81,6 +81,8 @@ export const envSchema = z.object({
   LIMIT_TWO_FACTOR_FAILURES: z.coerce.number().int().min(1).default(5),
   /** Password-reset and verification emails per account per hour. */
   LIMIT_ACCOUNT_EMAILS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /** Requests per API key per minute on /api/v1 (issue 42, decision 125). */
+  LIMIT_API_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /**
    * The public address of the site, used in the links emails carry (a reset link, a page to
    * open); http://localhost:PORT by default.
@@ -220,6 +222,8 @@ export interface Limits {
   twoFactorFailures: number;
   /** Password-reset and verification emails per account per hour. */
   accountEmailsPerHour: number;
+  /** Requests per API key per minute on /api/v1. */
+  apiKeyRequestsPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -272,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadsPerHour: e.LIMIT_UPLOADS_PER_HOUR,
       twoFactorFailures: e.LIMIT_TWO_FACTOR_FAILURES,
       accountEmailsPerHour: e.LIMIT_ACCOUNT_EMAILS_PER_HOUR,
+      apiKeyRequestsPerMinute: e.LIMIT_API_KEY_REQUESTS_PER_MINUTE,
     },
     appUrl: e.APP_URL ?? `http://localhost:${e.PORT}`,
     mail: {

@@ -24,6 +24,7 @@ import { buildExports, privacyUpkeep } from './modules/privacy';
 import { deleteExpiredSessions } from './modules/sessions';
 import { deleteExpiredVerificationDocuments } from './modules/verification';
 import { loggableError } from './plugins/errors';
+import { deleteExpiredIdempotencyKeys } from './plugins/idempotency';
 import { warmUp } from './warm-up';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -88,13 +89,14 @@ async function main() {
     const unused = await deleteOrphanUploads(database.db, app.storage);
     const unrecorded = await deleteUnrecordedFiles(database.db, app.storage);
     const limits = await app.counters.deleteExpired();
+    const idempotency = await deleteExpiredIdempotencyKeys(app);
     const tokens = await deleteExpiredTokens(database.db, app.now());
     const mails = await app.mail.deleteOld();
     // Identity documents past their retention (decision 072); the decisions stay.
     const documents = await app.run(deleteExpiredVerificationDocuments);
-    if (sessions + unused + unrecorded + limits + tokens + mails + documents > 0) {
+    if (sessions + unused + unrecorded + limits + idempotency + tokens + mails + documents > 0) {
       app.log.info(
-        { sessions, unused, unrecorded, limits, tokens, mails, documents },
+        { sessions, unused, unrecorded, limits, idempotency, tokens, mails, documents },
         'housekeeping removed expired and orphaned data',
       );
     }

@@ -20,6 +20,8 @@ const WRITE_HELPERS: Record<string, string> = {
   'db/rollups.ts': 'the rollups folded by their job',
   'jobs.ts': "a job's period claimed by one instance (the row is the lock)",
   'plugins/rate-limit.ts': 'attempts counted before a secret is checked (decision 021)',
+  'plugins/idempotency.ts':
+    'an Idempotency-Key claimed before the handler and its answer kept after (decision 126)',
   'modules/auth/two-factor.ts': 'two-factor enrolment, for the sign-in commands (decision 100)',
   'modules/checks/checks.ts': "the submission's checks, in the submission's transaction",
   'modules/files/uploads.ts': 'an upload row, written as the file streams into storage',

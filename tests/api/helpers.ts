@@ -157,6 +157,7 @@ export const DEFAULT_LIMITS: Limits = {
   uploadsPerHour: 60,
   twoFactorFailures: 5,
   accountEmailsPerHour: 5,
+  apiKeyRequestsPerMinute: 600,
 };
 
 /** Rate limits no test file reaches by accident. */

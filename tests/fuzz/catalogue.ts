@@ -68,6 +68,8 @@ export interface World {
   other: Account;
   staff: Account;
   pools: Record<PoolName, string[]>;
+  /** The customer's API key with every scope (issue 42), for the `/api/v1` routes. */
+  apiKey?: string;
 }
 
 const POOL_CAP = 300;
@@ -127,6 +129,8 @@ export interface RouteSpec {
   generic?: boolean;
   /** Shows a page to a browser that asks for HTML, its errors too (the unsubscribe link). */
   page?: boolean;
+  /** A partner route (`/api/v1`): the customer sends the world's API key as a bearer token. */
+  bearer?: boolean;
 }
 
 export const routeKey = (route: Pick<RouteSpec, 'method' | 'path'>) =>
@@ -191,6 +195,19 @@ function transactionBody({ rng, world }: GenContext): JsonObject {
       ? { cardCode: rng.pick<JsonLike>(['ABCD-EFGH-1234', '1234', '', ' ', 'x'.repeat(65), 42]) }
       : {}),
     ...(rng.chance(0.5) ? { scamCheck: rng.pick<JsonLike>(['no', 'no', 'no', 'yes']) } : {}),
+  });
+}
+
+/** A partner's card (POST /api/v1/cards): mostly e-codes, without photos. */
+function partnerCardBody({ rng, world }: GenContext): JsonObject {
+  return obj({
+    brand: rng.pick(BRANDS.filter((b) => b !== OTHER_BRAND)),
+    value: rng.pick<JsonLike>(['100', '25', '50.50', '1000', 75, '99999999.99']),
+    format: rng.chance(0.9) ? 'egift' : 'physical',
+    code: rng.pick<JsonLike>([`CODE-${rng.int(0, 1e9)}`, 'ABCD-EFGH-1234', '', 'x'.repeat(65), 42]),
+    paymentMethodId: pickOr(rng, world.pools.customerMethods, () => rng.uuid()),
+    ...(rng.chance(0.5) ? { reference: `order-${rng.int(0, 1e6)}` } : {}),
+    ...(rng.chance(0.3) ? { pin: rng.pick<JsonLike>(['1234', '', 'x'.repeat(40)]) } : {}),
   });
 }
 
@@ -952,6 +969,101 @@ export const CATALOGUE: RouteSpec[] = [
       return null;
     },
   },
+
+  // API keys and the partner API (issue 42)
+  { method: 'GET', path: '/api/api-keys', access: 'customer' },
+  {
+    method: 'POST',
+    path: '/api/api-keys',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        name: rng.pick(['Shop', '', 'x'.repeat(101)]),
+        scopes: rng.pick<JsonLike>([
+          ['cards:read'],
+          ['cards:write', 'balance:read'],
+          [],
+          ['admin'],
+        ]),
+        ...(rng.chance(0.3)
+          ? {
+              expiresAt: rng.pick<JsonLike>([
+                '2099-01-01T00:00:00Z',
+                '2000-01-01T00:00:00Z',
+                'soon',
+              ]),
+            }
+          : {}),
+      }),
+    check: ({ json }) =>
+      /^cb_live_[0-9A-Za-z]{43}$/.test(String(asRecord(json).key))
+        ? null
+        : 'a created API key is not cb_live_ and 43 base62 digits',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/api-keys/:id',
+    access: 'customer',
+    param: ({ rng }) => rng.uuid(),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/quotes',
+    access: 'customer',
+    bearer: true,
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        brand: rng.pick(BRANDS),
+        value: rng.pick<JsonLike>(['100', '1', 75, '99999999.99']),
+        format: rng.pick(CARD_FORMATS),
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/cards',
+    access: 'customer',
+    bearer: true,
+    body: 'json',
+    validBody: partnerCardBody,
+    check: ({ json }, world) => {
+      const card = asRecord(json);
+      if (card.status !== 'pending' || card.paymentStatus !== 'pending') {
+        return `a partner's new card was not pending: ${card.status}/${card.paymentStatus}`;
+      }
+      return foreign(world, 'otherMethods', card.paymentMethodId)
+        ? "a partner's card was paid to another customer's payment method"
+        : null;
+    },
+    learn: ({ json }, world) => {
+      const id = asRecord(json).id;
+      if (typeof id === 'string') addToPool(world, 'customerTransactions', id);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/cards',
+    access: 'customer',
+    bearer: true,
+    query: {
+      status: ({ rng }) => rng.pick([...TRANSACTION_STATUSES, 'nope']),
+      limit: ({ rng }) => rng.pick(['1', '50', '100', '0', '1000']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/cards/:id',
+    access: 'customer',
+    bearer: true,
+    param: ({ rng, world }) =>
+      pickOr(rng, [...world.pools.customerTransactions, ...world.pools.otherTransactions], () =>
+        rng.uuid(),
+      ),
+    check: ({ param }, world) =>
+      foreign(world, 'otherTransactions', param) ? "a partner read another customer's card" : null,
+  },
+  { method: 'GET', path: '/api/v1/balance', access: 'customer', bearer: true },
 
   // the books (issue 39)
   { method: 'GET', path: '/api/balance', access: 'signed-in' },

@@ -6,7 +6,9 @@
  * cannot (unknown methods, broken request lines and headers, chunked bodies).
  */
 import net from 'node:net';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
+import { users } from '../../src/server/db/schema';
 import {
   as,
   fixture,
@@ -204,11 +206,28 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'verification submission',
   );
   pools.verificationIds.push(submission.id);
+  // The customer sells through the partner API too (issue 42): level 2 and a key of every scope.
+  await t.database.db
+    .update(users)
+    .set({ verificationLevel: 2 })
+    .where(eq(users.id, mine.who.user.id));
+  const key = await json(
+    await as(t.app, mine.who, {
+      method: 'POST',
+      url: '/api/api-keys',
+      payload: {
+        name: 'Fuzz',
+        scopes: ['cards:read', 'cards:write', 'balance:read', 'webhooks:manage'],
+      },
+    }),
+    'API key',
+  );
   const world: World = {
     customer: account(mine.who, PASSWORD),
     other: account(other.who, PASSWORD),
     staff: account(staff, STAFF_PASSWORD),
     pools,
+    apiKey: key.key,
   };
   pools.userIds.push(staff.user.id);
   for (const [url, pool] of [
@@ -539,6 +558,10 @@ export function generateRequest(spec: RouteSpec, ctx: GenContext): Omit<FuzzRequ
   }
 
   if (contentType !== undefined) headers['content-type'] = contentType;
+  // A partner route is the customer's through their API key (issue 42), the cookie aside.
+  if (spec.bearer && who === 'customer' && world.apiKey && !('authorization' in headers)) {
+    headers.authorization = `Bearer ${world.apiKey}`;
+  }
   const search = query.map(([k, v]) => `${k}=${v}`).join('&');
   const url = `${path ?? fill(spec.path, param)}${queryTail || (search ? `?${search}` : '')}`;
   const sameRoute = !['method', 'url'].includes(strategy);

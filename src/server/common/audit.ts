@@ -30,7 +30,9 @@ export function recordAudit(
       | 'payouts'
       | 'verification'
       | 'verification_limits'
-      | 'staff';
+      | 'staff'
+      | 'api_key'
+      | 'webhook_endpoint';
     entityId: string | null;
     action: string;
     changes: AuditChanges;

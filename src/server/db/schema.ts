@@ -140,6 +140,8 @@ export const transactions = pgTable(
      */
     cardCode: text('card_code'),
     cardCodeLast4: varchar('card_code_last4', { length: 4 }),
+    /** A partner's own id for a card sent through the API (issue 42), echoed back; null else. */
+    partnerReference: varchar('partner_reference', { length: 200 }),
     cardCodeHash: varchar('card_code_hash', { length: 64 }),
     status: varchar('status', { length: 32 }).notNull().default('pending'),
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id),
@@ -1044,4 +1046,102 @@ export const reconciliationMatches = pgTable(
       .references(() => reconciliationLines.id),
   },
   (t) => [index('reconciliation_matches_line_idx').on(t.lineId)],
+);
+
+/**
+ * A seller's API keys (issue 42, decision 125): only the SHA-256 of the key is kept, with its
+ * last 4 characters for the list. Revoked keys stay (their row says when) for the audit trail.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    keyHash: varchar('key_hash', { length: 64 }).notNull().unique(),
+    last4: varchar('last4', { length: 4 }).notNull(),
+    scopes: text('scopes').array().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** The client address of the last use. */
+    lastUsedIp: varchar('last_used_ip', { length: 64 }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Idempotency-Key answers (issue 42, decision 126), per account, for 24 hours: a row without a
+ * status is a request still running; with one, the answer replayed to the same key and body.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    holder: uuid('holder').notNull(),
+    key: varchar('key', { length: 255 }).notNull(),
+    /** SHA-256 of the method, the route and the body. */
+    requestHash: varchar('request_hash', { length: 64 }).notNull(),
+    statusCode: integer('status_code'),
+    body: text('body'),
+    contentType: varchar('content_type', { length: 100 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.holder, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * A seller's webhook endpoints (issue 42, decision 127): the signing secret sealed at rest, the
+ * one it replaced valid until `previousSecretUntil`.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: varchar('url', { length: 2000 }).notNull(),
+    events: text('events').array().notNull(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
+);
+
+/**
+ * The webhook outbox and its log (decision 127): written in the transaction of the event, sent
+ * after commit, retried on the Standard Webhooks schedule under the same id.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: id(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventType: varchar('event_type', { length: 64 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    /** 'pending', 'delivered' or 'failed' (given up). */
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastStatus: integer('last_status'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: varchar('last_error', { length: 500 }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
 );

@@ -356,6 +356,29 @@ export const templates = {
       `You get this email because this was the address of a ${PRODUCT_NAME} account.`,
     ),
 
+  'api-key-created': (d: {
+    firstName: string | null;
+    name: string;
+    last4: string;
+    scopes: string;
+    url: string;
+  }) =>
+    layout(
+      'api-key-created',
+      `An API key was created on your ${PRODUCT_NAME} account`,
+      hello(d.firstName),
+      [
+        {
+          text: `An API key named "${d.name}" (ending ${d.last4}) was created on your account, with these scopes: ${d.scopes}. It can sell cards and read them as you.`,
+        },
+        {
+          text: `If this wasn't you, revoke it in your profile at once, change your password, and contact us at ${SUPPORT_EMAIL} or ${SUPPORT_PHONE}.`,
+        },
+        { link: d.url, label: 'See my API keys' },
+      ],
+      `You get this email because an API key was created on your ${PRODUCT_NAME} account. It is sent for every new key, whatever your notification settings.`,
+    ),
+
   'email-changed': (d: { firstName: string | null; email: string }) =>
     layout(
       'email-changed',

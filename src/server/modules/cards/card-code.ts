@@ -32,10 +32,11 @@ export const cardCodeHashes = (keyring: Keyring, code: string) =>
   [...keyring.byId.values()].map((key) => cardCodeHash(key, code));
 
 /** The three columns a card's code is stored in. */
-export function storedCardCode(keyring: Keyring, code: string | null) {
+export function storedCardCode(keyring: Keyring, code: string | null, pin?: string | null) {
   if (!code) return { cardCode: null, cardCodeLast4: null, cardCodeHash: null };
   return {
-    cardCode: sealText(keyring, PURPOSE, code),
+    // A partner's PIN is sealed beside its code; the last 4 and the duplicate hash are the code's.
+    cardCode: sealText(keyring, PURPOSE, pin ? `${code} PIN ${pin}` : code),
     cardCodeLast4: cardCodeLast4(code),
     cardCodeHash: cardCodeHash(keyring.current, code),
   };

@@ -13,6 +13,7 @@ export { AWAITING_PAYMENT, PAID, PAYOUT_DUE, PAYOUT_DUE_TEXT, payeeColumns } fro
 export { eraseCustomerWords } from './erasure';
 export { expireOffers, makeOffer } from './offers';
 export { overValueOf } from './over-value';
+export { partnerCard, partnerCards } from './partner';
 export { confirmPaymentSeen, markPayoutsSent } from './payment';
 export {
   HOLD_MESSAGES,
@@ -30,4 +31,5 @@ export {
   transactionAudit,
 } from './queue';
 export { updateTransactionAsStaff } from './review';
+export { recordScamCheckRefusal, submitCard } from './submit';
 export { cardTimeline } from './timeline';

@@ -42,6 +42,8 @@ export default async function cardRoutes(app: FastifyInstance) {
     {
       // A suspended customer cannot sell (decision 072); the command checks again under its lock.
       onRequest: [requireCustomer, requireActiveAccount],
+      // A retry after a timeout sends the same Idempotency-Key: one card (issue 42).
+      config: { idempotent: true },
       schema: { body: createTransactionSchema, response: { 201: transactionSchema } },
     },
     async (request, reply) => {

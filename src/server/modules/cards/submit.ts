@@ -26,6 +26,8 @@ export async function submitCard(
   context: CommandContext,
   userId: string,
   input: z.infer<typeof createTransactionSchema>,
+  /** A card sent through the partner API (issue 42): its PIN and the partner's own id. */
+  partner: { pin?: string | null; reference?: string | null } = {},
 ): Promise<Outcome<string>> {
   const method = await findUsablePaymentMethod(context.db, userId, input.paymentMethodId);
   if (!method) throw badRequest('Payment method not found', 'paymentMethodId');
@@ -71,7 +73,8 @@ export async function submitCard(
         cardFormat: input.cardFormat,
         imageUrls: input.imageUrls,
         notes: input.notes || null,
-        ...storedCardCode(context.config.encryption, input.cardCode),
+        ...storedCardCode(context.config.encryption, input.cardCode, partner.pin),
+        partnerReference: partner.reference || null,
         paymentMethodId: method.id,
         payoutRate: rate,
         expectedPayout,
@@ -82,7 +85,11 @@ export async function submitCard(
         scamCheck: input.scamCheck ?? null,
       })
       .returning({ id: transactions.id });
-    if (!(await claimCardImages(tx, userId, row!.id, input.imageUrls))) {
+    // A partner's e-code may come without photos (issue 42): the code is the card.
+    if (
+      input.imageUrls.length > 0 &&
+      !(await claimCardImages(tx, userId, row!.id, input.imageUrls))
+    ) {
       throw badRequest(IMAGES_NOT_YOURS, 'imageUrls');
     }
     // Duplicate and look-alike photos, velocity, account age, value: in the same transaction.

@@ -1,0 +1,155 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { quote } from '../../../shared/card-rules';
+import { isUuid } from '../../../shared/ids';
+import { balanceSchema } from '../../../shared/ledger';
+import { fromCents, toCents } from '../../../shared/money';
+import {
+  partnerCardListQuery,
+  partnerCardPageSchema,
+  partnerCardRequestSchema,
+  partnerCardSchema,
+  quoteRequestSchema,
+  quoteSchema,
+} from '../../../shared/partner-api';
+import { badRequest, notFound } from '../../common/http-error';
+import { accountOf } from '../../plugins/auth';
+import { perKeyLimit, requireApiKey } from '../api-keys';
+import { partnerCard, partnerCards, submitCard } from '../cards';
+import { balanceOf } from '../ledger';
+import { belowMinimum, termsForSubmission } from '../rates';
+
+const CARD_NOT_FOUND = 'Card not found';
+
+/** A stable `code` on every 4xx of /api/v1 (issue 42): the route's own, or one by status. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'invalid_api_key',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+};
+
+async function withCode(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode < 400 || reply.statusCode >= 500 || typeof payload !== 'string') {
+    return payload;
+  }
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    if (body && typeof body === 'object' && !('code' in body)) {
+      return JSON.stringify({
+        ...body,
+        code: CODE_BY_STATUS[reply.statusCode] ?? 'invalid_request',
+      });
+    }
+  } catch {}
+  return payload;
+}
+
+const idParams = z.object({ id: z.string() });
+
+/**
+ * The partner API, version 1 (issue 42): a key's seller quotes, sells and reads cards and reads
+ * the balance, through the same commands and reads as the web app (decision 125).
+ */
+export default async function partnerRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook('onSend', withCode);
+  const rateLimit = perKeyLimit(app.config.limits);
+
+  r.post(
+    '/api/v1/quotes',
+    {
+      onRequest: requireApiKey(null),
+      config: { rateLimit, idempotent: true },
+      schema: { body: quoteRequestSchema, response: { 200: quoteSchema } },
+    },
+    async (request) => {
+      const { brand, value, format } = request.body;
+      const terms = await termsForSubmission(app.db, brand);
+      const problem = belowMinimum(terms, value);
+      if (problem) throw badRequest(problem, 'value');
+      const { rate, expectedPayout } = quote(terms.rate, value);
+      return {
+        brand: terms.brand,
+        value: fromCents(toCents(value)),
+        format,
+        rate,
+        tier: null,
+        payout: expectedPayout,
+        minimum: terms.minimum,
+      };
+    },
+  );
+
+  r.post(
+    '/api/v1/cards',
+    {
+      onRequest: requireApiKey('cards:write'),
+      config: { rateLimit, idempotent: true },
+      schema: { body: partnerCardRequestSchema, response: { 201: partnerCardSchema } },
+    },
+    async (request, reply) => {
+      const userId = accountOf(request).id;
+      const body = request.body;
+      // The web form's command: limits, standing, holds and checks apply as they do there.
+      const id = await app.run((context) =>
+        submitCard(
+          context,
+          userId,
+          {
+            cardType: body.brand,
+            cardValue: body.value,
+            cardCondition: 'brand_new',
+            cardFormat: body.format,
+            paymentMethodId: body.paymentMethodId,
+            imageUrls: body.imageUrls ?? [],
+            cardCode: body.code,
+          },
+          { pin: body.pin, reference: body.reference },
+        ),
+      );
+      return reply.code(201).send((await partnerCard(app.db, userId, id))!);
+    },
+  );
+
+  r.get(
+    '/api/v1/cards',
+    {
+      onRequest: requireApiKey('cards:read'),
+      config: { rateLimit },
+      schema: { querystring: partnerCardListQuery, response: { 200: partnerCardPageSchema } },
+    },
+    async (request) => partnerCards(app.db, accountOf(request).id, request.query),
+  );
+
+  r.get(
+    '/api/v1/cards/:id',
+    {
+      onRequest: requireApiKey('cards:read'),
+      config: { rateLimit },
+      schema: { params: idParams, response: { 200: partnerCardSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const card = isUuid(id) ? await partnerCard(app.db, accountOf(request).id, id) : null;
+      if (!card) throw notFound(CARD_NOT_FOUND);
+      return card;
+    },
+  );
+
+  r.get(
+    '/api/v1/balance',
+    {
+      onRequest: requireApiKey('balance:read'),
+      config: { rateLimit },
+      schema: { response: { 200: balanceSchema } },
+    },
+    async (request) => balanceOf(app.db, accountOf(request).id),
+  );
+}

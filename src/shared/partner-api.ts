@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import {
+  CARD_CODE_MAX_LENGTH,
+  CARD_CODE_TOO_LONG,
+  CARD_FORMATS,
+  cardValueProblem,
+} from './card-rules';
+import { appealSchema, offerSchema } from './fair-dealing';
+import { OTHER_BRAND } from './rates';
+import { TRANSACTION_STATUSES } from './statuses';
+
+/** The partner API (issue 42): keys, the versioned routes under /api/v1, and their shapes. */
+
+export const API_KEY_SCOPES = [
+  'cards:read',
+  'cards:write',
+  'balance:read',
+  'webhooks:manage',
+] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const API_KEY_SCOPE_LABELS: Record<ApiKeyScope, string> = {
+  'cards:read': 'Read cards',
+  'cards:write': 'Sell cards',
+  'balance:read': 'Read the balance',
+  'webhooks:manage': 'Manage webhooks',
+};
+
+/** A key is `cb_live_` and 32 random bytes written in base62 (43 characters). */
+export const API_KEY_PREFIX = 'cb_live_';
+/** The verification level a seller needs to create keys (issue 42). */
+export const API_KEY_LEVEL = 2;
+export const MAX_API_KEYS = 20;
+
+export const INVALID_API_KEY = 'invalid_api_key';
+export const INSUFFICIENT_SCOPE = 'insufficient_scope';
+export const VERIFICATION_REQUIRED = 'verification_required';
+export const IDEMPOTENCY_KEY_REUSED = 'idempotency_key_reused';
+export const IDEMPOTENCY_IN_PROGRESS = 'idempotency_in_progress';
+
+export const INVALID_API_KEY_MESSAGE = 'The API key is missing, wrong, revoked or expired';
+export const insufficientScopeMessage = (scope: ApiKeyScope) =>
+  `This API key does not have the ${scope} scope`;
+export const VERIFICATION_REQUIRED_MESSAGE =
+  'API keys are for sellers at verification level 2. Verify your address first.';
+export const IDEMPOTENCY_KEY_REUSED_MESSAGE =
+  'This Idempotency-Key was used with another request. Use a new key for a new request.';
+export const IDEMPOTENCY_IN_PROGRESS_MESSAGE =
+  'A request with this Idempotency-Key is still being processed. Try again in a moment.';
+export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key must be 1 to 255 characters';
+/** How long an Idempotency-Key's answer is kept and replayed. */
+export const IDEMPOTENCY_HOURS = 24;
+
+/** POST /api/api-keys. */
+export const createApiKeySchema = z.object({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'Name must be at most 100 characters'),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { error: `Scopes are ${API_KEY_SCOPES.join(', ')}` }), {
+      error: 'Choose at least one scope',
+    })
+    .min(1, 'Choose at least one scope')
+    .max(API_KEY_SCOPES.length)
+    .transform((scopes) => [...new Set(scopes)]),
+  expiresAt: z.iso
+    .datetime({
+      offset: true,
+      error: 'expiresAt must be a date and time such as 2027-01-31T00:00:00Z',
+    })
+    .nullish(),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+
+/** 201 of POST /api/api-keys: the key itself, shown this once. */
+export const createdApiKeySchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  last4: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+});
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  last4: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  /** The client address of the last use. */
+  lastUsedIp: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+// --- /api/v1 ---
+
+const brand = z
+  .string({ error: 'brand is required' })
+  .trim()
+  .min(1, 'brand is required')
+  .max(120, 'brand is too long');
+const value = z.union([z.string(), z.number()], { error: 'value is required' }).transform(String);
+const format = z.enum(CARD_FORMATS, { error: `format is ${CARD_FORMATS.join(' or ')}` });
+
+/** The brand and value rules of the web form, said of the partner API's fields. */
+function checkBrandAndValue(input: { brand: string; value: string }, ctx: z.RefinementCtx) {
+  if (input.brand === OTHER_BRAND) {
+    ctx.addIssue({ code: 'custom', path: ['brand'], message: 'Please specify the gift card type' });
+  }
+  const problem = cardValueProblem(input.value);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
+}
+
+/** POST /api/v1/quotes. */
+export const quoteRequestSchema = z
+  .object({ brand, value, format })
+  .superRefine(checkBrandAndValue);
+
+export const quoteSchema = z.object({
+  brand: z.string(),
+  value: z.string(),
+  format: z.enum(CARD_FORMATS),
+  rate: z.string(),
+  /** A rate tier by format or denomination, when one applies; none today. */
+  tier: z.string().nullable(),
+  payout: z.string(),
+  minimum: z.string(),
+});
+
+/** POST /api/v1/cards: for an e-code, the code is the card and photos are optional. */
+export const partnerCardRequestSchema = z
+  .object({
+    brand,
+    value,
+    format,
+    code: z
+      .string({ error: 'code is required' })
+      .trim()
+      .min(1, 'code is required')
+      .max(CARD_CODE_MAX_LENGTH, CARD_CODE_TOO_LONG),
+    pin: z.string().trim().max(32, 'pin must be at most 32 characters').nullish(),
+    paymentMethodId: z.uuid({ error: 'paymentMethodId is required' }),
+    reference: z.string().trim().max(200, 'reference must be at most 200 characters').nullish(),
+    imageUrls: z.array(z.string().max(200)).max(10).optional(),
+  })
+  .superRefine((input, ctx) => {
+    checkBrandAndValue(input, ctx);
+    if (input.format === 'physical' && !input.imageUrls?.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['imageUrls'],
+        message: 'A physical card needs at least one photo',
+      });
+    }
+  });
+export type PartnerCardRequest = z.input<typeof partnerCardRequestSchema>;
+
+export const partnerCardSchema = z.object({
+  id: z.string(),
+  reference: z.string().nullable(),
+  brand: z.string(),
+  value: z.string(),
+  format: z.string(),
+  codeLast4: z.string().nullable(),
+  status: z.enum(TRANSACTION_STATUSES).or(z.string()),
+  paymentStatus: z.string(),
+  rate: z.string(),
+  expectedPayout: z.string(),
+  paymentAmount: z.string().nullable(),
+  paymentMethodId: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+  rejectionNote: z.string().nullable(),
+  offer: offerSchema.nullable(),
+  appeal: appealSchema.nullable(),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PartnerCard = z.infer<typeof partnerCardSchema>;
+
+export const partnerCardListQuery = z.object({
+  status: z
+    .enum(TRANSACTION_STATUSES, { error: `status is ${TRANSACTION_STATUSES.join(', ')}` })
+    .optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+export const partnerCardPageSchema = z.object({
+  data: z.array(partnerCardSchema),
+  nextCursor: z.string().nullable(),
+});
