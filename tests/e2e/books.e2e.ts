@@ -169,7 +169,8 @@ describe('the books on screen (issue 39)', () => {
     await expect(page.getByTestId('balance-owed-back')).toHaveText('$0.00');
     // Paid in total counts the Nike card whole: $67 sent and $20 set against what was owed back.
     await expect(page.getByTestId('balance-paid')).toHaveText('$178.00');
-    await page.goto('/statement');
+    await page.goto('/history');
+    await page.getByTestId('history-statement-link').click();
     await expect(rows).toHaveCount(6);
     const kinds = await rows.evaluateAll((r) => r.map((e) => e.getAttribute('data-kind')));
     expect(kinds).toEqual([
