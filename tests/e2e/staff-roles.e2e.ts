@@ -78,7 +78,7 @@ describe('staff roles and invitations', () => {
     // The reviewer's portal: the queue and verification, no payouts, rates or staff.
     await expect(invitee.getByRole('tab', { name: 'User Uploads' })).toBeVisible();
     await expect(invitee.getByRole('tab', { name: 'Verification' })).toBeVisible();
-    for (const hidden of ['Payouts', 'Staff', 'Tickets', 'Chat Support']) {
+    for (const hidden of ['Payouts', 'Books', 'Staff', 'Tickets', 'Chat Support']) {
       await expect(invitee.getByRole('tab', { name: hidden })).toHaveCount(0);
     }
     await expect(
@@ -138,6 +138,7 @@ describe('staff roles and invitations', () => {
     const finance = await newPage(browser);
     await firstSignIn(finance, email);
     await expect(finance.getByRole('tab', { name: 'Payouts' })).toBeVisible();
+    await expect(finance.getByRole('tab', { name: 'Books' })).toBeVisible();
     for (const hidden of ['Staff', 'Users', 'Verification', 'Chat Support', 'Tickets']) {
       await expect(finance.getByRole('tab', { name: hidden })).toHaveCount(0);
     }

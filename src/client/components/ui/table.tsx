@@ -1,10 +1,23 @@
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-export function Table({ className, ...props }: React.ComponentProps<'table'>) {
+export function Table({
+  className,
+  scrollLabel,
+  ...props
+}: React.ComponentProps<'table'> & {
+  /**
+   * For a table that may scroll sideways on a phone: the scrolling box becomes a named region
+   * that takes focus, so it can be scrolled by keyboard (axe's scrollable-region-focusable).
+   */
+  scrollLabel?: string;
+}) {
   return (
     // Relative: a visually hidden label inside stays within the scrolling box.
-    <div className="relative w-full overflow-x-auto">
+    <div
+      className="relative w-full overflow-x-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      {...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
+    >
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

@@ -24,9 +24,9 @@ function OwedBySellers({ books }: { books: Books }) {
   return (
     <section className="grid content-start gap-3" aria-labelledby="owed-heading">
       <div>
-        <h3 id="owed-heading" className="font-semibold">
+        <h2 id="owed-heading" className="font-semibold">
           Owed to sellers
-        </h3>
+        </h2>
         <p className="text-2xl font-bold tabular-nums" data-testid="books-owed-total">
           {formatSignedMoney(books.owedTotal)}
         </p>
@@ -60,9 +60,9 @@ const AGES: [keyof Books['owedBackAged'], string][] = [
 function OwedBack({ books }: { books: Books }) {
   return (
     <section className="grid gap-3" aria-labelledby="owed-back-heading">
-      <h3 id="owed-back-heading" className="font-semibold">
+      <h2 id="owed-back-heading" className="font-semibold">
         Owed back by sellers, by age
-      </h3>
+      </h2>
       <dl className="grid grid-cols-3 gap-3" data-testid="books-owed-back">
         {AGES.map(([key, label]) => (
           <div key={key} className="rounded-lg border p-3">
@@ -81,9 +81,9 @@ function MoneyOut({ books }: { books: Books }) {
   const days = [...books.outByDay].reverse();
   return (
     <section className="grid gap-3" aria-labelledby="money-out-heading">
-      <h3 id="money-out-heading" className="font-semibold">
+      <h2 id="money-out-heading" className="font-semibold">
         Money out per day
-      </h3>
+      </h2>
       {days.length === 0 ? (
         <p className="text-sm text-muted-foreground">Nothing was paid out lately.</p>
       ) : (

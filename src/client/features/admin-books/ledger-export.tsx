@@ -18,9 +18,9 @@ export function LedgerExport() {
   return (
     <section className="grid gap-3" aria-labelledby="export-heading">
       <div>
-        <h3 id="export-heading" className="font-semibold">
+        <h2 id="export-heading" className="font-semibold">
           Accounting export
-        </h3>
+        </h2>
         <p className="text-sm text-muted-foreground">
           Every posting between two days (UTC): date, entry, account, debit, credit, memo, card and
           reference.

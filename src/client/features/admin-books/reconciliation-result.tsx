@@ -20,7 +20,7 @@ export function ReconciliationResult({ result }: { result: Reconciliation }) {
         testId="reconciliation-matched"
         empty="No line matched a payment."
       >
-        <Lines lines={result.matchedLines} />
+        <Lines lines={result.matchedLines} label="Matched lines" />
       </Part>
       <Part
         title="Lines without a payment"
@@ -28,7 +28,7 @@ export function ReconciliationResult({ result }: { result: Reconciliation }) {
         testId="reconciliation-unmatched-lines"
         empty="Every line matched a payment."
       >
-        <Lines lines={result.unmatchedLines} />
+        <Lines lines={result.unmatchedLines} label="Lines without a payment" />
       </Part>
       <Part
         title="Payments without a line"
@@ -36,7 +36,7 @@ export function ReconciliationResult({ result }: { result: Reconciliation }) {
         testId="reconciliation-unmatched-payments"
         empty="Every payment sent in the file's days is on it."
       >
-        <Table>
+        <Table scrollLabel="Payments without a line">
           <TableColumns
             columns={['Paid', 'Seller', 'Reference', { label: 'Amount', align: 'right' }]}
           />
@@ -73,17 +73,17 @@ function Part({
 }) {
   return (
     <section className="grid gap-2" data-testid={testId}>
-      <h4 className="text-sm font-semibold">
+      <h3 className="text-sm font-semibold">
         {title} <span className="font-normal text-muted-foreground">({count})</span>
-      </h4>
+      </h3>
       {count === 0 ? <p className="text-sm text-muted-foreground">{empty}</p> : children}
     </section>
   );
 }
 
-function Lines({ lines }: { lines: StatementLine[] }) {
+function Lines({ lines, label }: { lines: StatementLine[]; label: string }) {
   return (
-    <Table>
+    <Table scrollLabel={label}>
       <TableColumns
         columns={['Line', 'Date', 'Reference', 'Payee', { label: 'Amount', align: 'right' }]}
       />

@@ -41,9 +41,9 @@ export function ReconciliationUpload() {
   return (
     <section className="grid gap-4" aria-labelledby="reconciliation-heading">
       <div>
-        <h3 id="reconciliation-heading" className="font-semibold">
+        <h2 id="reconciliation-heading" className="font-semibold">
           Reconcile a statement
-        </h3>
+        </h2>
         <p className="text-sm text-muted-foreground">
           A CSV from the payout method with date, amount and reference (payee optional). Lines are
           matched to the payments sent by their reference and amount.

@@ -18,9 +18,9 @@ export function TrialBalanceCard() {
   return (
     <section className="grid gap-3" aria-labelledby="trial-balance-heading">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 id="trial-balance-heading" className="font-semibold">
+        <h2 id="trial-balance-heading" className="font-semibold">
           Trial balance
-        </h3>
+        </h2>
         {data && <BalancedBadge balanced={data.balanced} />}
       </div>
       {data ? <TrialTable data={data} /> : <Skeleton className="h-40" />}
@@ -49,7 +49,7 @@ function TrialTable({ data }: { data: TrialBalance }) {
   const credit = cents.filter((c) => c < 0).reduce((s, c) => s + c, 0);
   return (
     <>
-      <Table aria-labelledby="trial-balance-heading" data-testid="trial-balance">
+      <Table scrollLabel="Accounts and their balances" data-testid="trial-balance">
         <TableColumns
           columns={[
             'Account',

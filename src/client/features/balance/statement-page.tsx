@@ -8,7 +8,15 @@ import { Pager, useCursorPages } from '@/components/pager';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { formatDate } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import { STATEMENT_CSV_URL, statementQuery } from './queries';
 
@@ -48,14 +56,14 @@ export function StatementPage() {
           ) : (
             <>
               <Table aria-label="Statement">
-                <TableColumns
-                  columns={[
-                    'Date',
-                    'What happened',
-                    { label: 'Amount', align: 'right' },
-                    { label: 'Balance', align: 'right' },
-                  ]}
-                />
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="max-sm:hidden">Date</TableHead>
+                    <TableHead>What happened</TableHead>
+                    <TableHead className="text-right">Amount</TableHead>
+                    <TableHead className="text-right max-sm:hidden">Balance</TableHead>
+                  </TableRow>
+                </TableHeader>
                 <TableBody>
                   {data.items.map((item) => (
                     <StatementRow key={item.id} item={item} />
@@ -78,25 +86,36 @@ export function StatementPage() {
 
 function StatementRow({ item }: { item: StatementItem }) {
   const negative = item.amount.startsWith('-');
+  const balance = formatSignedMoney(item.balance);
+  // On a phone the date goes under the words and the balance under the amount: four columns do
+  // not fit 375 px.
   return (
     <TableRow data-testid="statement-row" data-kind={item.kind}>
-      <TableCell>
+      <TableCell className="max-sm:hidden">
         <DateTimeStack value={item.at} />
       </TableCell>
-      <TableCell className="min-w-56 whitespace-normal" data-testid="statement-description">
-        {item.description}
+      <TableCell className="whitespace-normal sm:min-w-56">
+        <span className="block" data-testid="statement-description">
+          {item.description}
+        </span>
+        <span className="block text-xs text-muted-foreground sm:hidden">{formatDate(item.at)}</span>
       </TableCell>
-      <TableCell
-        className={cn(
-          'text-right font-medium tabular-nums',
-          negative ? 'text-destructive' : item.amount !== '0.00' && 'text-primary',
-        )}
-        data-testid="statement-amount"
-      >
-        {formatSignedMoney(item.amount, { plus: true })}
+      <TableCell className="text-right align-top sm:align-middle">
+        <span
+          className={cn(
+            'block font-medium tabular-nums',
+            negative ? 'text-destructive' : item.amount !== '0.00' && 'text-primary',
+          )}
+          data-testid="statement-amount"
+        >
+          {formatSignedMoney(item.amount, { plus: true })}
+        </span>
+        <span className="block text-xs text-muted-foreground tabular-nums sm:hidden">
+          Balance {balance}
+        </span>
       </TableCell>
-      <TableCell className="text-right tabular-nums" data-testid="statement-balance">
-        {formatSignedMoney(item.balance)}
+      <TableCell className="text-right tabular-nums max-sm:hidden" data-testid="statement-balance">
+        {balance}
       </TableCell>
     </TableRow>
   );
