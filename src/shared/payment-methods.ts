@@ -204,4 +204,6 @@ export interface PaymentMethod {
   routingNumber: string | null;
   isDefault: boolean;
   createdAt: string;
+  /** When payouts to it may start (a new payee's hold, decision 072); null with the hold off. */
+  payoutsFrom: string | null;
 }
