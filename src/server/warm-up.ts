@@ -5,6 +5,7 @@ import { conversation } from './modules/chat';
 
 /** A customer id no one has: the warm-up's reads find nothing. */
 const NO_ONE = '00000000-0000-0000-0000-000000000000';
+const NO_HOLDS = { newMethodHours: 0, newAccountHours: 0, now: 0 };
 
 /**
  * Before the server listens (docs/decisions/089): the database's connections are opened, and the
@@ -19,8 +20,8 @@ export async function warmUp(app: FastifyInstance, database: Database): Promise<
   await Promise.all([
     app.sessionReads.load(''),
     transactionStats(database.db, NO_ONE),
-    listTransactions(database.db, NO_ONE),
-    listTransactions(database.db, NO_ONE, true),
+    listTransactions(database.db, NO_ONE, NO_HOLDS),
+    listTransactions(database.db, NO_ONE, NO_HOLDS, true),
     conversation(database.db, NO_ONE),
   ]);
   return performance.now() - started;

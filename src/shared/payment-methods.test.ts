@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createPaymentMethodSchema } from './payment-methods';
+import {
+  createPaymentMethodSchema,
+  PAYEE_MESSAGES,
+  updatePaymentMethodSchema,
+} from './payment-methods';
 
 const messages = (input: object) =>
   createPaymentMethodSchema
@@ -77,17 +81,33 @@ describe('payee checks in the schema (decision 061)', () => {
     expect(messages(bank('011000015'))).toBeUndefined();
   });
 
-  it('takes an IBAN as the account number, checked by mod-97, without a routing number', () => {
-    const ok = createPaymentMethodSchema.parse(bank(undefined, 'gb82 west 1234 5698 7654 32'));
-    expect(ok.accountNumber).toBe('GB82WEST12345698765432');
-    expect(ok.routingNumber).toBeNull();
-    expect(messages(bank(undefined, 'GB82WEST12345698765433'))).toEqual([
-      ['accountNumber', 'This IBAN has a typo: its check digits do not match'],
+  it('refuses an IBAN: bank transfers are ACH to US accounts, with a routing number (decision 136)', () => {
+    expect(messages(bank(undefined, 'gb82 west 1234 5698 7654 32'))).toEqual([
+      ['accountNumber', PAYEE_MESSAGES.usBankOnly],
+      ['routingNumber', 'Routing number is required for bank transfers'],
+    ]);
+    expect(messages(bank('011000015', 'GB82WEST12345698765432'))).toEqual([
+      ['accountNumber', PAYEE_MESSAGES.usBankOnly],
     ]);
     // Digits alone are a US account: the routing number stays required (spec section 5).
     expect(messages(bank(undefined))).toEqual([
       ['routingNumber', 'Routing number is required for bank transfers'],
     ]);
+    const ok = createPaymentMethodSchema.parse(bank('011000015'));
+    expect(ok).toMatchObject({ accountNumber: '000123456789', routingNumber: '011000015' });
+  });
+
+  it('keeps a Cash App tag with its $, typed or not (decision 136)', () => {
+    const tag = (identifier: string) =>
+      createPaymentMethodSchema.parse({ type: 'cash_app', accountName: 'A', identifier })
+        .identifier;
+    expect(tag('casey')).toBe('$casey');
+    expect(tag('$casey')).toBe('$casey');
+    expect(tag('  casey_b ')).toBe('$casey_b');
+    expect(
+      updatePaymentMethodSchema.parse({ type: 'cash_app', accountName: 'A', identifier: 'x1' })
+        .identifier,
+    ).toBe('$x1');
   });
 
   it('checks wallet checksums and emails on identifier', () => {

@@ -5,7 +5,6 @@ import {
   isEvmAddress,
   isTronAddress,
   looksLikeIban,
-  validIban,
 } from './payee-checks';
 
 export const PAYMENT_METHOD_TYPES = [
@@ -82,6 +81,11 @@ const optionalText = (max: number) =>
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
+/** What the form says about a bank transfer and a Cash App tag (decision 136). */
+export const BANK_TRANSFER_NOTE =
+  'Bank transfers are sent by ACH to a US bank account: your account number and the 9-digit routing number from your checks or your bank’s app.';
+export const CASHTAG_NOTE = 'With or without the $: we save it as $yourcashtag.';
+
 export const PAYEE_MESSAGES = {
   cashtag: 'Enter a valid Cash App tag, like $yourcashtag',
   paypal: 'Enter a valid PayPal email',
@@ -92,6 +96,8 @@ export const PAYEE_MESSAGES = {
   trc20Checksum: 'This TRC20 address has a typo: its checksum does not match',
   accountDigits: 'Account number must be 4 to 17 digits',
   iban: 'This IBAN has a typo: its check digits do not match',
+  usBankOnly:
+    'Bank transfers are paid by ACH to US bank accounts only: enter your US account number (4 to 17 digits), not an IBAN',
   routingDigits: 'Routing number must be 9 digits',
   routingChecksum: 'This routing number has a typo: its check digit does not match',
 } as const;
@@ -139,18 +145,16 @@ function checkDetails(input: Details, ctx: z.RefinementCtx) {
   const issue = (path: string, message: string) =>
     ctx.addIssue({ code: 'custom', path: [path], message });
   if (input.type === 'bank_transfer') {
-    // An IBAN names the bank and the account: it needs no routing number (decision 061).
-    const iban = input.accountNumber !== null && looksLikeIban(input.accountNumber);
+    // ACH to a US bank account only (decision 136): an account number and an ABA routing number.
     if (!input.accountNumber)
       issue('accountNumber', 'Account number is required for bank transfers');
-    else if (iban) {
-      if (!validIban(input.accountNumber)) issue('accountNumber', PAYEE_MESSAGES.iban);
-    } else if (!/^\d{4,17}$/.test(input.accountNumber))
+    else if (looksLikeIban(input.accountNumber)) issue('accountNumber', PAYEE_MESSAGES.usBankOnly);
+    else if (!/^\d{4,17}$/.test(input.accountNumber))
       issue('accountNumber', PAYEE_MESSAGES.accountDigits);
     if (!input.bankName) issue('bankName', 'Bank name is required for bank transfers');
-    if (!input.routingNumber) {
-      if (!iban) issue('routingNumber', 'Routing number is required for bank transfers');
-    } else if (!/^\d{9}$/.test(input.routingNumber))
+    if (!input.routingNumber)
+      issue('routingNumber', 'Routing number is required for bank transfers');
+    else if (!/^\d{9}$/.test(input.routingNumber))
       issue('routingNumber', PAYEE_MESSAGES.routingDigits);
     else if (!isAbaRoutingNumber(input.routingNumber))
       issue('routingNumber', PAYEE_MESSAGES.routingChecksum);
@@ -164,17 +168,26 @@ function checkDetails(input: Details, ctx: z.RefinementCtx) {
   if (failed) issue('identifier', failed[1]);
 }
 
-/** Only the fields of the chosen type are kept: a bank needs no identifier, a wallet no bank. */
+/** A Cash App tag as Cash App writes it: `$` and the tag, whether or not it was typed (decision 136). */
+export const normaliseCashtag = (tag: string) => (tag.startsWith('$') ? tag : `$${tag}`);
+
+/**
+ * Only the fields of the chosen type are kept: a bank needs no identifier, a wallet no bank; a
+ * Cash App tag is kept with its `$`.
+ */
 const keepTypesFields = <T extends Details>(input: T): T =>
   input.type === 'bank_transfer'
-    ? {
+    ? { ...input, identifier: null }
+    : {
         ...input,
-        identifier: null,
-        // An IBAN is kept in its electronic form (upper case, no spaces), as banks take it.
-        accountNumber:
-          (input.accountNumber && validIban(input.accountNumber)) || input.accountNumber,
-      }
-    : { ...input, accountNumber: null, bankName: null, routingNumber: null };
+        identifier:
+          input.type === 'cash_app' && input.identifier
+            ? normaliseCashtag(input.identifier)
+            : input.identifier,
+        accountNumber: null,
+        bankName: null,
+        routingNumber: null,
+      };
 
 /** POST /api/payment-methods (spec sections 5 and 7). A userId in the body is ignored. */
 export const createPaymentMethodSchema = z
@@ -204,4 +217,6 @@ export interface PaymentMethod {
   routingNumber: string | null;
   isDefault: boolean;
   createdAt: string;
+  /** When payouts to it may start (a new payee's hold, decision 072); null with the hold off. */
+  payoutsFrom: string | null;
 }

@@ -150,3 +150,19 @@ export const markSentResultSchema = z.object({
   skipped: z.array(z.object({ id: z.string(), reason: z.enum(SKIP_REASONS), message: z.string() })),
 });
 export type MarkSentResult = z.infer<typeof markSentResultSchema>;
+
+// --- What a seller is told about a payout hold (decision 072; issue 43 item 17) ---
+
+export type PayoutHoldReason = 'new_method' | 'new_account';
+
+/** Why a seller's payout waits, in their words (the time is said beside it). */
+export const PAYOUT_HOLD_WHY: Record<PayoutHoldReason, string> = {
+  new_method:
+    'payouts to a payment method added or changed recently wait a while, so that a stolen password cannot redirect your money',
+  new_account:
+    'the first payouts of a new account wait a while, so that a stolen card cannot be cashed out at once',
+};
+
+/** "Payment can be sent from <when>: <why>." */
+export const payoutHoldText = (when: string, reason: PayoutHoldReason) =>
+  `Payment can be sent from ${when}: ${PAYOUT_HOLD_WHY[reason]}.`;

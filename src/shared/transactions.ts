@@ -49,6 +49,14 @@ export const transactionSchema = z.object({
   offer: offerSchema.nullable(),
   /** The customer's appeal of the rejection and its decision, or null. */
   appeal: appealSchema.nullable(),
+  /**
+   * When the card's payout may be sent, while a payout hold keeps it waiting (decision 072): a
+   * new payment method's or a new account's. Null when nothing holds it (or it is paid, rejected
+   * or withdrawn).
+   */
+  payoutHoldUntil: z.string().nullable(),
+  /** Why it waits: `new_method` or `new_account`; null with payoutHoldUntil. */
+  payoutHoldReason: z.enum(['new_method', 'new_account']).nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

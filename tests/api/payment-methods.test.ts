@@ -30,10 +30,10 @@ describe('payee details checked by the server (decision 061)', () => {
       /check digit/,
     ],
     [
-      'an IBAN that fails mod-97',
-      { ...bank, accountNumber: 'GB82WEST12345698765433' },
+      'an IBAN, even a valid one with a routing number: ACH to US accounts only (decision 136)',
+      { ...bank, accountNumber: 'GB82WEST12345698765432', routingNumber: '011000015' },
       'accountNumber',
-      /IBAN/,
+      /US bank accounts only/,
     ],
     [
       'a PayPal email without a domain',
@@ -98,9 +98,9 @@ describe('payee details checked by the server (decision 061)', () => {
       { routingNumber: '011000015' },
     ],
     [
-      'an IBAN, kept in electronic form, with no routing number',
-      { ...bank, accountNumber: 'GB82 WEST 1234 5698 7654 32' },
-      { accountNumber: 'GB82WEST12345698765432', routingNumber: null },
+      'a Cash App tag typed without its $, kept with it (decision 136)',
+      { type: 'cash_app', accountName: 'C', identifier: 'casey' },
+      { identifier: '$casey' },
     ],
     [
       'a real TRC-20 address',

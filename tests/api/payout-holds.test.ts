@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentMethods, users } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
@@ -9,6 +9,7 @@ import {
   sessionCookie,
   setUpStaff,
   setUpTestApp,
+  signInStaff,
   signUp,
   uniqueEmail,
   uploadCardImage,
@@ -285,5 +286,66 @@ describe('step-up for payment methods', () => {
     await mail.waitFor(email, /payout method was changed/);
     await mail.waitFor(email, /payout method was removed/);
     expect(mail.to(email).filter((m) => /payout method/.test(m.subject))).toHaveLength(4);
+  });
+});
+
+describe("the seller's own cards say when the payout can go (issue 43 item 17)", () => {
+  // The tests above move the clock past the first staff session: sign staff in again.
+  beforeAll(async () => {
+    Object.assign(staff, await signInStaff(t, uniqueEmail('staff-again')));
+  });
+  const mine = async (who: SignedIn, id: string, url = '/api/transactions') => {
+    const r = await as(t.app, who, { method: 'GET', url });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().find((c: { id: string }) => c.id === id);
+  };
+
+  it('a new account: payoutHoldUntil is 48 hours after sign-up, with the reason, on the list, the recent list and the submission', async () => {
+    const who = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, who);
+    const created = (
+      await t.database.db
+        .select({ at: users.createdAt })
+        .from(users)
+        .where(eq(users.id, who.user.id))
+    )[0]!.at;
+    const until = new Date(created.getTime() + 48 * HOUR_MS).toISOString();
+    const id = await approvedCard(who, method.id);
+    expect(await mine(who, id)).toMatchObject({
+      payoutHoldUntil: until,
+      payoutHoldReason: 'new_account',
+    });
+    expect(await mine(who, id, '/api/transactions/recent')).toMatchObject({
+      payoutHoldUntil: until,
+    });
+    // The staff view says the same time.
+    expect((await detail(id)).payoutHoldUntil).toBe(until);
+  });
+
+  it('a method whose payee changed an hour ago on an old account: 24 hours after the change; null once nothing holds it or the card is paid or rejected', async () => {
+    const who = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, who);
+    await olderBy(who, 72);
+    const id = await approvedCard(who, method.id);
+    expect(await mine(who, id)).toMatchObject({ payoutHoldUntil: null, payoutHoldReason: null });
+
+    const changedAt = new Date(t.now() - HOUR_MS);
+    await t.database.db
+      .update(paymentMethods)
+      .set({ payeeChangedAt: changedAt })
+      .where(eq(paymentMethods.id, method.id));
+    // A card submitted now, so that the cached list is read again.
+    const second = await approvedCard(who, method.id);
+    const until = new Date(changedAt.getTime() + 24 * HOUR_MS).toISOString();
+    expect(await mine(who, second)).toMatchObject({
+      payoutHoldUntil: until,
+      payoutHoldReason: 'new_method',
+    });
+    const rejected = await reviewCard(t.app, staff, second, {
+      status: 'rejected',
+      rejectionReason: 'code_invalid',
+    });
+    expect(rejected.statusCode).toBe(200);
+    expect(await mine(who, second)).toMatchObject({ payoutHoldUntil: null });
   });
 });

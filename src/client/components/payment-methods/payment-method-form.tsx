@@ -1,5 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  BANK_TRANSFER_NOTE,
+  CASHTAG_NOTE,
   type CreatePaymentMethodInput,
   createPaymentMethodSchema,
   PAYMENT_METHOD_INFO,
@@ -68,11 +70,13 @@ export function PaymentMethodForm({
     name: keyof Omit<FormValues, 'isDefault' | 'type'>,
     label: string,
     placeholder = '',
+    hint?: string,
   ) => (
     <TextField
       id={`pm-${name}`}
       label={label}
       error={errors[name]?.message}
+      hint={hint}
       placeholder={placeholder}
       {...form.register(name)}
     />
@@ -103,14 +107,22 @@ export function PaymentMethodForm({
       {text('accountName', 'Account Name', 'Name on the account')}
       {type === 'bank_transfer' ? (
         <>
+          <p className="text-sm text-muted-foreground" data-testid="bank-transfer-note">
+            {BANK_TRANSFER_NOTE}
+          </p>
           {text('bankName', 'Bank Name', 'e.g. Chase')}
           <div className="grid gap-4 sm:grid-cols-2">
-            {text('accountNumber', 'Account Number', '4 to 17 digits, or an IBAN')}
-            {text('routingNumber', 'Routing Number', '9 digits (none with an IBAN)')}
+            {text('accountNumber', 'Account Number', '4 to 17 digits')}
+            {text('routingNumber', 'Routing Number', '9 digits')}
           </div>
         </>
       ) : (
-        text('identifier', info.identifierLabel, info.identifierPlaceholder)
+        text(
+          'identifier',
+          info.identifierLabel,
+          info.identifierPlaceholder,
+          type === 'cash_app' ? CASHTAG_NOTE : undefined,
+        )
       )}
       <div className="flex items-center gap-2">
         <Controller

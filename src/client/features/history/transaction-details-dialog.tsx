@@ -12,6 +12,7 @@ import { CardTimeline } from '@/components/fair/card-timeline';
 import { ReviewTimeLine } from '@/components/fair/review-time';
 import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
+import { PayoutHoldNotice } from '@/components/payout-hold-notice';
 import { RejectionReason } from '@/components/rejection-reason';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
@@ -52,6 +53,7 @@ export function TransactionDetailsDialog({
             </div>
           </div>
           <RevisedOffer transaction={t} />
+          <PayoutHoldNotice until={t.payoutHoldUntil} reason={t.payoutHoldReason} />
           {t.status === 'pending' && <ReviewTimeLine cardType={t.cardType} />}
           <WithdrawCard transaction={t} />
           <RejectionReason transaction={t} />

@@ -41,7 +41,7 @@ const FEATURES = [
   {
     icon: ZapIcon,
     title: 'Fast Payouts',
-    text: 'Most cards are reviewed and paid within 2 hours of submission, straight to the account you choose.',
+    text: 'Most cards are reviewed and paid within 2 hours of submission, straight to the account you choose. A new account’s first payouts, and payouts to a newly added method, wait a short safety hold first: your card says until when.',
   },
   {
     icon: HeadsetIcon,
@@ -263,7 +263,7 @@ function Hero({ rates, onSignUp }: { rates: BrandRate[] | null; onSignUp: () => 
           </div>
           <div className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-300">
             <span className="flex items-center gap-1.5">
-              <ClockIcon className="size-4 text-emerald-300" /> Paid within 2 hours
+              <ClockIcon className="size-4 text-emerald-300" /> Most cards paid within 2 hours
             </span>
             <span className="flex items-center gap-1.5">
               <ShieldCheckIcon className="size-4 text-emerald-300" /> Rate locked at submission

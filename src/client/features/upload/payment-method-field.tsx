@@ -4,6 +4,7 @@ import { AlertTriangleIcon } from 'lucide-react';
 import type { UseFormReturn } from 'react-hook-form';
 import { Link } from 'wouter';
 import { paymentMethodDetail } from '@/components/payment-methods/payment-method-list';
+import { PayoutHoldNotice } from '@/components/payout-hold-notice';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
 
@@ -19,30 +20,37 @@ export function PaymentMethodField({
 }) {
   const { errors } = form.formState;
   const hasMethods = (methods?.length ?? 0) > 0;
+  const chosen = methods?.find((m) => m.id === form.watch('paymentMethodId'));
   return (
-    <Field
-      id="paymentMethodId"
-      label="Payment Method"
-      error={errors.paymentMethodId?.message}
-      hint={!hasMethods && !loading ? 'You must add a payment method before uploading' : undefined}
-    >
-      <NativeSelect
+    <>
+      <Field
         id="paymentMethodId"
-        aria-invalid={!!errors.paymentMethodId}
-        {...form.register('paymentMethodId')}
+        label="Payment Method"
+        error={errors.paymentMethodId?.message}
+        hint={
+          !hasMethods && !loading ? 'You must add a payment method before uploading' : undefined
+        }
       >
-        {hasMethods ? (
-          methods!.map((m) => (
-            <option key={m.id} value={m.id}>
-              {paymentMethodLabel(m.type)} · {m.accountName} · {paymentMethodDetail(m)}
-              {m.isDefault ? ' (default)' : ''}
-            </option>
-          ))
-        ) : (
-          <option value="">No payment methods available</option>
-        )}
-      </NativeSelect>
-    </Field>
+        <NativeSelect
+          id="paymentMethodId"
+          aria-invalid={!!errors.paymentMethodId}
+          {...form.register('paymentMethodId')}
+        >
+          {hasMethods ? (
+            methods!.map((m) => (
+              <option key={m.id} value={m.id}>
+                {paymentMethodLabel(m.type)} · {m.accountName} · {paymentMethodDetail(m)}
+                {m.isDefault ? ' (default)' : ''}
+              </option>
+            ))
+          ) : (
+            <option value="">No payment methods available</option>
+          )}
+        </NativeSelect>
+      </Field>
+      {/* A new payee's payouts wait (decision 072): said before the card is sent, not after. */}
+      <PayoutHoldNotice until={chosen?.payoutsFrom ?? null} reason="new_method" />
+    </>
   );
 }
 

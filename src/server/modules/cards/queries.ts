@@ -1,10 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { isPaid, moneyStatus } from '../../../shared/statuses';
 import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { mappedOnce } from '../../db/rows';
-import { feedback, paymentMethods, transactions } from '../../db/schema';
+import { feedback, paymentMethods, transactions, users } from '../../db/schema';
 import { sellerMoneyColumns } from '../ledger';
 import {
   fairDealingColumns,
@@ -13,6 +14,7 @@ import {
   feedbackOf,
   rejectionLabelOf,
 } from './columns';
+import { type HoldRules, holdOf } from './payout-holds';
 
 /** What a customer's transaction answers carry (transactionSchema), and nothing else. */
 const columns = {
@@ -42,6 +44,10 @@ const columns = {
   paymentMethodAccountName: paymentMethods.accountName,
   rejectionReason: transactions.rejectionReason,
   rejectionNote: transactions.rejectionNote,
+  // When the payout holds start (decision 072): the answer says when each ends (payoutHoldUntil).
+  payeeChangedAt: paymentMethods.payeeChangedAt,
+  // Named apart from the card's own created_at, for the recent list's subquery.
+  accountCreatedAt: sql<Date>`${users.createdAt}`.mapWith(users.createdAt).as('account_created_at'),
   ...fairDealingColumns,
   ...feedbackColumns(),
 };
@@ -51,6 +57,7 @@ const selectTransactions = (db: Db) =>
   db
     .select(columns)
     .from(transactions)
+    .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
     .leftJoin(feedback, eq(feedback.transactionId, transactions.id));
 
@@ -61,7 +68,7 @@ type Row = Awaited<ReturnType<typeof selectTransactions>>[number];
  * once after a restart, and copying each row through rest and spread objects (answerFields, as
  * staff answers do) cost about a quarter of a cold answer's CPU in a profile (issue 26).
  */
-export const toTransaction = (row: Row): Transaction => ({
+export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
   id: row.id,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -90,7 +97,33 @@ export const toTransaction = (row: Row): Transaction => ({
   payoutReference: row.payoutReference,
   feedback: feedbackOf(row),
   ...fairDealingFields(row),
+  ...holdFields(row, holds),
 });
+
+const hoursAfter = (start: Date | null, hours: number) =>
+  start && hours > 0 ? new Date(start.getTime() + hours * 3_600_000).toISOString() : null;
+
+/**
+ * When the card's payout may go, and why it waits (decision 072; issue 43 item 17): the later
+ * hold not ended at `holds.now`, for a card whose payout is still to come (not paid, rejected or
+ * withdrawn); null otherwise, as staff's queue says it.
+ */
+function holdFields(
+  row: Pick<Row, 'status' | 'paymentStatus' | 'payeeChangedAt' | 'accountCreatedAt'>,
+  holds: HoldRules,
+): Pick<Transaction, 'payoutHoldUntil' | 'payoutHoldReason'> {
+  const hold =
+    moneyStatus(row.status, row.paymentStatus).hasPayout && !isPaid(row.paymentStatus)
+      ? holdOf(
+          {
+            methodHoldEnds: hoursAfter(row.payeeChangedAt, holds.newMethodHours),
+            accountHoldEnds: hoursAfter(row.accountCreatedAt, holds.newAccountHours),
+          },
+          holds.now,
+        )
+      : null;
+  return { payoutHoldUntil: hold?.until ?? null, payoutHoldReason: hold?.reason ?? null };
+}
 
 const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}::uuid[])`;
 
@@ -104,6 +137,7 @@ const listLoader = (db: Db) =>
       db
         .select({ ...columns, userId: transactions.userId })
         .from(transactions)
+        .innerJoin(users, eq(users.id, transactions.userId))
         .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
         .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
         .where(byUserIds)
@@ -147,9 +181,9 @@ const recentLoader = (db: Db) =>
   });
 
 /** The customer's transactions, newest first (all of them, or the most recent few). */
-export async function listTransactions(db: Db, userId: string, recent = false) {
+export async function listTransactions(db: Db, userId: string, holds: HoldRules, recent = false) {
   const rows = await (recent ? recentLoader(db) : listLoader(db)).load(userId);
-  return rows.map(toTransaction);
+  return rows.map((row) => toTransaction(row, holds));
 }
 
 export async function findTransaction(db: Db, id: string, userId?: string) {
@@ -162,6 +196,7 @@ export async function findTransaction(db: Db, id: string, userId?: string) {
       paymentMethodBankName: paymentMethods.bankName,
     })
     .from(transactions)
+    .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
     .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
     .where(

@@ -47,18 +47,20 @@ type AdminRow = Awaited<ReturnType<typeof baseQuery>>[number];
 export const toAdminTransaction = (
   { methodHoldEnds, accountHoldEnds, ...row }: Omit<AdminRow, 'cursorCreatedAt'>,
   now: number,
-): AdminTransaction => ({
-  ...answerFields(row),
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-  paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+): AdminTransaction => {
   // A card already paid waits for nothing (decision 072).
-  payoutHoldUntil: isPaid(row.paymentStatus)
-    ? null
-    : (holdOf({ methodHoldEnds, accountHoldEnds }, now)?.until ?? null),
-  firstDecisionAt: row.firstDecisionAt ? row.firstDecisionAt.toISOString() : null,
-  claimedBy: claimantOf(row, now),
-});
+  const hold = isPaid(row.paymentStatus) ? null : holdOf({ methodHoldEnds, accountHoldEnds }, now);
+  return {
+    ...answerFields(row),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+    payoutHoldUntil: hold?.until ?? null,
+    payoutHoldReason: hold?.reason ?? null,
+    firstDecisionAt: row.firstDecisionAt ? row.firstDecisionAt.toISOString() : null,
+    claimedBy: claimantOf(row, now),
+  };
+};
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -24,6 +24,7 @@ import {
 import { appealCard } from './appeals';
 import { rateCard } from './feedback';
 import { answerOffer } from './offers';
+import { holdRulesOf } from './payout-holds';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
 import { isTimeZone, renderReceipt } from './receipt';
 import { recordScamCheckRefusal, submitCard } from './submit';
@@ -55,7 +56,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       }
       const id = await app.run((context) => submitCard(context, userId, request.body));
       const created = await findTransaction(app.db, id, userId);
-      return reply.code(201).send(toTransaction(created!));
+      return reply.code(201).send(toTransaction(created!, holdRulesOf(app)));
     },
   );
 
@@ -66,7 +67,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => listTransactions(app.db, accountOf(request).id),
+    async (request) => listTransactions(app.db, accountOf(request).id, holdRulesOf(app)),
   );
 
   r.get(
@@ -76,7 +77,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => listTransactions(app.db, accountOf(request).id, true),
+    async (request) => listTransactions(app.db, accountOf(request).id, holdRulesOf(app), true),
   );
 
   r.get(
@@ -150,7 +151,7 @@ export default async function cardRoutes(app: FastifyInstance) {
         const account = accountOf(request);
         const { id } = request.params;
         await app.run((context) => answerOffer(context, account, id, answer));
-        return toTransaction((await findTransaction(app.db, id, account.id))!);
+        return toTransaction((await findTransaction(app.db, id, account.id))!, holdRulesOf(app));
       },
     );
   }
@@ -165,7 +166,9 @@ export default async function cardRoutes(app: FastifyInstance) {
       const account = accountOf(request);
       const { id } = request.params;
       await app.run((context) => appealCard(context, account, id, request.body));
-      return reply.code(201).send(toTransaction((await findTransaction(app.db, id, account.id))!));
+      return reply
+        .code(201)
+        .send(toTransaction((await findTransaction(app.db, id, account.id))!, holdRulesOf(app)));
     },
   );
 
@@ -179,7 +182,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       const account = accountOf(request);
       const { id } = request.params;
       await app.run((context) => withdrawCard(context, account, id));
-      return toTransaction((await findTransaction(app.db, id, account.id))!);
+      return toTransaction((await findTransaction(app.db, id, account.id))!, holdRulesOf(app));
     },
   );
 

@@ -58,7 +58,10 @@ export async function addPaymentMethod(
 ): Promise<Outcome<PaymentMethod>> {
   const row = await createPaymentMethod(context.db, userId, input, context.now());
   await announce(context, userId, 'added', row);
-  return { value: toPaymentMethod(row), changed: [methodsChanged(userId)] };
+  return {
+    value: toPaymentMethod(row, context.config.verification.payoutHoldNewMethodHours),
+    changed: [methodsChanged(userId)],
+  };
 }
 
 /** Edits one of the customer's methods (another customer's is a 404). */
@@ -73,7 +76,10 @@ export async function editPaymentMethod(
   if (result === 'not-found') throw notFound(NOT_FOUND);
   if (result === 'only-default') throw new HttpError(409, ONLY_DEFAULT);
   await announce(context, userId, 'changed', result);
-  return { value: toPaymentMethod(result), changed: [methodsChanged(userId)] };
+  return {
+    value: toPaymentMethod(result, context.config.verification.payoutHoldNewMethodHours),
+    changed: [methodsChanged(userId)],
+  };
 }
 
 /** Hides one of the customer's methods (kept for the cards that name it: PRODUCT.md). */

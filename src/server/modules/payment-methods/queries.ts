@@ -5,7 +5,12 @@ import { paymentMethods } from '../../db/schema';
 
 type Row = typeof paymentMethods.$inferSelect;
 
-export const toPaymentMethod = (row: Row): PaymentMethod => ({
+/**
+ * A method as its owner reads it. `payoutsFrom` (decision 072; issue 43 item 17): when payouts to
+ * it may start, PAYOUT_HOLD_NEW_METHOD_HOURS after its payee details were set; null with the hold
+ * off. A fixed time, so a cached answer stays true: the form compares it with the clock.
+ */
+export const toPaymentMethod = (row: Row, holdHours: number): PaymentMethod => ({
   id: row.id,
   type: row.type,
   accountName: row.accountName,
@@ -15,6 +20,10 @@ export const toPaymentMethod = (row: Row): PaymentMethod => ({
   routingNumber: row.routingNumber,
   isDefault: row.isDefault,
   createdAt: row.createdAt.toISOString(),
+  payoutsFrom:
+    holdHours > 0
+      ? new Date(row.payeeChangedAt.getTime() + holdHours * 3_600_000).toISOString()
+      : null,
 });
 
 export const visibleTo = (userId: string) =>

@@ -31,6 +31,8 @@ export const paymentMethodSchema = z.object({
   routingNumber: z.string().nullable(),
   isDefault: z.boolean(),
   createdAt: z.string(),
+  /** When payouts to it may start (decision 072's hold on a new payee); null with the hold off. */
+  payoutsFrom: z.string().nullable(),
 });
 
 export default async function paymentMethodRoutes(app: FastifyInstance) {
@@ -44,7 +46,9 @@ export default async function paymentMethodRoutes(app: FastifyInstance) {
       schema: { response: { 200: z.array(paymentMethodSchema) } },
     },
     async (request) =>
-      (await listPaymentMethods(app.db, accountOf(request).id)).map(toPaymentMethod),
+      (await listPaymentMethods(app.db, accountOf(request).id)).map((row) =>
+        toPaymentMethod(row, app.config.verification.payoutHoldNewMethodHours),
+      ),
   );
 
   r.post(
