@@ -1,7 +1,11 @@
 // Runs before the entry script, as an external file (the CSP allows no inline script).
-// Applies the saved theme before the first paint.
+// Applies the theme before the first paint: the one chosen, else the system's (issue 43, item 23).
 try {
-  if (localStorage.getItem('theme') === 'dark') document.documentElement.classList.add('dark');
+  var chosen = localStorage.getItem('theme');
+  var dark =
+    chosen === 'dark' ||
+    (chosen !== 'light' && window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches);
+  if (dark) document.documentElement.classList.add('dark');
 } catch (_) {}
 
 // Starts what the first screen needs beside the entry script instead of after it: for a visitor

@@ -94,7 +94,10 @@ export async function startBuiltServer(
   child.stderr!.on('data', keep);
   const base = `http://127.0.0.1:${listenPort}`;
   try {
-    await waitUntilAnswering(`${base}/api/auth/user`, child, { status: 401 });
+    // A fresh embedded database's first start (its migrations) on a machine others share can pass
+    // a minute: SERVER_START_SECONDS gives it longer.
+    const seconds = Number(process.env.SERVER_START_SECONDS) || 60;
+    await waitUntilAnswering(`${base}/api/auth/user`, child, { status: 401, seconds });
   } catch (error) {
     await stopProcess(child);
     throw new Error(`the built server did not start (${(error as Error).message}):\n${output()}`);

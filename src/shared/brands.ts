@@ -87,3 +87,24 @@ export const seedMinimum = (brand: string) => (LOW_MINIMUM_BRANDS.has(brand) ? '
 export function ratePercent(rate: string): number {
   return Math.round(Number(rate) * 100);
 }
+
+/**
+ * Each brand as the brand writes itself (issue 43, item 23; decision 141). The stored keys (the
+ * spec's list, on every card and in `brand_rates`) stay as they are; only what people read
+ * changes. A brand not listed here is shown as stored (a customer's own "Other" brand too).
+ */
+const BRAND_SPELLINGS: Readonly<Record<string, string>> = {
+  Onevanilla: 'OneVanilla',
+  Ebay: 'eBay',
+  'Delta Airline': 'Delta Air Lines',
+  'Saks 5th Ave': 'Saks Fifth Avenue',
+  Macy: "Macy's",
+  Footlocker: 'Foot Locker',
+  'Dicks Sporting': "DICK'S Sporting Goods",
+  Doordash: 'DoorDash',
+  InstaCart: 'Instacart',
+  Kohls: "Kohl's",
+};
+
+/** The name to show for a stored brand key. */
+export const brandName = (cardType: string) => BRAND_SPELLINGS[cardType] ?? cardType;

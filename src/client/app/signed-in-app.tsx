@@ -6,6 +6,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
 import { queryClient } from '@/lib/query-client';
+import { useSignOutsFromOtherTabs } from '@/lib/session-channel';
 import { ACCOUNT_PAGE_ROUTES } from './account-pages';
 import { AppLayout } from './app-layout';
 import { lazyPage } from './lazy-page';
@@ -31,6 +32,7 @@ const VerificationPage = lazyPage(
 
 /** Everything behind sign-in: the query cache, tooltips, the shell and its pages. */
 export function SignedInApp() {
+  useSignOutsFromOtherTabs();
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>

@@ -1,4 +1,5 @@
 import { clearSignedInHint, isSignedOutOnPurpose } from './auth';
+import { rememberReturnPath } from './drafts';
 import { toast } from './toast';
 
 /** Spec section 9: the redirect after an auth failure waits 500 ms. */
@@ -12,6 +13,8 @@ export function handleUnauthorized() {
   if (redirecting || isSignedOutOnPurpose()) return;
   redirecting = true;
   clearSignedInHint();
+  // The sign-in brings this tab back to its page, where its drafts wait (issue 43, item 18).
+  rememberReturnPath();
   toast({
     title: 'Unauthorized',
     description: 'You are logged out. Logging in again...',

@@ -1,3 +1,4 @@
+import { brandName } from '@shared/brands';
 import { offerHeadline } from '@shared/fair-dealing-text';
 import { formatMoney } from '@shared/money';
 import type { Transaction } from '@shared/transactions';
@@ -54,7 +55,7 @@ export function RevisedOffer({
   }
   return (
     <section
-      aria-label={`Revised offer for ${t.cardType}`}
+      aria-label={`Revised offer for ${brandName(t.cardType)}`}
       data-testid="revised-offer"
       className={cn(
         'grid gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-950 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-100',

@@ -1,4 +1,5 @@
 import { ANALYTICS_RANGES, type Analytics } from '@shared/analytics';
+import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon } from 'lucide-react';
@@ -198,7 +199,10 @@ export default function AnalyticsTab() {
               <ChartContainer config={BRANDS} label="Top brands by value submitted">
                 <BarChart
                   layout="vertical"
-                  data={a.brands.map((b) => ({ brand: b.cardType, value: Number(b.value) }))}
+                  data={a.brands.map((b) => ({
+                    brand: brandName(b.cardType),
+                    value: Number(b.value),
+                  }))}
                 >
                   <CartesianGrid horizontal={false} />
                   <XAxis
@@ -222,7 +226,7 @@ export default function AnalyticsTab() {
                 title="Top brands"
                 file={`top-brands-${a.from}-${a.to}`}
                 header={['Brand', 'Cards', 'Value']}
-                rows={a.brands.map((b) => [b.cardType, b.cards, formatMoney(b.value)])}
+                rows={a.brands.map((b) => [brandName(b.cardType), b.cards, formatMoney(b.value)])}
               />
             </ChartCard>
             <StaffChart a={a} title="Decisions per staff member" />

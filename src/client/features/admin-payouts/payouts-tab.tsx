@@ -1,3 +1,4 @@
+import { brandName } from '@shared/brands';
 import { formatMoney, fromCents, toCents } from '@shared/money';
 import {
   type MarkSentResult,
@@ -141,7 +142,7 @@ export function PayoutsTab() {
               <li key={h.id} className="flex flex-wrap items-center gap-2" data-testid="held-card">
                 <span className="font-medium">{h.userEmail}</span>
                 <span className="text-muted-foreground">
-                  {h.cardType} · {formatMoney(h.amount)}
+                  {brandName(h.cardType)} · {formatMoney(h.amount)}
                 </span>
                 <HoldBadge until={h.payoutHoldUntil} />
                 <span className="text-muted-foreground">{h.message}</span>
@@ -299,7 +300,7 @@ function PayoutRow({
         className="mt-0.5"
         checked={selectedAmount !== undefined}
         onCheckedChange={(on) => onToggle(on === true)}
-        aria-label={`Select the payout of ${formatMoney(c.amount)} to ${name} for ${c.cardType}`}
+        aria-label={`Select the payout of ${formatMoney(c.amount)} to ${name} for ${brandName(c.cardType)}`}
       />
       <div className="min-w-0">
         <span className="block truncate font-medium">{name}</span>
@@ -313,7 +314,7 @@ function PayoutRow({
       </div>
       <div className="col-start-2 flex flex-wrap items-center gap-2 md:col-start-auto">
         <span>
-          {c.cardType} · {formatMoney(c.cardValue)}
+          {brandName(c.cardType)} · {formatMoney(c.cardValue)}
         </span>
         <StatusBadge status={c.status} />
         <span className="text-xs text-muted-foreground">{formatDate(c.createdAt)}</span>

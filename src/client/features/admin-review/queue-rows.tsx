@@ -1,4 +1,5 @@
 import type { AdminTransaction } from '@shared/admin';
+import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
 import { InboxIcon } from 'lucide-react';
 import * as React from 'react';
@@ -69,7 +70,8 @@ export function QueueRows({
               <ReviewButton transaction={t} index={index} onReview={onReview} />
             </div>
             <p className="mt-2 flex items-center gap-1.5 text-sm">
-              <span className="font-semibold">{t.cardType}</span> · {formatMoney(t.cardValue)}
+              <span className="font-semibold">{brandName(t.cardType)}</span> ·{' '}
+              {formatMoney(t.cardValue)}
               <ValidationFlag flags={t.validationFlags} />
               <FairDealingBadges transaction={t} />
               <ClaimBadge claimedBy={t.claimedBy} />
@@ -118,7 +120,7 @@ export function QueueRows({
               </TableCell>
               <TableCell className="font-medium">
                 <span className="inline-flex items-center gap-1.5">
-                  {t.cardType}
+                  {brandName(t.cardType)}
                   <ValidationFlag flags={t.validationFlags} />
                   <FairDealingBadges transaction={t} />
                   <ClaimBadge claimedBy={t.claimedBy} />
@@ -164,7 +166,7 @@ function ReviewButton({
       size="sm"
       variant="outline"
       data-review-index={index}
-      aria-label={`Review ${t.cardType} ${formatMoney(t.cardValue)} from ${t.userEmail ?? 'a customer'}`}
+      aria-label={`Review ${brandName(t.cardType)} ${formatMoney(t.cardValue)} from ${t.userEmail ?? 'a customer'}`}
       onClick={() => onReview(t.id, index)}
     >
       Review

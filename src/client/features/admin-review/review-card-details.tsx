@@ -1,5 +1,5 @@
 import type { AdminTransactionDetail } from '@shared/admin';
-import { ratePercent } from '@shared/brands';
+import { brandName, ratePercent } from '@shared/brands';
 import {
   CARD_CONDITION_LABELS,
   CARD_FORMAT_LABELS,
@@ -29,7 +29,7 @@ export function CardDetails({ transaction: t }: { transaction: AdminTransactionD
           <span className="mr-2">{submittedBy}</span>
           <VerifiedBadge verified={t.userEmailVerified} />
         </Detail>
-        <Detail label="Card Type">{t.cardType}</Detail>
+        <Detail label="Card Type">{brandName(t.cardType)}</Detail>
         <Detail label="Card Value">{formatMoney(t.cardValue)}</Detail>
         <Detail label="Card Condition">
           {CARD_CONDITION_LABELS[t.cardCondition as keyof typeof CARD_CONDITION_LABELS] ??

@@ -1,4 +1,5 @@
 import type { AdminTransactionDetail } from '@shared/admin';
+import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2Icon } from 'lucide-react';
@@ -57,7 +58,7 @@ function CardSubject({ id }: { id: string }) {
   return (
     <p className="font-medium text-foreground" data-testid="review-subject">
       {card
-        ? `${card.cardType} ${formatMoney(card.cardValue)} from ${card.userEmail ?? 'a deleted account'} · card ${id.slice(0, 8)}`
+        ? `${brandName(card.cardType)} ${formatMoney(card.cardValue)} from ${card.userEmail ?? 'a deleted account'} · card ${id.slice(0, 8)}`
         : `Card ${id.slice(0, 8)}`}
     </p>
   );

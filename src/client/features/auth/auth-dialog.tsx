@@ -3,6 +3,7 @@ import * as React from 'react';
 import { useLocation } from 'wouter';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { takeReturnPath } from '@/lib/drafts';
 import { needsSignIn } from '@/lib/signed-in-paths';
 import { ForgotPasswordForm, SignInForm, SignUpForm } from './auth-forms';
 
@@ -22,9 +23,12 @@ export function AuthDialog({
   const [location, navigate] = useLocation();
   const [forgot, setForgot] = React.useState(false);
   // Signed in on a page that needs it (a link from an email): that page, with its query, opens.
+  // After a lost session, back to the page it left, where its draft waits (issue 43, item 18).
   const done = () => {
     onOpenChange(false);
-    if (!needsSignIn(location)) navigate('/');
+    const back = takeReturnPath(needsSignIn);
+    if (back) navigate(back);
+    else if (!needsSignIn(location)) navigate('/');
   };
   const changeOpen = (next: boolean) => {
     if (!next) setForgot(false);

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@shared/auth-schemas';
+import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
 import { moneyStatus } from '@shared/statuses';
 import type { Transaction } from '@shared/transactions';
@@ -195,7 +196,7 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
     <li className="rounded-lg border p-4" data-testid="recent-transaction">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <p className="font-semibold">{t.cardType}</p>
+          <p className="font-semibold">{brandName(t.cardType)}</p>
           <p className="text-sm text-muted-foreground">{formatDate(t.createdAt)}</p>
         </div>
         <div className="flex flex-wrap items-center gap-2">

@@ -1,4 +1,5 @@
 import type { Earnings } from '@shared/analytics';
+import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -45,7 +46,7 @@ export default function EarningsChart({ earnings: data }: { earnings: Earnings }
           <ul className="grid gap-2 text-sm" aria-label="Paid by brand">
             {data.brands.map((b) => (
               <li key={b.cardType} className="flex justify-between gap-3 border-b pb-1">
-                <span>{b.cardType}</span>
+                <span>{brandName(b.cardType)}</span>
                 <span className="tabular-nums">{formatMoney(b.value)}</span>
               </li>
             ))}

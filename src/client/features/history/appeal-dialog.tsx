@@ -1,3 +1,4 @@
+import { brandName } from '@shared/brands';
 import {
   APPEAL_MAX_IMAGES,
   APPEAL_MESSAGE_MAX_LENGTH,
@@ -97,7 +98,7 @@ function AppealDialog({
       onOpenChange={onOpenChange}
       data-testid="appeal-dialog"
       title="Appeal the rejection"
-      description={`Tell us why the ${t.cardType} card should be looked at again. You can appeal once, within ${APPEAL_WINDOW_DAYS} days of the rejection; the decision is final.`}
+      description={`Tell us why the ${brandName(t.cardType)} card should be looked at again. You can appeal once, within ${APPEAL_WINDOW_DAYS} days of the rejection; the decision is final.`}
     >
       <form
         id="appeal-form"

@@ -1,3 +1,4 @@
+import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
 import { rejectionText } from '@shared/rejections';
 import { moneyStatus } from '@shared/statuses';
@@ -39,6 +40,7 @@ export function HistoryPage() {
         (status === 'all' || t.status === status) &&
         (!needle ||
           t.cardType.toLowerCase().includes(needle) ||
+          brandName(t.cardType).toLowerCase().includes(needle) ||
           t.id.toLowerCase().includes(needle)),
     );
   }, [data, search, status]);
@@ -127,14 +129,18 @@ function RowActions({ transaction: t, onView }: { transaction: Transaction; onVi
         variant="ghost"
         size="sm"
         onClick={onView}
-        aria-label={`View details of ${t.cardType}`}
+        aria-label={`View details of ${brandName(t.cardType)}`}
       >
         <EyeIcon /> View
       </Button>
       {/* Only for money paid: the server refuses a receipt before (decision 060). */}
       {moneyStatus(t.status, t.paymentStatus).hasReceipt && (
         <Button variant="ghost" size="sm" asChild>
-          <a href={receiptUrl(t.id)} download aria-label={`Download receipt for ${t.cardType}`}>
+          <a
+            href={receiptUrl(t.id)}
+            download
+            aria-label={`Download receipt for ${brandName(t.cardType)}`}
+          >
             <DownloadIcon /> Receipt
           </a>
         </Button>
@@ -149,7 +155,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
     <li className="rounded-lg border p-4" data-testid="history-card">
       <div className="flex items-start justify-between gap-3">
         <div>
-          <p className="font-semibold">{t.cardType}</p>
+          <p className="font-semibold">{brandName(t.cardType)}</p>
           <p className="text-sm text-muted-foreground">
             {formatDate(t.createdAt)} · {formatTime(t.createdAt)}
           </p>
@@ -176,7 +182,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell>
         <DateTimeStack value={t.createdAt} />
       </TableCell>
-      <TableCell className="font-medium">{t.cardType}</TableCell>
+      <TableCell className="font-medium">{brandName(t.cardType)}</TableCell>
       <TableCell className="text-right tabular-nums">{formatMoney(t.cardValue)}</TableCell>
       <TableCell>
         <StatusBadge status={t.status} />

@@ -1,4 +1,4 @@
-import { ratePercent } from '@shared/brands';
+import { brandName, ratePercent } from '@shared/brands';
 import { CARD_CONDITION_LABELS, CARD_FORMAT_LABELS, maskedCardCode } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
@@ -40,7 +40,7 @@ export function TransactionDetailsDialog({
       onOpenChange={onOpenChange}
       className="max-w-2xl"
       data-testid="transaction-details"
-      title={t?.cardType}
+      title={t ? brandName(t.cardType) : undefined}
       description={t && `Submitted ${formatDateTime(t.createdAt)} · ID ${t.id}`}
     >
       {t && (

@@ -1,3 +1,4 @@
+import { brandName } from '@shared/brands';
 import {
   ACCOUNT_HAS_OPEN_ITEMS,
   type DataExport,
@@ -246,7 +247,7 @@ function DeleteAccountDialog({
             <ul className="grid gap-1">
               {items.map((item) => (
                 <li key={item.transactionId}>
-                  {item.cardType} ${item.cardValue}: {item.label}
+                  {brandName(item.cardType)} ${item.cardValue}: {item.label}
                 </li>
               ))}
             </ul>

@@ -24,6 +24,7 @@ import { TextareaField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { formatDate, formatDateTime } from '@/lib/dates';
+import { useFormDraft } from '@/lib/drafts';
 import { refresh, supportTicketQuery, supportTicketsQuery } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 
@@ -42,6 +43,8 @@ export function SupportPage() {
     defaultValues: { email: user?.email ?? '', subject: '', message: '' },
   });
   const { errors } = form.formState;
+  // Kept through a lost session (issue 43, item 18): the sign-in comes back here with it.
+  const draft = useFormDraft('support-ticket', form, ['subject', 'message']);
   // A file attached as in chat (issue 24, item 11): uploaded when chosen, sent by its path.
   const file = useAttachment((error) =>
     toast({
@@ -62,6 +65,7 @@ export function SupportPage() {
         description: 'Our support team will get back to you soon',
       });
       form.reset({ email: form.getValues('email'), subject: '', message: '' });
+      draft.clear();
       file.clear();
     },
     onError: (error) =>

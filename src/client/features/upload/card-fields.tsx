@@ -1,3 +1,4 @@
+import { brandName } from '@shared/brands';
 import {
   CARD_CODE_MAX_LENGTH,
   CARD_CONDITION_LABELS,
@@ -43,7 +44,7 @@ export function CardFields({
             <option value="">Select a brand</option>
             {rates.map(({ brand }) => (
               <option key={brand} value={brand}>
-                {brand}
+                {brandName(brand)}
               </option>
             ))}
           </NativeSelect>

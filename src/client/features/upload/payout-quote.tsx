@@ -1,4 +1,4 @@
-import { ratePercent } from '@shared/brands';
+import { brandName, ratePercent } from '@shared/brands';
 import { cardValueProblem, quote } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { type BrandRate, tierFor, tierLabel } from '@shared/rates';
@@ -38,7 +38,7 @@ export function PayoutQuote({
               {formatMoney(q.expectedPayout)}
             </p>
             <p className="mt-1 text-sm" data-testid="payout-rate">
-              {ratePercent(q.rate)}% rate for {cardType}
+              {ratePercent(q.rate)}% rate for {brandName(cardType)}
             </p>
             {tier && (
               <p className="mt-1 text-xs text-muted-foreground" data-testid="rate-tier">
@@ -48,7 +48,7 @@ export function PayoutQuote({
           </>
         ) : retired ? (
           <p className="mt-2 text-sm font-medium text-destructive" role="alert">
-            We no longer buy {cardType} gift cards. Please choose another brand.
+            We no longer buy {brandName(cardType)} gift cards. Please choose another brand.
           </p>
         ) : (
           <p className="mt-2 text-sm text-muted-foreground">
