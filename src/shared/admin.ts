@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPEAL_STATUSES, overValueReasonSchema } from './fair-dealing';
+import { instantDecisionSchema } from './instant-decisions';
 import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
 import { wholeNumberParam } from './params';
 import { payoutReferenceSchema } from './payouts';
@@ -19,7 +20,7 @@ export const claimantSchema = z.object({ id: z.string(), name: z.string() });
 export type Claimant = z.infer<typeof claimantSchema>;
 
 /** A transaction as staff see it: with its customer and where to pay (spec section 3). */
-export const adminTransactionSchema = transactionSchema.extend({
+export const adminTransactionSchema = transactionSchema.omit({ queue: true }).extend({
   userId: z.string(),
   userEmail: z.string().nullable(),
   userFirstName: z.string().nullable(),
@@ -48,6 +49,13 @@ export const adminTransactionSchema = transactionSchema.extend({
   firstDecisionAt: z.string().nullable(),
   /** The staff member reviewing it now (decision 078); null when nobody holds it. */
   claimedBy: claimantSchema.nullable(),
+  /**
+   * The instant-decision rules at submission (decision 131): `{ rules }` that held when the card
+   * was approved at once, `{ refusedBecause }` when it waited for a person; null before them.
+   */
+  instantDecision: instantDecisionSchema.nullable(),
+  /** A sampled instant decision's after-review: pending, confirmed or clawback; else null. */
+  sampleStatus: z.string().nullable(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 
@@ -115,6 +123,7 @@ export const adminTransactionDetailSchema = adminTransactionSchema.extend({
 export type AdminTransactionDetail = z.infer<typeof adminTransactionDetailSchema>;
 
 export const QUEUE_SORTS = ['newest', 'waiting'] as const;
+export const SAMPLE_STATUSES = ['pending', 'confirmed', 'clawback'] as const;
 export type QueueSort = (typeof QUEUE_SORTS)[number];
 
 export const adminListQuerySchema = z.object({
@@ -137,6 +146,10 @@ export const adminListQuerySchema = z.object({
    * first, the one waiting longest at the top, then the rest newest first (the portal's queue).
    */
   sort: z.enum(QUEUE_SORTS, { error: `sort must be one of: ${QUEUE_SORTS.join(', ')}` }).optional(),
+  /** `pending`: the sampled instant decisions awaiting a person (decision 131). */
+  sampled: z
+    .enum(SAMPLE_STATUSES, { error: `sampled must be one of: ${SAMPLE_STATUSES.join(', ')}` })
+    .optional(),
   cursor: z.string().max(200).optional(),
   limit: wholeNumberParam('limit', 1, 100).default(ADMIN_PAGE_SIZE),
 });

@@ -50,6 +50,10 @@ export const CAPABILITIES = {
   books: ['owner', 'finance'],
   /** The Analytics tab: the business for owners and finance; a reviewer sees their own row. */
   analytics: ['owner', 'finance', 'reviewer'],
+  /** Read the instant-decision policy (issue 41, decision 131). */
+  'instant.read': ['owner', 'reviewer'],
+  /** Set the instant-decision policy, or switch it off. */
+  'instant.manage': ['owner'],
   /** Staff accounts: list, invite, change a role, deactivate. */
   'staff.manage': ['owner'],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -30,6 +30,11 @@ export const transactionSchema = z.object({
   rateTier: rateTierSchema.nullable(),
   /** 'auto' when the card was approved at once by the instant-decision rules (decision 131). */
   decidedBy: z.string().nullable(),
+  /**
+   * A pending card's place in the queue (oldest first, as staff work) and when to expect a
+   * decision, from staff's throughput of the last 24 hours; null once decided (issue 41).
+   */
+  queue: z.object({ position: z.number(), expectedDecisionAt: z.string() }).nullable(),
   paymentMethodId: z.string().nullable(),
   paymentMethodType: z.string().nullable(),
   paymentMethodAccountName: z.string().nullable(),

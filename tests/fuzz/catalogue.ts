@@ -861,6 +861,7 @@ export const CATALOGUE: RouteSpec[] = [
       status: ({ rng }) => rng.pick(['all', ...TRANSACTION_STATUSES]),
       validation: ({ rng }) => rng.pick(['all', 'flagged', 'passed', 'pending']),
       appeal: ({ rng }) => rng.pick(['all', 'pending', 'upheld', 'overturned']),
+      sampled: ({ rng }) => rng.pick(['pending', 'confirmed', 'clawback', 'maybe']),
       sort: ({ rng }) => rng.pick(['newest', 'waiting', 'oldest']),
     },
     learn: ({ json, headers }, world) => {
@@ -1224,8 +1225,46 @@ export const CATALOGUE: RouteSpec[] = [
       obj(
         rng.chance(0.2)
           ? { retired: rng.chance(0.5) }
-          : { rate: rng.pick(['0.91', '0.85', '0.5']), minimum: rng.pick(['25', '50']) },
+          : rng.chance(0.3)
+            ? {
+                tiers: [
+                  obj({
+                    format: rng.pick(['physical', 'egift', 'any', 'paper']),
+                    minValue: rng.pick<JsonLike>(['0', '100', '99.999', -5]),
+                    maxValue: rng.pick<JsonLike>([null, '499.99', '50', 'lots']),
+                    rate: rng.pick(['0.82', '0.5', '1.2']),
+                  }),
+                ],
+              }
+            : { rate: rng.pick(['0.91', '0.85', '0.5']), minimum: rng.pick(['25', '50']) },
       ),
+  },
+
+  // instant decisions (issue 41, decision 131)
+  { method: 'GET', path: '/api/admin/instant-decisions', access: 'staff' },
+  {
+    method: 'PUT',
+    path: '/api/admin/instant-decisions',
+    access: 'staff',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        enabled: rng.chance(0.5),
+        minLevel: rng.pick([0, 1, 2, 3, 1.5]),
+        minCompletedCards: rng.pick([0, 10, -1]),
+        maxCardValue: rng.pick(['200', '200.001', 150]),
+        maxDailyTotal: rng.pick(['500.00', '0']),
+        brands: rng.pick<JsonLike>([['Amazon'], [], ['']]),
+        sampleRate: rng.pick<JsonLike>([0.1, '0.25', 2, 1]),
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/transactions/:id/sample-review',
+    access: 'staff',
+    body: 'json',
+    param: anyTransaction,
+    validBody: ({ rng }) => obj({ outcome: rng.pick(['confirmed', 'clawback', 'later']) }),
   },
 
   // verified sellers (decision 072)

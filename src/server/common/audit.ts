@@ -7,13 +7,23 @@ import type { Account } from './account';
 export type AuditChanges = Record<string, { from: unknown; to: unknown }>;
 
 /** Who did it: a staff member, a customer (an offer's answer, an appeal), or the app itself. */
-export type AuditActor = Pick<Account, 'kind' | 'id' | 'email'> | typeof SYSTEM_ACTOR;
+export type AuditActor =
+  | Pick<Account, 'kind' | 'id' | 'email'>
+  | typeof SYSTEM_ACTOR
+  | typeof AUTO_ACTOR;
 
 /** The app's own jobs (an offer that expired), in the audit trail. */
 export const SYSTEM_ACTOR = {
   kind: 'system',
   id: '00000000-0000-0000-0000-000000000000',
   email: 'system',
+} as const;
+
+/** The instant-decision rules (issue 41, decision 131): a card approved with no person. */
+export const AUTO_ACTOR = {
+  kind: 'auto',
+  id: '00000000-0000-0000-0000-000000000001',
+  email: 'auto',
 } as const;
 
 /** Appends one audit row; call it inside the database transaction that makes the change. */
@@ -32,7 +42,8 @@ export function recordAudit(
       | 'verification_limits'
       | 'staff'
       | 'api_key'
-      | 'webhook_endpoint';
+      | 'webhook_endpoint'
+      | 'instant_policy';
     entityId: string | null;
     action: string;
     changes: AuditChanges;

@@ -216,7 +216,7 @@ export const transactions = pgTable(
     index('transactions_user_created_idx').on(t.userId, t.createdAt),
     // The seller's instant approvals in the last 24 hours (the daily total, decision 131).
     index('transactions_user_auto_idx')
-      .on(t.userId, t.firstDecisionAt)
+      .on(t.userId, t.createdAt)
       .where(sql`${t.decidedBy} = 'auto'`),
     // The Sampled review list.
     index('transactions_sample_pending_idx')

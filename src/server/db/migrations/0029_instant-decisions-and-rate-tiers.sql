@@ -39,6 +39,6 @@ ALTER TABLE "rate_alerts" ADD CONSTRAINT "rate_alerts_user_id_users_id_fk" FOREI
 CREATE INDEX "brand_rate_tiers_brand_idx" ON "brand_rate_tiers" USING btree ("brand_id");--> statement-breakpoint
 CREATE INDEX "rate_alerts_user_idx" ON "rate_alerts" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "rate_alerts_brand_idx" ON "rate_alerts" USING btree (lower("brand"));--> statement-breakpoint
-CREATE INDEX "transactions_user_auto_idx" ON "transactions" USING btree ("user_id","first_decision_at") WHERE "transactions"."decided_by" = 'auto';--> statement-breakpoint
+CREATE INDEX "transactions_user_auto_idx" ON "transactions" USING btree ("user_id","created_at") WHERE "transactions"."decided_by" = 'auto';--> statement-breakpoint
 CREATE INDEX "transactions_sample_pending_idx" ON "transactions" USING btree ("created_at","id") WHERE "transactions"."sample_status" = 'pending';--> statement-breakpoint
 INSERT INTO "instant_decision_policy" ("id") VALUES (1);

@@ -20,6 +20,11 @@ import {
   timelineEntrySchema,
 } from '../../../shared/fair-dealing';
 import { isUuid } from '../../../shared/ids';
+import {
+  instantPolicyInputSchema,
+  instantPolicySchema,
+  sampleReviewSchema,
+} from '../../../shared/instant-decisions';
 import { clawbackSchema, createClawbackSchema, writeOffSchema } from '../../../shared/ledger';
 import { notFound } from '../../common/http-error';
 import type { StandingAction } from '../../common/standing';
@@ -30,12 +35,15 @@ import {
   decideAppeal,
   findAdminTransaction,
   holdRulesOf,
+  instantPolicy,
   listAdminTransactions,
   makeOffer,
   overValueOf,
   releaseClaim,
   removedImagesOf,
   revealCardCode,
+  reviewSample,
+  setInstantPolicy,
   takeBack,
   transactionAudit,
   updateTransactionAsStaff,
@@ -103,6 +111,46 @@ export default async function adminRoutes(app: FastifyInstance) {
         checks: await checksOf(app.db, id),
         removedImages: await removedImagesOf(app.db, id),
       };
+    },
+  );
+
+  // Instant decisions for trusted sellers (issue 41, decision 131): the owner's policy.
+  r.get(
+    '/api/admin/instant-decisions',
+    {
+      config: { capability: 'instant.read' },
+      schema: { response: { 200: instantPolicySchema } },
+    },
+    async () => instantPolicy(app.db),
+  );
+
+  r.put(
+    '/api/admin/instant-decisions',
+    {
+      config: { capability: 'instant.manage' },
+      schema: { body: instantPolicyInputSchema, response: { 200: instantPolicySchema } },
+    },
+    async (request) =>
+      app.run((context) => setInstantPolicy(context, accountOf(request), request.body)),
+  );
+
+  // A sampled instant decision's after-review: confirmed, or marked for a clawback.
+  r.post(
+    '/api/admin/transactions/:id/sample-review',
+    {
+      config: { capability: 'cards.review' },
+      schema: {
+        params: idParams,
+        body: sampleReviewSchema,
+        response: { 200: z.object({ sampleStatus: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Transaction not found');
+      return app.run((context) =>
+        reviewSample(context, accountOf(request), id, request.body.outcome),
+      );
     },
   );
 

@@ -9,7 +9,7 @@ import { changeCard } from './change';
 import { alertStaff } from './staff-alert';
 
 /** Rejection reasons that say the card was not the seller's to sell (decision 072). */
-const FRAUD_REASONS = ['code_invalid', 'already_redeemed', 'suspected_fraud'];
+export const FRAUD_REASONS = ['code_invalid', 'already_redeemed', 'suspected_fraud'];
 const AUTO_SUSPEND_COUNT = 3;
 const AUTO_SUSPEND_RULE = 'three_fraud_rejections_in_30_days';
 const AUTO_SUSPEND_REASON =

@@ -14,6 +14,8 @@ const OUTSIDE_THE_LIFECYCLE: Record<string, string[]> = {
   'modules/cards/card-code.ts': ['cardCode', 'cardCodeHash'],
   // An erased account's own words (decision 083).
   'modules/cards/erasure.ts': ['notes', 'appealMessage'],
+  // Why a new card waits for a person, and a sampled card's after-review (decision 131).
+  'modules/cards/instant.ts': ['instantDecision', 'sampleStatus'],
   // The automated checks' verdict at submission (decision 054).
   'modules/checks/checks.ts': ['validationStatus'],
 };

@@ -11,6 +11,7 @@ export { claimCard, releaseClaim } from './claims';
 export { takeBack, writeOff } from './clawbacks';
 export { AWAITING_PAYMENT, PAID, PAYOUT_DUE, PAYOUT_DUE_TEXT, payeeColumns } from './columns';
 export { eraseCustomerWords } from './erasure';
+export { instantPolicy, reviewSample, setInstantPolicy } from './instant';
 export { expireOffers, makeOffer } from './offers';
 export { overValueOf } from './over-value';
 export { partnerCard, partnerCards } from './partner';

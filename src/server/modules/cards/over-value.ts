@@ -26,7 +26,7 @@ const OVER_VALUE_BY_OWNER = 'Only an owner can pay more than a card’s value, w
  * what the audit row adds for an amount over the ceiling: the reason.
  */
 export function checkCeiling(
-  actor: Account,
+  actor: Account | null,
   amount: { value: string; ceiling: string; accepted: boolean },
   reason: string | undefined,
   refusal: { field: string; what: string; most: string },
@@ -41,7 +41,7 @@ export function checkCeiling(
       { code: 'over_value' },
     );
   }
-  if (!can(actor.staffRole, 'cards.overpay')) {
+  if (!can(actor?.staffRole, 'cards.overpay')) {
     throw new HttpError(403, OVER_VALUE_BY_OWNER, undefined, { code: FORBIDDEN_ROLE });
   }
   return { overValueReason: { from: null, to: reason } };

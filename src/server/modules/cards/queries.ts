@@ -16,6 +16,27 @@ import {
 } from './columns';
 import { type HoldRules, holdOf } from './payout-holds';
 
+/**
+ * A pending card's place among every pending card, oldest first as staff work (issue 41), read
+ * on the (status, created_at, id) index; null once decided.
+ */
+const queuePosition = sql<number | null>`case when ${transactions.status} = 'pending' then 1 + (
+    select count(*) from ${transactions} as ahead
+     where ahead.status = 'pending'
+       and (ahead.created_at, ahead.id) < (${transactions.createdAt}, ${transactions.id})
+  )::int end`;
+
+/**
+ * When a pending card can expect a decision: now plus its position times the minutes one staff
+ * decision took over the last 24 hours (1,440 ÷ their number); with none, the 120-minute review
+ * target per card ahead. Instant decisions are not staff throughput.
+ */
+const expectedDecisionAt = sql<Date | null>`case when ${transactions.status} = 'pending' then now() + (${queuePosition}) * (
+    select case when count(*) > 0 then 1440.0 / count(*) else 120 end from ${transactions} as decided
+     where decided.first_decision_at > now() - interval '24 hours'
+       and decided.decided_by is distinct from 'auto'
+  ) * interval '1 minute' end`;
+
 /** What a customer's transaction answers carry (transactionSchema), and nothing else. */
 const columns = {
   id: transactions.id,
@@ -37,6 +58,10 @@ const columns = {
   expectedPayout: transactions.expectedPayout,
   rateTier: transactions.rateTier,
   decidedBy: transactions.decidedBy,
+  queuePosition: queuePosition.mapWith(Number).as('queue_position'),
+  expectedDecisionAt: expectedDecisionAt
+    .mapWith((v: string | Date | null) => (v === null ? null : new Date(v)))
+    .as('expected_decision_at'),
   paidAt: transactions.paidAt,
   payoutReference: transactions.payoutReference,
   paymentMethodId: transactions.paymentMethodId,
@@ -87,6 +112,13 @@ export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
   expectedPayout: row.expectedPayout,
   rateTier: row.rateTier,
   decidedBy: row.decidedBy,
+  queue:
+    row.queuePosition === null || row.expectedDecisionAt === null
+      ? null
+      : {
+          position: row.queuePosition,
+          expectedDecisionAt: new Date(row.expectedDecisionAt).toISOString(),
+        },
   paymentMethodId: row.paymentMethodId,
   paymentMethodType: row.paymentMethodType,
   paymentMethodAccountName: row.paymentMethodAccountName,

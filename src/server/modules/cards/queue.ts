@@ -78,6 +78,7 @@ export interface AdminListOptions {
   status?: string;
   validation?: string;
   appeal?: string;
+  sampled?: string;
   sort?: QueueSort;
   cursor?: string;
   limit: number;
@@ -107,6 +108,7 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
     filters.push(eq(transactions.validationStatus, options.validation));
   if (options.appeal && options.appeal !== 'all')
     filters.push(eq(transactions.appealStatus, options.appeal));
+  if (options.sampled) filters.push(eq(transactions.sampleStatus, options.sampled));
   // Appeals waiting for a decision: the oldest appeal first (decision 073).
   const appealsFirst = options.appeal === 'pending' && !options.search;
   // The portal's queue order; a search lists its matches newest first.

@@ -6,14 +6,15 @@ import { can, FORBIDDEN_ROLE, STAFF_ROLE_LABELS } from '../../../shared/staff-ro
 import { isPaid } from '../../../shared/statuses';
 import { WITHDRAWN, WITHDRAWN_BY_SELLER } from '../../../shared/transactions';
 import type { Account } from '../../common/account';
-import type { AuditChanges } from '../../common/audit';
+import type { AUTO_ACTOR, AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
+import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { takenBackFrom } from '../ledger';
 import { suspendOnFraudRejections } from './account-standing';
-import { CARD_TOPICS, changeCard } from './change';
+import { CARD_TOPICS, type Card, changeCard } from './change';
 import { checkClaim, releaseClaimIn } from './claims';
 import { amountDueOf, checkCeiling } from './over-value';
 import { refusalToPay } from './payment';
@@ -102,7 +103,7 @@ export async function updateTransactionAsStaff(
   }: { expectedUpdatedAt: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
+    const [row] = await tx
       .select({
         ...getTableColumns(transactions),
         updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
@@ -110,16 +111,47 @@ export async function updateTransactionAsStaff(
       .from(transactions)
       .where(eq(transactions.id, id))
       .for('update');
-    if (!current) throw notFound('Transaction not found');
-    if (new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
+    if (!row) throw notFound('Transaction not found');
+    if (new Date(row.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
       throw new HttpError(409, STALE_SAVE);
     }
     // A card its seller withdrew is final (decision 135).
-    if (current.status === WITHDRAWN) {
+    if (row.status === WITHDRAWN) {
       throw new HttpError(409, WITHDRAWN_BY_SELLER, undefined, { code: 'withdrawn' });
     }
+    const { updatedAtMs: _seen, ...current } = row;
+    return decideCard(context, tx, actor, current, input, { takeOver, overValueReason });
+  });
+}
+
+/**
+ * A decision or edit of a card locked in this transaction, by staff or by the instant-decision
+ * rules (`AUTO_ACTOR`, decision 131): the one approval path, so both write the same audit row,
+ * notices, ledger entry and live topics. `also` adds columns and audit changes of the caller's
+ * (the instant decision's rules).
+ */
+export async function decideCard(
+  context: CommandContext,
+  tx: Db,
+  actor: Account | typeof AUTO_ACTOR,
+  current: Card,
+  input: TransactionChanges,
+  {
+    takeOver = false,
+    overValueReason,
+    also,
+  }: {
+    takeOver?: boolean;
+    overValueReason?: string;
+    also?: { set: Partial<typeof transactions.$inferInsert>; changes: AuditChanges };
+  } = {},
+): Promise<Outcome<string[]>> {
+  {
+    const id = current.id;
+    // Staff, not the rules, hold claims and roles.
+    const staff = actor.kind === 'auto' ? null : actor;
     // Another staff member holds the card (decision 078): theirs unless this save takes it over.
-    const tookOver = await checkClaim(context, tx, actor, current, takeOver);
+    const tookOver = staff ? await checkClaim(context, tx, staff, current, takeOver) : false;
 
     const changes: AuditChanges = {};
     const set: TransactionChanges = {};
@@ -145,18 +177,19 @@ export async function updateTransactionAsStaff(
     }
     // A card's payment is for finance and owners (decision 107): reviewers decide cards.
     if (
+      staff &&
       ('paymentStatus' in changes || 'payoutReference' in changes) &&
-      !can(actor.staffRole, 'payouts')
+      !can(staff.staffRole, 'payouts')
     ) {
       throw new HttpError(
         403,
-        `Your role (${STAFF_ROLE_LABELS[actor.staffRole ?? 'reviewer']}) cannot change a card’s payment: that is for finance and owners.`,
+        `Your role (${STAFF_ROLE_LABELS[staff.staffRole ?? 'reviewer']}) cannot change a card’s payment: that is for finance and owners.`,
         undefined,
         { code: FORBIDDEN_ROLE },
       );
     }
     // A save ends the claim: the card is free for the next reviewer.
-    const released = await releaseClaimIn(tx, id, actor);
+    const released = staff ? await releaseClaimIn(tx, id, staff) : false;
     if (Object.keys(changes).length === 0) {
       return { value: [], changed: released || tookOver ? [change([STAFF], ['queue'])] : [] };
     }
@@ -184,7 +217,7 @@ export async function updateTransactionAsStaff(
       }
       Object.assign(
         changes,
-        checkCeiling(actor, { value: set.paymentAmount, ceiling: due, accepted }, overValueReason, {
+        checkCeiling(staff, { value: set.paymentAmount, ceiling: due, accepted }, overValueReason, {
           field: 'paymentAmount',
           what: 'payment amount',
           most: formatMoney(due),
@@ -214,7 +247,7 @@ export async function updateTransactionAsStaff(
     // Review times count from submission to the first decision; an appeal counts from rejection.
     const decided =
       'status' in changes && current.firstDecisionAt === null
-        ? { firstDecisionAt: sql`now()` }
+        ? { firstDecisionAt: staff ? sql`now()` : new Date(context.now()) }
         : {};
     const rejected = set.status === 'rejected' ? { rejectedAt: sql`now()` } : {};
     // When the money went out (decision 060): stamped as payment leaves pending, kept while it
@@ -233,20 +266,42 @@ export async function updateTransactionAsStaff(
       tx,
       actor,
       current,
-      { ...(set as Partial<typeof transactions.$inferInsert>), ...paidAt, ...decided, ...rejected },
+      {
+        ...(set as Partial<typeof transactions.$inferInsert>),
+        ...paidAt,
+        ...decided,
+        ...rejected,
+        ...also?.set,
+      },
       'update',
-      changes,
+      { ...changes, ...also?.changes },
     );
     // The customer hears of a decision (status, payment); a note alone is not news.
     const notice = transactionNotice({ ...current, ...rejection }, changes);
     if (notice) await notify(context, tx, current.userId, notice);
     const suspended =
-      changes.status?.to === 'rejected' || 'rejectionReason' in changes
-        ? await suspendOnFraudRejections(context, tx, actor, current.userId, rejection)
+      staff && (changes.status?.to === 'rejected' || 'rejectionReason' in changes)
+        ? await suspendOnFraudRejections(context, tx, staff, current.userId, rejection)
         : [];
+    // The sellers of the pending cards behind this one moved up the queue (issue 41).
+    const behind =
+      current.status === 'pending' && 'status' in changes ? await sellersBehind(tx, current) : [];
     return {
       value: Object.keys(changes),
-      changed: [change([current.userId, STAFF], CARD_TOPICS), ...suspended],
+      changed: [
+        change([current.userId, STAFF], CARD_TOPICS),
+        ...suspended,
+        ...(behind.length > 0 ? [change(behind, ['transactions'])] : []),
+      ],
     };
-  });
+  }
+}
+
+/** The customers with a pending card submitted after this one (their place in the queue). */
+async function sellersBehind(tx: Db, card: Card): Promise<string[]> {
+  const { rows } = await tx.execute<{ user_id: string }>(sql`
+    select distinct user_id from transactions
+     where status = 'pending' and (created_at, id) > (${card.createdAt}, ${card.id})
+       and user_id <> ${card.userId}`);
+  return rows.map((r) => r.user_id);
 }

@@ -13,6 +13,7 @@ import { findUsablePaymentMethod } from '../payment-methods';
 import { belowMinimum, rateChanged, termsForSubmission } from '../rates';
 import { sellingLimitRefusal } from '../verification';
 import { cardCodeHashes, storedCardCode } from './card-code';
+import { decideAtSubmission } from './instant';
 
 export const IMAGES_NOT_YOURS =
   'Each image must be one you uploaded for this card and not used by another card';
@@ -33,7 +34,7 @@ export async function submitCard(
   if (!method) throw badRequest('Payment method not found', 'paymentMethodId');
   // The photos' hashes, made after their uploads were answered, before the checks compare them.
   await cardImagesHashed(context.db, input.imageUrls);
-  const id = await context.db.transaction(async (tx) => {
+  const { id, decided } = await context.db.transaction(async (tx) => {
     // The account's row is locked first: its submissions count and insert one at a time, so two
     // racing for the last of an allowance cannot both pass (decision 072).
     const account = await lockAccount(tx, userId);
@@ -102,11 +103,16 @@ export async function submitCard(
       terms,
       now: new Date(now),
     });
-    return row!.id;
+    // A trusted seller's clean card is approved at once by the owner's rules (decision 131).
+    const decision = await decideAtSubmission(context, tx, row!.id, account);
+    return { id: row!.id, decided: decision.changed };
   });
   return {
     value: id,
-    changed: [change([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats'])],
+    changed: [
+      change([userId, STAFF], ['transactions', 'stats', 'queue', 'admin-stats']),
+      ...decided,
+    ],
   };
 }
 
