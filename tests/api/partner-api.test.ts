@@ -6,7 +6,6 @@ import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
