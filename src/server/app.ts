@@ -37,6 +37,7 @@ import {
 import staffRoutes from './modules/staff/routes';
 import supportRoutes from './modules/support/routes';
 import verificationRoutes from './modules/verification/routes';
+import { WebhookSender } from './modules/webhooks';
 import { registerStaffGuard } from './plugins/auth';
 import { registerClient } from './plugins/client';
 import { registerApiDocs } from './plugins/docs';
@@ -65,6 +66,8 @@ declare module 'fastify' {
     database: Database;
     config: AppConfig;
     storage: ObjectStorage;
+    /** The webhook outbox's sender (decision 127). */
+    webhooks: WebhookSender;
   }
 }
 
@@ -145,6 +148,10 @@ export async function buildApp(
   registerStaffGuard(app);
   registerIdempotency(app);
   registerMail(app);
+  const webhooks = new WebhookSender(app.run.bind(app), config, app.now, app.log);
+  app.decorate('webhooks', webhooks);
+  app.addHook('onReady', async () => webhooks.start());
+  app.addHook('onClose', async () => webhooks.stop());
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 },

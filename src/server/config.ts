@@ -125,6 +125,13 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  /**
+   * Webhooks (issue 42, decision 127): true lets endpoints on private, loopback and link-local
+   * addresses, and http://, for tests and local development; refused with NODE_ENV=production.
+   */
+  WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
+  /** A PEM file of extra certificate authorities webhook receivers may use (local development). */
+  WEBHOOK_CA_FILE: z.string().optional(),
   /** Identity documents are deleted this many days after the decision (docs/decisions/072). */
   VERIFICATION_DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Payouts to a method whose payee details are this new wait; 0 turns the hold off. */
@@ -154,6 +161,13 @@ export interface AppConfig {
   requestIdleSeconds: number;
   requestBodySeconds: number;
   metricsToken: string | undefined;
+  /** Webhook deliveries (decision 127). */
+  webhooks: {
+    /** Private, loopback and link-local addresses, and http://, allowed (never in production). */
+    allowPrivate: boolean;
+    /** Certificate authorities to trust instead of the system's (tests, local development). */
+    ca?: string;
+  };
   limits: Limits;
   /** The site's public address, no trailing slash: links in emails start with it. */
   appUrl: string;
@@ -247,6 +261,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid DATA_ENCRYPTION_KEY: required when NODE_ENV=production (generate one with: openssl rand -hex 32)',
     );
   }
+  if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_PRIVATE) {
+    throw new ConfigError(
+      'Invalid WEBHOOK_ALLOW_PRIVATE: webhooks to private addresses are for tests and local development, never NODE_ENV=production',
+    );
+  }
   if (e.NODE_ENV === 'production' && e.BCRYPT_COST < 12) {
     throw new ConfigError('Invalid BCRYPT_COST: must be at least 12 when NODE_ENV=production');
   }
@@ -266,6 +285,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     requestIdleSeconds: e.REQUEST_IDLE_SECONDS,
     requestBodySeconds: e.REQUEST_BODY_SECONDS,
     metricsToken: e.METRICS_TOKEN,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      ca: e.WEBHOOK_CA_FILE ? readFileSync(e.WEBHOOK_CA_FILE, 'utf8') : undefined,
+    },
     limits: {
       signinFailuresPerAccount: e.LIMIT_SIGNIN_FAILURES_PER_ACCOUNT,
       signinFailuresPerAddress: e.LIMIT_SIGNIN_FAILURES_PER_ADDRESS,

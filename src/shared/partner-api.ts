@@ -194,3 +194,71 @@ export const partnerCardPageSchema = z.object({
   data: z.array(partnerCardSchema),
   nextCursor: z.string().nullable(),
 });
+
+// --- Webhooks ---
+
+export const WEBHOOK_EVENTS = ['card.updated', 'payout.updated', 'clawback.created'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The event "send test event" sends. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+export const MAX_WEBHOOK_ENDPOINTS = 5;
+/** After this long failing, a delivery is given up and its endpoint disabled (Standard Webhooks). */
+export const WEBHOOK_GIVE_UP_HOURS = 72;
+/** The old secret of a rotated endpoint keeps signing for this long. */
+export const WEBHOOK_OLD_SECRET_HOURS = 24;
+
+export const WEBHOOK_URL_HTTPS = 'The URL must start with https://';
+export const WEBHOOK_URL_PRIVATE =
+  'The URL must resolve to public internet addresses only (not private, loopback or link-local)';
+
+/** POST /api/v1/webhook-endpoints. */
+export const createWebhookEndpointSchema = z.object({
+  url: z
+    .string({ error: 'url is required' })
+    .trim()
+    .min(1, 'url is required')
+    .max(2000, 'url must be at most 2000 characters')
+    .refine((url) => URL.canParse(url), 'url must be a full URL such as https://example.com/hooks'),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS, { error: `events are ${WEBHOOK_EVENTS.join(', ')}` }), {
+      error: 'Choose at least one event',
+    })
+    .min(1, 'Choose at least one event')
+    .max(WEBHOOK_EVENTS.length)
+    .transform((events) => [...new Set(events)]),
+});
+export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointSchema>;
+
+/** 201 of POST /api/v1/webhook-endpoints: the signing secret, shown this once. */
+export const createdWebhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  secret: z.string(),
+});
+
+export const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  createdAt: z.string(),
+  /** Set when deliveries failed for 3 days; the owner was emailed. */
+  disabledAt: z.string().nullable(),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  eventType: z.string(),
+  /** 'pending' (to be tried, or tried again), 'delivered' or 'failed' (given up). */
+  status: z.string(),
+  attempts: z.number(),
+  /** The receiver's HTTP status of the last try; null when none came back. */
+  lastStatus: z.number().nullable(),
+  lastDurationMs: z.number().nullable(),
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;

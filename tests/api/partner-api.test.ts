@@ -6,7 +6,6 @@ import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -494,34 +493,53 @@ describe('Idempotency-Key', () => {
 
 describe('per-key limits', () => {
   it('each key has its own count: one key refused with 429 while another goes on', async () => {
-    const limited = await createTestApp({
-      limits: { ...t.config.limits, apiKeyRequestsPerMinute: 3 },
-    });
+    const { who } = await seller();
+    const [one, two] = [(await keyFor(who)).key, (await keyFor(who)).key];
+    const limits = t.app.config.limits;
+    const usual = limits.apiKeyRequestsPerMinute;
+    limits.apiKeyRequestsPerMinute = 3;
     try {
-      const who = await signUp(limited.app);
-      await limited.database.db
-        .update(users)
-        .set({ verificationLevel: 2 })
-        .where(eq(users.id, who.user.id));
-      const make = async () =>
-        (
-          await as(limited.app, who, {
-            method: 'POST',
-            url: '/api/api-keys',
-            payload: { name: 'K', scopes: ALL_SCOPES },
-          })
-        ).json().key as string;
-      const [one, two] = [await make(), await make()];
-      const get = (key: string) =>
-        v1(key, 'GET', '/api/v1/balance', undefined, {}, limited.app).then((a) => a.statusCode);
+      const get = (key: string) => v1(key, 'GET', '/api/v1/balance').then((a) => a.statusCode);
       expect([await get(one), await get(one), await get(one)]).toEqual([200, 200, 200]);
-      const refused = await v1(one, 'GET', '/api/v1/balance', undefined, {}, limited.app);
+      const refused = await v1(one, 'GET', '/api/v1/balance');
       expect(refused.statusCode).toBe(429);
       expect(refused.json().code).toBe('rate_limited');
       expect(refused.headers['retry-after']).toBeDefined();
       expect(await get(two)).toBe(200);
+      // The next minute counts anew.
+      t.advance(61_000);
+      expect(await get(one)).toBe(200);
     } finally {
-      await limited.close();
+      limits.apiKeyRequestsPerMinute = usual;
     }
+  });
+});
+
+describe('the partner OpenAPI document', () => {
+  it('has the /api/v1 routes only, bearer security and examples', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    const paths = Object.keys(document.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/v1/quotes',
+        '/api/v1/cards',
+        '/api/v1/cards/{id}',
+        '/api/v1/balance',
+        '/api/v1/webhook-endpoints',
+        '/api/v1/webhook-endpoints/{id}/deliveries',
+        '/api/v1/webhook-endpoints/{id}/test',
+      ]),
+    );
+    expect(paths.every((p) => p.startsWith('/api/v1/'))).toBe(true);
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ scheme: 'bearer' });
+    const create = document.paths['/api/v1/cards'].post;
+    expect(create.security).toEqual([{ apiKey: [] }]);
+    expect(create.requestBody.content['application/json'].example).toMatchObject({
+      format: 'egift',
+      reference: expect.any(String),
+    });
   });
 });

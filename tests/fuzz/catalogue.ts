@@ -1065,6 +1065,49 @@ export const CATALOGUE: RouteSpec[] = [
       foreign(world, 'otherTransactions', param) ? "a partner read another customer's card" : null,
   },
   { method: 'GET', path: '/api/v1/balance', access: 'customer', bearer: true },
+  { method: 'GET', path: '/api/v1/openapi.json', access: 'public' },
+  { method: 'GET', path: '/api/v1/webhook-endpoints', access: 'customer', bearer: true },
+  {
+    method: 'POST',
+    path: '/api/v1/webhook-endpoints',
+    access: 'customer',
+    bearer: true,
+    body: 'json',
+    // Refused before any connection (private, loopback, link-local, http, unresolvable).
+    validBody: ({ rng }) =>
+      obj({
+        url: rng.pick([
+          'https://127.0.0.1/hook',
+          'https://169.254.169.254/latest',
+          'http://example.com/hook',
+          'https://10.0.0.1/',
+          'https://[::1]/',
+          'not a url',
+          'https://invalid./',
+        ]),
+        events: rng.pick<JsonLike>([
+          ['card.updated'],
+          ['payout.updated', 'card.updated'],
+          [],
+          ['x'],
+        ]),
+      }),
+  },
+  ...[
+    ['DELETE', '/api/v1/webhook-endpoints/:id'],
+    ['GET', '/api/v1/webhook-endpoints/:id/deliveries'],
+    ['POST', '/api/v1/webhook-endpoints/:id/test'],
+    ['POST', '/api/v1/webhook-endpoints/:id/rotate-secret'],
+    ['POST', '/api/v1/webhook-endpoints/:id/deliveries/:deliveryId/resend'],
+  ].map(
+    ([method, path]): RouteSpec => ({
+      method: method as RouteSpec['method'],
+      path: path!,
+      access: 'customer',
+      bearer: true,
+      param: ({ rng }) => rng.uuid(),
+    }),
+  ),
 
   // the books (issue 39)
   { method: 'GET', path: '/api/balance', access: 'signed-in' },

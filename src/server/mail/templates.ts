@@ -379,6 +379,23 @@ export const templates = {
       `You get this email because an API key was created on your ${PRODUCT_NAME} account. It is sent for every new key, whatever your notification settings.`,
     ),
 
+  'webhook-endpoint-disabled': (d: { firstName: string | null; url: string; profileUrl: string }) =>
+    layout(
+      'webhook-endpoint-disabled',
+      `A webhook endpoint of your ${PRODUCT_NAME} account was turned off`,
+      hello(d.firstName),
+      [
+        {
+          text: `For 3 days, ${d.url} did not accept the events we sent it, so we stopped sending to it. Events since then are in its delivery log.`,
+        },
+        {
+          text: 'When it works again, turn it back on by rotating its secret in your profile, and resend what it missed from the log.',
+        },
+        { link: d.profileUrl, label: 'See my webhooks' },
+      ],
+      `You get this email because a webhook endpoint of your ${PRODUCT_NAME} account failed.`,
+    ),
+
   'email-changed': (d: { firstName: string | null; email: string }) =>
     layout(
       'email-changed',

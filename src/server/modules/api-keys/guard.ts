@@ -76,7 +76,8 @@ export function apiKeyOf(request: FastifyRequest) {
 /** Each key's own limit (issue 42): requests per minute, counted per key on every instance. */
 export function perKeyLimit(limits: Limits) {
   return {
-    max: limits.apiKeyRequestsPerMinute,
+    // Read at each request, from the instance's settings.
+    max: () => limits.apiKeyRequestsPerMinute,
     timeWindow: MINUTE,
     hook: 'preHandler' as const,
     keyGenerator: (request: FastifyRequest) => `api-key:${apiKeyOf(request).id}`,

@@ -7,6 +7,8 @@ import { notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { postCardMoney } from '../ledger';
+import { queueWebhookEvent } from '../webhooks';
+import { partnerCard } from './partner';
 
 /** A card's row, every column. */
 export type Card = typeof transactions.$inferSelect;
@@ -61,5 +63,13 @@ export async function changeCard(
   await auditCard(tx, actor, before.id, action, changes);
   // The books follow the card in the same transaction (issue 39, decision 093).
   await postCardMoney(tx, new Date(context.now()), actor, after!, before);
+  // The seller's webhooks hear of it from the outbox, written in the same transaction (decision 127).
+  await queueWebhookEvent(
+    tx,
+    after!.userId,
+    'card.updated',
+    () => partnerCard(tx, after!.userId, after!.id),
+    context.now(),
+  );
   return after!;
 }

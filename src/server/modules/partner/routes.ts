@@ -6,12 +6,16 @@ import { isUuid } from '../../../shared/ids';
 import { balanceSchema } from '../../../shared/ledger';
 import { fromCents, toCents } from '../../../shared/money';
 import {
+  createdWebhookEndpointSchema,
+  createWebhookEndpointSchema,
   partnerCardListQuery,
   partnerCardPageSchema,
   partnerCardRequestSchema,
   partnerCardSchema,
   quoteRequestSchema,
   quoteSchema,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
 } from '../../../shared/partner-api';
 import { badRequest, notFound } from '../../common/http-error';
 import { accountOf } from '../../plugins/auth';
@@ -19,6 +23,17 @@ import { perKeyLimit, requireApiKey } from '../api-keys';
 import { partnerCard, partnerCards, submitCard } from '../cards';
 import { balanceOf } from '../ledger';
 import { belowMinimum, termsForSubmission } from '../rates';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  deliveriesOf,
+  listWebhookEndpoints,
+  resendDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+} from '../webhooks';
+
+import { PARTNER_OPENAPI_PATH, partnerOpenApi } from './openapi';
 
 const CARD_NOT_FOUND = 'Card not found';
 
@@ -61,6 +76,9 @@ export default async function partnerRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onSend', withCode);
   const rateLimit = perKeyLimit(app.config.limits);
+
+  // The partner API's own document: public, like the app's.
+  r.get(PARTNER_OPENAPI_PATH, async () => partnerOpenApi(app.swagger() as never));
 
   r.post(
     '/api/v1/quotes',
@@ -151,5 +169,111 @@ export default async function partnerRoutes(app: FastifyInstance) {
       schema: { response: { 200: balanceSchema } },
     },
     async (request) => balanceOf(app.db, accountOf(request).id),
+  );
+
+  // Webhooks (decision 127): endpoints, their log, a test event, a resend, a new secret.
+  const manage = requireApiKey('webhooks:manage');
+
+  r.post(
+    '/api/v1/webhook-endpoints',
+    {
+      onRequest: manage,
+      config: { rateLimit, idempotent: true },
+      schema: {
+        body: createWebhookEndpointSchema,
+        response: { 201: createdWebhookEndpointSchema },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const created = await app.run((c) => createWebhookEndpoint(c, account, request.body));
+      return reply.code(201).send(created);
+    },
+  );
+
+  r.get(
+    '/api/v1/webhook-endpoints',
+    {
+      onRequest: manage,
+      config: { rateLimit },
+      schema: { response: { 200: z.array(webhookEndpointSchema) } },
+    },
+    async (request) => listWebhookEndpoints(app.db, accountOf(request).id),
+  );
+
+  r.delete(
+    '/api/v1/webhook-endpoints/:id',
+    {
+      onRequest: manage,
+      config: { rateLimit },
+      schema: { params: idParams, response: { 200: z.object({ success: z.literal(true) }) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      await app.run((c) => deleteWebhookEndpoint(c, account, request.params.id));
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    '/api/v1/webhook-endpoints/:id/deliveries',
+    {
+      onRequest: manage,
+      config: { rateLimit },
+      schema: { params: idParams, response: { 200: z.array(webhookDeliverySchema) } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const log = isUuid(id) ? await deliveriesOf(app.db, accountOf(request).id, id) : null;
+      if (!log) throw notFound('Webhook endpoint not found');
+      return log;
+    },
+  );
+
+  r.post(
+    '/api/v1/webhook-endpoints/:id/test',
+    {
+      onRequest: manage,
+      config: { rateLimit, idempotent: true },
+      schema: { params: idParams, response: { 202: webhookDeliverySchema } },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const delivery = await app.run((c) => sendTestEvent(c, account, request.params.id));
+      app.webhooks.kick();
+      return reply.code(202).send(delivery);
+    },
+  );
+
+  r.post(
+    '/api/v1/webhook-endpoints/:id/deliveries/:deliveryId/resend',
+    {
+      onRequest: manage,
+      config: { rateLimit, idempotent: true },
+      schema: {
+        params: z.object({ id: z.string(), deliveryId: z.string() }),
+        response: { 202: webhookDeliverySchema },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id, deliveryId } = request.params;
+      const delivery = await app.run((c) => resendDelivery(c, account, id, deliveryId));
+      app.webhooks.kick();
+      return reply.code(202).send(delivery);
+    },
+  );
+
+  r.post(
+    '/api/v1/webhook-endpoints/:id/rotate-secret',
+    {
+      onRequest: manage,
+      config: { rateLimit, idempotent: true },
+      schema: { params: idParams, response: { 200: z.object({ secret: z.string() }) } },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      return app.run((c) => rotateWebhookSecret(c, account, request.params.id));
+    },
   );
 }

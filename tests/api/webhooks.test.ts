@@ -1,0 +1,350 @@
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { generate } from 'selfsigned';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config';
+import { users } from '../../src/server/db/schema';
+import {
+  addPaymentMethod,
+  as,
+  reviewCard,
+  type SignedIn,
+  setUpStaff,
+  setUpTestApp,
+  signUp,
+} from './helpers';
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A real HTTPS receiver on 127.0.0.1 with a self-signed certificate the app is told to trust:
+ * `/ok` answers 200, `/flaky` 500 twice then 200, `/hang` never answers, `/redirect` a 302 to
+ * `/ok`.
+ */
+async function startReceiver() {
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    days: 1,
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
+  } as never);
+  const received: Received[] = [];
+  const waiters = new Set<() => void>();
+  let flaky = 0;
+  const server = https.createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      const path = request.url ?? '';
+      received.push({
+        path,
+        headers: request.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString(),
+      });
+      for (const wake of waiters) wake();
+      if (path === '/hang') return;
+      if (path === '/redirect') {
+        response.writeHead(302, { location: `https://127.0.0.1:${port()}/ok` }).end();
+        return;
+      }
+      if (path === '/flaky' && ++flaky <= 2) {
+        response.writeHead(500).end('not yet');
+        return;
+      }
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = () => (server.address() as AddressInfo).port;
+  return {
+    ca: pems.cert,
+    url: (path: string) => `https://127.0.0.1:${port()}${path}`,
+    received,
+    at: (path: string) => received.filter((r) => r.path === path),
+    /** Waits until `count` requests reached `path` (woken by each arrival, not by a timer). */
+    async waitFor(path: string, count = 1) {
+      while (received.filter((r) => r.path === path).length < count) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiters.delete(wake);
+            resolve();
+          };
+          waiters.add(wake);
+        });
+      }
+      return received.filter((r) => r.path === path);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+const t = setUpTestApp(() => ({ webhooks: { allowPrivate: true, ca: receiver.ca } }));
+const staff = setUpStaff(t);
+
+async function partner() {
+  const who = await signUp(t.app);
+  await t.database.db.update(users).set({ verificationLevel: 2 }).where(eq(users.id, who.user.id));
+  const method = await addPaymentMethod(t.app, who);
+  const created = await as(t.app, who, {
+    method: 'POST',
+    url: '/api/api-keys',
+    payload: { name: 'Hooks', scopes: ['cards:read', 'cards:write', 'webhooks:manage'] },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const key = created.json().key as string;
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    t.app.inject({ method, url, payload, headers: { authorization: `Bearer ${key}` } });
+  return { who, key, methodId: method.id, call };
+}
+
+async function endpoint(call: Awaited<ReturnType<typeof partner>>['call'], path: string) {
+  const created = await call('POST', '/api/v1/webhook-endpoints', {
+    url: receiver.url(path),
+    events: ['card.updated'],
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json() as { id: string; secret: string };
+}
+
+const deliveries = async (call: Awaited<ReturnType<typeof partner>>['call'], id: string) =>
+  (await call('GET', `/api/v1/webhook-endpoints/${id}/deliveries`)).json();
+
+describe('webhooks', () => {
+  it("sends a card's change, signed, with the card as the API answers it", async () => {
+    const { call, methodId } = await partner();
+    const hook = await endpoint(call, '/ok');
+    expect(hook.secret).toMatch(/^whsec_/);
+    const card = (
+      await call('POST', '/api/v1/cards', {
+        brand: 'Amazon',
+        value: '100',
+        format: 'egift',
+        code: 'AMZN-SIGNED-0001',
+        paymentMethodId: methodId,
+        reference: 'order-7',
+      })
+    ).json();
+    const before = receiver.at('/ok').length;
+    const approved = await reviewCard(t.app, staff, card.id, { status: 'processing' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    await t.app.webhooks.deliverDue();
+    const [message] = (await receiver.waitFor('/ok', before + 1)).slice(before);
+    const event = new Webhook(hook.secret).verify(message!.body, message!.headers) as {
+      id: string;
+      type: string;
+      timestamp: string;
+      data: { id: string; status: string; reference: string };
+    };
+    expect(event.type).toBe('card.updated');
+    expect(event.id).toMatch(/^evt_/);
+    const read = (await call('GET', `/api/v1/cards/${card.id}`)).json();
+    expect(event.data).toEqual(read);
+    expect(event.data).toMatchObject({ status: 'processing', reference: 'order-7' });
+    // Another secret does not verify it.
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`).verify(
+        message!.body,
+        message!.headers,
+      ),
+    ).toThrow();
+    const log = await deliveries(call, hook.id);
+    expect(log[0]).toMatchObject({
+      eventType: 'card.updated',
+      status: 'delivered',
+      lastStatus: 200,
+    });
+  });
+
+  it('retries a receiver answering 500 twice, then 200, under the same webhook-id', async () => {
+    const { call } = await partner();
+    const hook = await endpoint(call, '/flaky');
+    const test = await call('POST', `/api/v1/webhook-endpoints/${hook.id}/test`);
+    expect(test.statusCode, test.body).toBe(202);
+    await t.app.webhooks.deliverDue();
+    await receiver.waitFor('/flaky', 1);
+    expect((await deliveries(call, hook.id))[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatus: 500,
+    });
+    // Nothing is due before the schedule's 5 s.
+    await t.app.webhooks.deliverDue();
+    expect(receiver.at('/flaky')).toHaveLength(1);
+    t.advance(5_000);
+    await t.app.webhooks.deliverDue();
+    await receiver.waitFor('/flaky', 2);
+    expect((await deliveries(call, hook.id))[0]).toMatchObject({ attempts: 2, lastStatus: 500 });
+    t.advance(5 * 60_000);
+    await t.app.webhooks.deliverDue();
+    const tries = await receiver.waitFor('/flaky', 3);
+    expect((await deliveries(call, hook.id))[0]).toMatchObject({
+      eventType: 'webhook.test',
+      status: 'delivered',
+      attempts: 3,
+      lastStatus: 200,
+    });
+    expect(new Set(tries.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const attempt of tries) new Webhook(hook.secret).verify(attempt.body, attempt.headers);
+  });
+
+  it('cuts a receiver that hangs at 5 s', async () => {
+    const { call } = await partner();
+    const hook = await endpoint(call, '/hang');
+    await call('POST', `/api/v1/webhook-endpoints/${hook.id}/test`);
+    await t.app.webhooks.deliverDue();
+    const [entry] = await deliveries(call, hook.id);
+    expect(entry).toMatchObject({
+      status: 'pending',
+      lastStatus: null,
+      lastError: 'No answer in 5 s',
+    });
+    expect(entry.lastDurationMs).toBeGreaterThanOrEqual(5000);
+    expect(entry.lastDurationMs).toBeLessThan(6000);
+  });
+
+  it('does not follow a redirect', async () => {
+    const { call } = await partner();
+    const hook = await endpoint(call, '/redirect');
+    const okBefore = receiver.at('/ok').length;
+    await call('POST', `/api/v1/webhook-endpoints/${hook.id}/test`);
+    await t.app.webhooks.deliverDue();
+    await receiver.waitFor('/redirect', 1);
+    expect((await deliveries(call, hook.id))[0]).toMatchObject({
+      status: 'pending',
+      lastStatus: 302,
+    });
+    expect(receiver.at('/ok')).toHaveLength(okBefore);
+  });
+
+  it('refuses a URL resolving to 127.0.0.1 without the flag, at registration and at delivery', async () => {
+    const { call } = await partner();
+    const hook = await endpoint(call, '/ok');
+    t.app.config.webhooks.allowPrivate = false;
+    try {
+      for (const url of [
+        receiver.url('/ok'),
+        'https://localhost/hook',
+        'https://169.254.169.254/',
+        'http://example.com/',
+      ]) {
+        const refused = await call('POST', '/api/v1/webhook-endpoints', {
+          url,
+          events: ['card.updated'],
+        });
+        expect(refused.statusCode, url).toBe(400);
+        expect(refused.json().errors.url).toEqual(expect.any(String));
+      }
+      const before = receiver.received.length;
+      await call('POST', `/api/v1/webhook-endpoints/${hook.id}/test`);
+      await t.app.webhooks.deliverDue();
+      expect((await deliveries(call, hook.id))[0]).toMatchObject({
+        status: 'pending',
+        lastStatus: null,
+        lastError: expect.stringContaining('public internet addresses'),
+      });
+      expect(receiver.received).toHaveLength(before);
+    } finally {
+      t.app.config.webhooks.allowPrivate = true;
+    }
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE is refused in production', () => {
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'x'.repeat(64),
+        DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      }),
+    ).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+  });
+
+  it('rotates the secret: both sign for 24 hours, then only the new one', async () => {
+    const { call } = await partner();
+    const hook = await endpoint(call, '/ok');
+    const rotated = await call('POST', `/api/v1/webhook-endpoints/${hook.id}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    const { secret } = rotated.json();
+    expect(secret).not.toBe(hook.secret);
+    const send = async () => {
+      const before = receiver.at('/ok').length;
+      await call('POST', `/api/v1/webhook-endpoints/${hook.id}/test`);
+      await t.app.webhooks.deliverDue();
+      return (await receiver.waitFor('/ok', before + 1)).at(-1)!;
+    };
+    const first = await send();
+    new Webhook(secret).verify(first.body, first.headers);
+    new Webhook(hook.secret).verify(first.body, first.headers);
+    t.advance(24 * 60 * 60 * 1000 + 1000);
+    const later = await send();
+    new Webhook(secret).verify(later.body, later.headers);
+    expect(() => new Webhook(hook.secret).verify(later.body, later.headers)).toThrow();
+  });
+
+  it('keeps endpoints to 5 per seller, their own, listed without secrets and deleted', async () => {
+    const { call } = await partner();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await endpoint(call, `/ok?n=${i}`)).id);
+    const sixth = await call('POST', '/api/v1/webhook-endpoints', {
+      url: receiver.url('/ok'),
+      events: ['card.updated'],
+    });
+    expect(sixth.statusCode).toBe(409);
+    const list = await call('GET', '/api/v1/webhook-endpoints');
+    expect(list.json().map((e: { id: string }) => e.id)).toEqual(ids);
+    expect(list.body).not.toContain('whsec_');
+    const other = await partner();
+    expect((await other.call('DELETE', `/api/v1/webhook-endpoints/${ids[0]}`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await other.call('GET', `/api/v1/webhook-endpoints/${ids[0]}/deliveries`)).statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `/api/v1/webhook-endpoints/${ids[0]}`)).statusCode).toBe(200);
+    expect((await call('GET', '/api/v1/webhook-endpoints')).json()).toHaveLength(4);
+  });
+
+  it('needs the webhooks:manage scope', async () => {
+    const who: SignedIn = await signUp(t.app);
+    await t.database.db
+      .update(users)
+      .set({ verificationLevel: 2 })
+      .where(eq(users.id, who.user.id));
+    const key = (
+      await as(t.app, who, {
+        method: 'POST',
+        url: '/api/api-keys',
+        payload: { name: 'Read only', scopes: ['cards:read'] },
+      })
+    ).json().key;
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/webhook-endpoints',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('insufficient_scope');
+  });
+});
