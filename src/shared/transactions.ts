@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cardPayoutSchema } from './disbursements';
 import { appealSchema, offerSchema } from './fair-dealing';
 import { feedbackSchema } from './feedback';
 
@@ -44,6 +45,8 @@ export const transactionSchema = z.object({
   offer: offerSchema.nullable(),
   /** The customer's appeal of the rejection and its decision, or null. */
   appeal: appealSchema.nullable(),
+  /** The card's latest payout on a rail (issue 40): queued, sent, confirmed or failed; or null. */
+  payout: cardPayoutSchema,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

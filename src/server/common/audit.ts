@@ -28,6 +28,9 @@ export function recordAudit(
       | 'user'
       | 'brand_rate'
       | 'payouts'
+      | 'payout_rail'
+      | 'disbursement'
+      | 'ach_batch'
       | 'verification'
       | 'verification_limits'
       | 'staff';

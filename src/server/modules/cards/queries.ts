@@ -11,6 +11,8 @@ import {
   fairDealingFields,
   feedbackColumns,
   feedbackOf,
+  payoutColumn,
+  payoutOf,
   rejectionLabelOf,
 } from './columns';
 
@@ -42,6 +44,7 @@ const columns = {
   rejectionNote: transactions.rejectionNote,
   ...fairDealingColumns,
   ...feedbackColumns(),
+  payoutText: payoutColumn(),
 };
 
 /** The columns above, from a transaction joined with its payment method and its rating. */
@@ -86,6 +89,7 @@ export const toTransaction = (row: Row): Transaction => ({
   payoutReference: row.payoutReference,
   feedback: feedbackOf(row),
   ...fairDealingFields(row),
+  payout: payoutOf(row.payoutText),
 });
 
 const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}::uuid[])`;
