@@ -138,6 +138,43 @@ export const envSchema = z.object({
   PAYOUT_HOLD_NEW_METHOD_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
   /** A new account's payouts wait until it is this old; 0 turns the hold off. */
   PAYOUT_HOLD_NEW_ACCOUNT_HOURS: z.coerce.number().int().min(0).max(8760).default(48),
+  /**
+   * The ACH file rail for bank transfers (issue 40, decision 122): the sending bank, where the
+   * file goes, and the company. All six, or none (bank transfers then stay manual).
+   */
+  ACH_ORIGIN_ROUTING: z
+    .string()
+    .regex(/^\d{9}$/, 'must be a 9-digit routing number')
+    .optional(),
+  ACH_ORIGIN_NAME: z.string().min(1).max(23).optional(),
+  ACH_DESTINATION_ROUTING: z
+    .string()
+    .regex(/^\d{9}$/, 'must be a 9-digit routing number')
+    .optional(),
+  ACH_DESTINATION_NAME: z.string().min(1).max(23).optional(),
+  ACH_COMPANY_NAME: z.string().min(1).max(16).optional(),
+  ACH_COMPANY_ID: z
+    .string()
+    .regex(/^\w{1,10}$/, 'must be at most 10 letters or digits')
+    .optional(),
+  /**
+   * The EVM token rail for usdt_bep20 (issue 40, decision 123): the node, the chain, the token,
+   * the hot wallet's key. All of RPC URL, chain id, token address and key, or none.
+   */
+  PAYOUT_EVM_RPC_URL: z
+    .url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s):// or ws(s):// URL' })
+    .optional(),
+  PAYOUT_EVM_CHAIN_ID: z.coerce.number().int().min(1).optional(),
+  PAYOUT_EVM_TOKEN_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 40 hex characters')
+    .optional(),
+  PAYOUT_EVM_TOKEN_DECIMALS: z.coerce.number().int().min(2).max(36).default(18),
+  PAYOUT_EVM_PRIVATE_KEY: z.string().min(1).optional(),
+  PAYOUT_EVM_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).default(12),
+  PAYOUT_EVM_EXPLORER_TX_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .default('https://bscscan.com/tx/'),
   /** Card photos are deleted this many days after the card settles (completed or rejected). */
   RETAIN_CARD_IMAGES_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
   /** Chat attachments are deleted this many days after they were sent. */
@@ -182,6 +219,34 @@ export interface AppConfig {
   retention: { cardImagesDays: number; chatFilesDays: number };
   /** Verified sellers (docs/decisions/072). */
   verification: VerificationConfig;
+  /** Payout rails (issue 40): each absent when its env is not given. */
+  payouts: PayoutsConfig;
+}
+
+export interface AchConfig {
+  originRouting: string;
+  originName: string;
+  destinationRouting: string;
+  destinationName: string;
+  companyName: string;
+  companyId: string;
+}
+
+export interface EvmConfig {
+  rpcUrl: string;
+  chainId: number;
+  tokenAddress: `0x${string}`;
+  tokenDecimals: number;
+  /** The hot wallet's key, 0x and 64 hex characters. */
+  privateKey: `0x${string}`;
+  confirmations: number;
+}
+
+export interface PayoutsConfig {
+  ach: AchConfig | undefined;
+  evm: EvmConfig | undefined;
+  /** Where a transaction hash is shown: the hash is appended. */
+  explorerTxUrl: string;
 }
 
 export interface VerificationConfig {
@@ -321,6 +386,75 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       payoutHoldNewMethodHours: e.PAYOUT_HOLD_NEW_METHOD_HOURS,
       payoutHoldNewAccountHours: e.PAYOUT_HOLD_NEW_ACCOUNT_HOURS,
     },
+    payouts: {
+      ach: achConfigOf(e),
+      evm: evmConfigOf(e),
+      explorerTxUrl: e.PAYOUT_EVM_EXPLORER_TX_URL,
+    },
+  };
+}
+
+/** All of a group of variables or none: the first missing one is named. */
+function allOrNone(e: Record<string, unknown>, names: string[], what: string) {
+  const given = names.filter((n) => e[n] !== undefined);
+  if (given.length === 0) return false;
+  const missing = names.find((n) => e[n] === undefined);
+  if (missing) {
+    throw new ConfigError(
+      `Invalid ${missing}: required when ${given[0]} is set (${what} needs all of ${names.join(', ')})`,
+    );
+  }
+  return true;
+}
+
+const ACH_VARIABLES = [
+  'ACH_ORIGIN_ROUTING',
+  'ACH_ORIGIN_NAME',
+  'ACH_DESTINATION_ROUTING',
+  'ACH_DESTINATION_NAME',
+  'ACH_COMPANY_NAME',
+  'ACH_COMPANY_ID',
+];
+
+function achConfigOf(e: z.infer<typeof envSchema>): AchConfig | undefined {
+  if (!allOrNone(e, ACH_VARIABLES, 'the ACH file rail')) return undefined;
+  return {
+    originRouting: e.ACH_ORIGIN_ROUTING!,
+    originName: e.ACH_ORIGIN_NAME!,
+    destinationRouting: e.ACH_DESTINATION_ROUTING!,
+    destinationName: e.ACH_DESTINATION_NAME!,
+    companyName: e.ACH_COMPANY_NAME!,
+    companyId: e.ACH_COMPANY_ID!,
+  };
+}
+
+const EVM_VARIABLES = [
+  'PAYOUT_EVM_RPC_URL',
+  'PAYOUT_EVM_CHAIN_ID',
+  'PAYOUT_EVM_TOKEN_ADDRESS',
+  'PAYOUT_EVM_PRIVATE_KEY',
+];
+
+/** A hot wallet key: 64 hex characters, 0x optional. */
+export const EVM_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+
+function evmConfigOf(e: z.infer<typeof envSchema>): EvmConfig | undefined {
+  if (!allOrNone(e, EVM_VARIABLES, 'the USDT rail')) return undefined;
+  const key = e.PAYOUT_EVM_PRIVATE_KEY!.trim();
+  if (!EVM_KEY.test(key)) {
+    // Refused at start in production; elsewhere the rail is simply not configured.
+    if (e.NODE_ENV === 'production') {
+      throw new ConfigError('Invalid PAYOUT_EVM_PRIVATE_KEY: must be 64 hex characters');
+    }
+    return undefined;
+  }
+  return {
+    rpcUrl: e.PAYOUT_EVM_RPC_URL!,
+    chainId: e.PAYOUT_EVM_CHAIN_ID!,
+    tokenAddress: e.PAYOUT_EVM_TOKEN_ADDRESS! as `0x${string}`,
+    tokenDecimals: e.PAYOUT_EVM_TOKEN_DECIMALS,
+    privateKey: (key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`,
+    confirmations: e.PAYOUT_EVM_CONFIRMATIONS,
   };
 }
 

@@ -20,6 +20,7 @@ import {
 } from './modules/files';
 import { checkBooks, foldLedgerDays } from './modules/ledger';
 import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications';
+import { queueAutomaticPayouts } from './modules/payouts';
 import { buildExports, privacyUpkeep } from './modules/privacy';
 import { deleteExpiredSessions } from './modules/sessions';
 import { deleteExpiredVerificationDocuments } from './modules/verification';
@@ -30,6 +31,8 @@ import { warmUp } from './warm-up';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** How long after its start an instance sweeps what a crash may have left. */
 const START_SWEEP_DELAY_MS = 60 * 1000;
+/** How often each instance queues the payouts of rails on automatic payout (issue 40). */
+const PAYOUT_QUEUE_MS = 5 * 1000;
 
 async function main() {
   const config = { ...loadConfig(), clientDir: path.resolve(here, '..', 'client') };
@@ -193,6 +196,18 @@ async function main() {
     (err: unknown) => app.log.warn({ err: loggableError(err) }, 'ledger check failed'),
   );
 
+  // Automatic payout (issue 40): on each instance, every few seconds, approved cards on a rail
+  // whose automatic payout is on are queued (their card rows are the locks, so two instances
+  // never queue one card twice).
+  const payoutTimer = setInterval(() => {
+    app
+      .run(queueAutomaticPayouts)
+      .catch((err: unknown) =>
+        app.log.warn({ err: loggableError(err) }, 'automatic payout queue failed'),
+      );
+  }, PAYOUT_QUEUE_MS);
+  payoutTimer.unref();
+
   // The weekly digest (issue 22): once a week across all instances, to customers who keep it on.
   const stopDigests = everyPeriod(
     database,
@@ -220,6 +235,7 @@ async function main() {
     stopLedgerFold();
     stopLedgerCheck();
     clearInterval(privacyTimer);
+    clearInterval(payoutTimer);
     stopPrivacy();
     await app.close();
     await bridge?.stop();

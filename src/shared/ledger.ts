@@ -16,6 +16,13 @@ export const PAID_OUT = 'paid_out';
 export const paidOutAccount = (paymentType: string | null) =>
   `${PAID_OUT}:${paymentType ?? 'none'}`;
 
+/**
+ * Money sent through an automatic payout rail and not yet confirmed (issue 40, decision 120):
+ * `on_the_way:<rail>`, a sub-account per seller.
+ */
+export const ON_THE_WAY = 'on_the_way';
+export const onTheWayAccount = (rail: string) => `${ON_THE_WAY}:${rail}`;
+
 const FIXED_ACCOUNTS: Record<string, string> = {
   [SELLER_PAYABLE]: 'Owed to sellers',
   [SELLER_RECEIVABLE]: 'Owed back by sellers',
@@ -31,13 +38,14 @@ export function accountName(code: string): string {
   if (prefix === PAID_OUT && type) {
     return `Paid out: ${type === 'none' ? 'no payment method' : paymentMethodLabel(type)}`;
   }
+  if (prefix === ON_THE_WAY && type) return `On the way: ${type} rail`;
   return code;
 }
 
-/** Where an account sits in the trial balance: the fixed ones, then money out by method. */
+/** Where an account sits in the trial balance: the fixed ones, money out by method, on the way. */
 export function accountOrder(code: string): number {
   const fixed = Object.keys(FIXED_ACCOUNTS).indexOf(code);
-  return fixed >= 0 ? fixed : 100;
+  return fixed >= 0 ? fixed : code.startsWith(`${ON_THE_WAY}:`) ? 200 : 100;
 }
 
 /**
@@ -57,6 +65,9 @@ export const ENTRY_KINDS = [
   'clawback',
   'clawback_reversed',
   'write_off',
+  'payout_submitted',
+  'payout_confirmed',
+  'payout_failed',
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 

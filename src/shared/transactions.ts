@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cardPayoutSchema } from './disbursements';
 import { appealSchema, offerSchema } from './fair-dealing';
 import { feedbackSchema } from './feedback';
 import { rateTierSchema } from './rate-schemas';
@@ -62,6 +63,8 @@ export const transactionSchema = z.object({
   payoutHoldUntil: z.string().nullable(),
   /** Why it waits: `new_method` or `new_account`; null with payoutHoldUntil. */
   payoutHoldReason: z.enum(['new_method', 'new_account']).nullable(),
+  /** The card's latest payout on a rail (issue 40): queued, sent, confirmed or failed; or null. */
+  payout: cardPayoutSchema,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

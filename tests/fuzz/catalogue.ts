@@ -1109,6 +1109,72 @@ export const CATALOGUE: RouteSpec[] = [
     }),
   ),
 
+  // payouts on rails (issue 40)
+  { method: 'GET', path: '/api/admin/payout-rails', access: 'staff' },
+  {
+    method: 'PUT',
+    path: '/api/admin/payout-rails/:rail',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng }) => rng.pick(['manual', 'ach', 'usdt_bep20', 'nope']),
+    validBody: ({ rng }) => obj({ autoPayout: rng.pick<JsonLike>([true, false, 'yes']) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/disbursements',
+    access: 'staff',
+    body: 'json',
+    validBody: (ctx) =>
+      obj({ transactionIds: ctx.rng.pick<JsonLike>([[anyTransaction(ctx)], [], ['x']]) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/disbursements',
+    access: 'staff',
+    query: {
+      status: ({ rng }) => rng.pick(['queued', 'failed', 'nope', '']),
+      cursor: ({ rng }) => rng.pick(['', 'x', 'WyIyMDI2LTAxLTAxIiwibm8iXQ']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/disbursements/:id',
+    access: 'staff',
+    param: ({ rng }) => rng.uuid(),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/disbursements/:id/retry',
+    access: 'staff',
+    param: ({ rng }) => rng.uuid(),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/disbursements/:id/cancel',
+    access: 'staff',
+    param: ({ rng }) => rng.uuid(),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/ach-batches',
+    access: 'staff',
+    body: 'json',
+    validBody: ({ rng }) => obj(rng.chance(0.5) ? { disbursementIds: [rng.uuid()] } : {}),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/ach-batches/:id/file',
+    access: 'staff',
+    param: ({ rng }) => rng.uuid(),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/ach-batches/:id/settled',
+    access: 'staff',
+    param: ({ rng }) => rng.uuid(),
+  },
+  { method: 'POST', path: '/api/admin/ach-returns', access: 'staff', body: 'multipart' },
+
   // the books (issue 39)
   { method: 'GET', path: '/api/balance', access: 'signed-in' },
   {

@@ -10,6 +10,7 @@ import {
   json,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -907,6 +908,8 @@ export const ledgerEntries = pgTable(
     kind: varchar('kind', { length: 32 }).notNull(),
     transactionId: uuid('transaction_id').references(() => transactions.id),
     clawbackId: uuid('clawback_id'),
+    /** The payout (disbursement) the entry moves, on a payout's transitions (issue 40). */
+    disbursementId: uuid('disbursement_id'),
     /** The seller the entry concerns (their statement lists it). */
     userId: uuid('user_id').references(() => users.id),
     actorKind: varchar('actor_kind', { length: 16 }).notNull(),
@@ -921,6 +924,7 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_transaction_idx').on(t.transactionId),
     index('ledger_entries_user_seq_idx').on(t.userId, t.seq),
     index('ledger_entries_clawback_idx').on(t.clawbackId),
+    index('ledger_entries_disbursement_idx').on(t.disbursementId),
     index('ledger_entries_at_idx').on(t.at),
   ],
 );
@@ -1145,3 +1149,103 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
   ],
 );
+
+/**
+ * A payout rail's settings (issue 40, decision 120): whether approvals queue their payout on it
+ * at once. A rail without a row has automatic payout off.
+ */
+export const payoutRails = pgTable('payout_rails', {
+  rail: varchar('rail', { length: 32 }).primaryKey(),
+  autoPayout: boolean('auto_payout').notNull().default(false),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A payout (the API's disbursement; issue 40, decision 120): one seller's cards paid through one
+ * rail. queued -> submitted -> confirmed, or failed (retried: queued again) or cancelled while
+ * queued. `amount` is cents sent (what the cards are owed less what the seller owes back), fixed
+ * when submitted. `idempotencyKey` names the current attempt and is passed to the rail.
+ */
+export const disbursements = pgTable(
+  'disbursements',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    rail: varchar('rail', { length: 32 }).notNull(),
+    paymentType: varchar('payment_type', { length: 32 }),
+    paymentMethodId: uuid('payment_method_id'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('queued'),
+    idempotencyKey: varchar('idempotency_key', { length: 100 }).notNull().unique(),
+    reference: varchar('reference', { length: 200 }),
+    /** Where the seller can look the reference up (a hash on the chain's explorer), if anywhere. */
+    referenceUrl: varchar('reference_url', { length: 400 }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: varchar('last_error', { length: 500 }),
+    /** When a worker may next take it (a hold's end, a wait for funds or the RPC). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
+    achBatchId: uuid('ach_batch_id'),
+    /** The EVM rail: the nonce, the signed transaction and its hash, stored before broadcast. */
+    chainNonce: integer('chain_nonce'),
+    chainTxHash: varchar('chain_tx_hash', { length: 66 }),
+    chainRawTx: text('chain_raw_tx'),
+    createdById: uuid('created_by_id'),
+    createdAt: createdAt(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      'disbursements_status_known',
+      sql`${t.status} IN ('queued', 'submitted', 'confirmed', 'failed', 'cancelled')`,
+    ),
+    check('disbursements_amount_not_negative', sql`${t.amount} >= 0`),
+    index('disbursements_due_idx').on(t.dueAt).where(sql`${t.status} = 'queued'`),
+    index('disbursements_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('disbursements_created_idx').on(t.createdAt, t.id),
+    index('disbursements_user_idx').on(t.userId),
+    index('disbursements_batch_idx').on(t.achBatchId),
+  ],
+);
+
+/**
+ * The cards a payout pays, each with what it was owed when queued. A card is in at most one open
+ * payout (queued, submitted or confirmed): the partial unique index refuses a second.
+ */
+export const disbursementCards = pgTable(
+  'disbursement_cards',
+  {
+    disbursementId: uuid('disbursement_id')
+      .notNull()
+      .references(() => disbursements.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    owed: bigint('owed', { mode: 'number' }).notNull(),
+    /** False once the payout failed for good or was cancelled: the card may be paid again. */
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.disbursementId, t.transactionId] }),
+    index('disbursement_cards_transaction_idx').on(t.transactionId),
+    uniqueIndex('disbursement_cards_one_open_idx').on(t.transactionId).where(sql`${t.active}`),
+  ],
+);
+
+/** The ACH entries' trace numbers' sequence (7 digits after the origin's routing number). */
+export const achTraceSeq = pgSequence('ach_trace_seq');
+
+/** An ACH file built from queued bank payouts (issue 40): settled when the bank says so. */
+export const achBatches = pgTable('ach_batches', {
+  id: id(),
+  entries: integer('entries').notNull(),
+  total: bigint('total', { mode: 'number' }).notNull(),
+  fileText: text('file_text').notNull(),
+  createdById: uuid('created_by_id').notNull(),
+  createdAt: createdAt(),
+  settledAt: timestamp('settled_at', { withTimezone: true }),
+});

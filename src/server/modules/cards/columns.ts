@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { CardPayout, DisbursementStatus } from '../../../shared/disbursements';
 import type { Appeal, AppealStatus, Offer, OfferStatus } from '../../../shared/fair-dealing';
 import type { Feedback } from '../../../shared/feedback';
 import { PAYABLE_STATUSES } from '../../../shared/payouts';
@@ -178,5 +179,30 @@ export function answerFields<T extends FeedbackRow & RejectionRow & FairDealingR
     rejectionReasonLabel: rejectionLabelOf(row),
     feedback: feedbackOf(row),
     ...fairDealingFields(row),
+  };
+}
+
+/**
+ * The card's latest payout on an automatic rail (issue 40), as one text column: status, rail,
+ * link and reference, separated by tabs (a reference is typed by no one on these rails, and a tab
+ * in it would only shorten it). One index lookup per card (disbursement_cards by card).
+ */
+export const payoutColumn = () =>
+  sql<
+    string | null
+  >`(select d.status || chr(9) || d.rail || chr(9) || coalesce(d.reference_url, '') || chr(9) || coalesce(d.reference, '')
+    from disbursement_cards dc join disbursements d on d.id = dc.disbursement_id
+   where dc.transaction_id = ${transactions.id} and d.rail <> 'manual'
+   order by d.created_at desc limit 1)`;
+
+/** The payout column read back as the card's `payout`. */
+export function payoutOf(text: string | null | undefined): CardPayout {
+  if (!text) return null;
+  const [status, rail, url, ...reference] = text.split('\t');
+  return {
+    status: status as DisbursementStatus,
+    rail: rail!,
+    reference: reference.join('\t') || null,
+    url: url || null,
   };
 }

@@ -22,8 +22,16 @@ export {
   holdColumns,
   holdOf,
   holdRulesOf,
+  payoutBlocks,
   SUSPENDED_PAYOUT,
 } from './payout-holds';
+export {
+  lockCardsForPayout,
+  markCardsConfirmed,
+  markCardsFailed,
+  markCardsSubmitted,
+  recordPayoutQueued,
+} from './payout-rail';
 export { listTransactions, transactionStats } from './queries';
 export {
   findAdminTransaction,

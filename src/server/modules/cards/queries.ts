@@ -12,6 +12,8 @@ import {
   fairDealingFields,
   feedbackColumns,
   feedbackOf,
+  payoutColumn,
+  payoutOf,
   rejectionLabelOf,
 } from './columns';
 import { type HoldRules, holdOf } from './payout-holds';
@@ -75,6 +77,7 @@ const columns = {
   accountCreatedAt: sql<Date>`${users.createdAt}`.mapWith(users.createdAt).as('account_created_at'),
   ...fairDealingColumns,
   ...feedbackColumns(),
+  payoutText: payoutColumn(),
 };
 
 /** The columns above, from a transaction joined with its payment method and its rating. */
@@ -130,6 +133,7 @@ export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
   feedback: feedbackOf(row),
   ...fairDealingFields(row),
   ...holdFields(row, holds),
+  payout: payoutOf(row.payoutText),
 });
 
 const hoursAfter = (start: Date | null, hours: number) =>

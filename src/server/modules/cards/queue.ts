@@ -21,7 +21,7 @@ import {
   validationLogs,
 } from '../../db/schema';
 import { claimantOf } from './claims';
-import { answerFields, feedbackColumns, payeeColumns } from './columns';
+import { answerFields, feedbackColumns, payeeColumns, payoutColumn, payoutOf } from './columns';
 import { type HoldRules, holdColumns, holdOf } from './payout-holds';
 
 /** Staff's reads of cards: the review queue, a card with its history, its removed photos. */
@@ -40,12 +40,13 @@ const adminColumns = (holds: HoldRules) => ({
   >`array(select ${validationLogs.validationType} from ${validationLogs}
     where ${validationLogs.transactionId} = ${transactions.id} and ${validationLogs.status} = 'flagged'
     order by ${validationLogs.validationType})`,
+  payoutText: payoutColumn(),
 });
 
 type AdminRow = Awaited<ReturnType<typeof baseQuery>>[number];
 
 export const toAdminTransaction = (
-  { methodHoldEnds, accountHoldEnds, ...row }: Omit<AdminRow, 'cursorCreatedAt'>,
+  { methodHoldEnds, accountHoldEnds, payoutText, ...row }: Omit<AdminRow, 'cursorCreatedAt'>,
   now: number,
 ): AdminTransaction => {
   // A card already paid waits for nothing (decision 072).
@@ -59,6 +60,7 @@ export const toAdminTransaction = (
     payoutHoldReason: hold?.reason ?? null,
     firstDecisionAt: row.firstDecisionAt ? row.firstDecisionAt.toISOString() : null,
     claimedBy: claimantOf(row, now),
+    payout: payoutOf(payoutText),
   };
 };
 

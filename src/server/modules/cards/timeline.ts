@@ -98,6 +98,24 @@ export async function cardTimeline(
       case 'withdraw':
         add('withdrawn', at, by);
         continue;
+      // A payout on an automatic rail (issue 40): queued, sent with the rail's reference,
+      // confirmed, or failed with its reason.
+      case 'payout_queued':
+        add('payout_queued', at, by, `Payout queued (${text(changes.rail?.to) ?? 'rail'})`);
+        continue;
+      case 'payout_submitted': {
+        const amount = text(changes.paymentAmount?.to);
+        const reference = text(changes.payoutReference?.to);
+        const detail = [amount ? formatMoney(amount) : null, reference].filter(Boolean);
+        add('payment_sent', at, by, detail.length > 0 ? detail.join(' · ') : undefined);
+        continue;
+      }
+      case 'payout_confirmed':
+        add('payment_confirmed', at, by);
+        continue;
+      case 'payout_failed':
+        add('payout_failed', at, by, text(changes.payoutError?.to) ?? undefined);
+        continue;
       case 'appeal_decision': {
         const decision = text(changes.appealStatus?.to);
         const decisionNote = text(changes.appealNote?.to);

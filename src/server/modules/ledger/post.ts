@@ -16,6 +16,8 @@ export interface NewEntry {
   kind: EntryKind;
   transactionId?: string | null;
   clawbackId?: string | null;
+  /** The payout (disbursement) it moves (issue 40). */
+  disbursementId?: string | null;
   /** The seller the entry concerns. */
   userId?: string | null;
   memo: string;

@@ -8,6 +8,7 @@ import {
   type EntryKind,
   LEDGER_PAGE,
   type LedgerEntry,
+  ON_THE_WAY,
   PAID_OUT,
   PAYMENT_KINDS,
   SELLER_PAYABLE,
@@ -58,6 +59,11 @@ export const figureColumns = {
     sql<number>`coalesce(sum(${ledgerPostings.amount}) filter (where ${ledgerPostings.account} = ${SELLER_RECEIVABLE}), 0)::bigint`.mapWith(
       Number,
     ),
+  /** Sent through an automatic rail and not yet confirmed (issue 40): the on-the-way accounts. */
+  onTheWay:
+    sql<number>`coalesce(-sum(${ledgerPostings.amount}) filter (where ${ledgerPostings.account} like ${`${ON_THE_WAY}:%`}), 0)::bigint`.mapWith(
+      Number,
+    ),
 };
 
 export async function sellerFigures(
@@ -70,13 +76,17 @@ export async function sellerFigures(
     .from(ledgerPostings)
     .where(inArray(ledgerPostings.userId, userIds))
     .groupBy(ledgerPostings.userId);
-  return new Map(rows.map(({ userId, ...figures }) => [userId!, { ...figures, onTheWay: 0 }]));
+  return new Map(rows.map(({ userId, ...figures }) => [userId!, figures]));
 }
 
+/**
+ * The Balance panel: `paid` counts what has arrived (or was sent by hand), so a payout on the way
+ * shows under `onTheWay` and not under `paid` too.
+ */
 export const toBalance = (f: SellerFigures): Balance => ({
   owed: signedMoney(f.owed),
   onTheWay: signedMoney(f.onTheWay),
-  paid: signedMoney(f.paid),
+  paid: signedMoney(f.paid - f.onTheWay),
   owedBack: signedMoney(f.owedBack),
 });
 
@@ -110,6 +120,7 @@ export async function statementOf(
       select e.id, e.seq, e.at, e.kind, e.memo, e.transaction_id, -sum(p.amount) as amount
         from ${ledgerEntries} e
         join ${ledgerPostings} p on p.entry_id = e.id and p.user_id = ${userId}
+             and p.account not like ${`${ON_THE_WAY}:%`}
        where e.user_id = ${userId}
        group by e.id),
     running as (

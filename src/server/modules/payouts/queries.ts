@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, notExists, sql } from 'drizzle-orm';
 import { fromCents } from '../../../shared/money';
 import { PAYMENT_METHOD_TYPES, paymentMethodLabel } from '../../../shared/payment-methods';
 import {
@@ -10,7 +10,13 @@ import {
 } from '../../../shared/payouts';
 import { groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
-import { paymentMethods, transactions, users } from '../../db/schema';
+import {
+  achBatches,
+  disbursementCards,
+  paymentMethods,
+  transactions,
+  users,
+} from '../../db/schema';
 import {
   AWAITING_PAYMENT,
   HOLD_MESSAGES,
@@ -21,6 +27,17 @@ import {
   SUSPENDED_PAYOUT,
 } from '../cards';
 import { owedForCard, sellerFigures, type ToSend, toSendFor } from '../ledger';
+
+/**
+ * Waiting for payment by hand: approved and unpaid (AWAITING_PAYMENT), and in no open payout on an
+ * automatic rail (issue 40), which pays it already.
+ */
+const PAYABLE_BY_HAND = and(
+  AWAITING_PAYMENT,
+  notExists(
+    sql`(select 1 from ${disbursementCards} where ${disbursementCards.transactionId} = ${transactions.id} and ${disbursementCards.active})`,
+  ),
+);
 
 /** The cards waiting to be paid, oldest first (paid in the order they came). */
 async function payableCards(db: Db, holds: HoldRules) {
@@ -43,7 +60,7 @@ async function payableCards(db: Db, holds: HoldRules) {
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
-    .where(AWAITING_PAYMENT)
+    .where(PAYABLE_BY_HAND)
     .orderBy(asc(transactions.createdAt), asc(transactions.id))
     .limit(PAYOUT_LIST_LIMIT);
   // What to send comes from the books: what each card is owed, less its share of what its
@@ -108,7 +125,7 @@ const typeOrder = (type: string | null) => {
 export async function listPayouts(db: Db, holds: HoldRules): Promise<Payouts> {
   const [{ cards, held }, waiting] = await Promise.all([
     payableCards(db, holds),
-    db.$count(transactions, AWAITING_PAYMENT),
+    db.$count(transactions, PAYABLE_BY_HAND),
   ]);
   const byType = groupBy(cards, (card) => card.paymentMethodType);
   const groups: PayoutGroup[] = [...byType.entries()]
@@ -127,4 +144,13 @@ export async function listPayouts(db: Db, holds: HoldRules): Promise<Payouts> {
     more: Math.max(0, waiting - cards.length - held.length),
     held,
   };
+}
+
+/** An ACH batch's NACHA file as it was built, or undefined. */
+export async function achBatchFile(db: Db, id: string) {
+  const [row] = await db
+    .select({ fileText: achBatches.fileText, createdAt: achBatches.createdAt })
+    .from(achBatches)
+    .where(eq(achBatches.id, id));
+  return row;
 }

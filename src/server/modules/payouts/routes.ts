@@ -1,14 +1,47 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { toCsv } from '../../../shared/csv';
+import {
+  achBatchCreateSchema,
+  achBatchSchema,
+  achReturnsResultSchema,
+  createDisbursementsResultSchema,
+  createDisbursementsSchema,
+  disbursementListQuerySchema,
+  disbursementListSchema,
+  disbursementSchema,
+  payoutRailSchema,
+  railParamsSchema,
+  setRailSchema,
+} from '../../../shared/disbursements';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { markSentResultSchema, markSentSchema, payoutsSchema } from '../../../shared/payouts';
 import { displayName } from '../../../shared/user-display';
 import { sendFile } from '../../common/download';
+import { HttpError } from '../../common/http-error';
 import { accountOf, requireStaff } from '../../plugins/auth';
-import { holdRulesOf, markPayoutsSent } from '../cards';
-import { recordPayoutExport } from './commands';
-import { listPayouts } from './queries';
+import { holdRulesOf } from '../cards';
+import { readFormFile } from '../files';
+import { achReturns } from './ach';
+import {
+  applyAchReturns,
+  cancelDisbursement,
+  createAchBatch,
+  createDisbursements,
+  markSentManually,
+  recordPayoutExport,
+  retryDisbursement,
+  setAutoPayout,
+  settleAchBatch,
+} from './commands';
+import { achBatchFile, listPayouts } from './queries';
+import { findDisbursement, listDisbursements, listRails } from './rails';
+
+const idParams = z.object({ id: z.uuid({ error: 'Payout not found' }) });
+const batchParams = z.object({ id: z.uuid({ error: 'ACH batch not found' }) });
+/** A return file: 94-character records, a few thousand at most. */
+const MAX_RETURN_FILE_BYTES = 2 * 1024 * 1024;
 
 /** The CSV's columns, in order: what a person needs to send the money (decision 052). */
 const CSV_COLUMNS = [
@@ -76,8 +109,156 @@ export default async function payoutRoutes(app: FastifyInstance) {
     async (request) => {
       const { items, payoutReference } = request.body;
       return app.run((context) =>
-        markPayoutsSent(context, accountOf(request), items, payoutReference),
+        markSentManually(context, accountOf(request), items, payoutReference),
       );
+    },
+  );
+
+  // Payout rails and payouts as records (issue 40, decision 120): owners and finance.
+  r.get(
+    '/api/admin/payout-rails',
+    {
+      config: { capability: 'payouts' },
+      schema: { response: { 200: z.array(payoutRailSchema) } },
+    },
+    async () => listRails(app.db, app.config),
+  );
+
+  r.put(
+    '/api/admin/payout-rails/:rail',
+    {
+      config: { capability: 'payouts' },
+      schema: {
+        params: railParamsSchema,
+        body: setRailSchema,
+        response: { 200: payoutRailSchema },
+      },
+    },
+    async (request) => {
+      const { rail } = request.params;
+      await app.run((context) =>
+        setAutoPayout(context, accountOf(request), rail, request.body.autoPayout),
+      );
+      const rails = await listRails(app.db, app.config);
+      return rails.find((r) => r.rail === rail)!;
+    },
+  );
+
+  r.post(
+    '/api/admin/disbursements',
+    {
+      config: { capability: 'payouts' },
+      schema: {
+        body: createDisbursementsSchema,
+        response: { 201: createDisbursementsResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await app.run((context) =>
+        createDisbursements(context, accountOf(request), request.body.transactionIds),
+      );
+      return reply.code(201).send(result);
+    },
+  );
+
+  r.get(
+    '/api/admin/disbursements',
+    {
+      config: { capability: 'payouts' },
+      schema: {
+        querystring: disbursementListQuerySchema,
+        response: { 200: disbursementListSchema },
+      },
+    },
+    async (request) => listDisbursements(app.db, request.query),
+  );
+
+  r.get(
+    '/api/admin/disbursements/:id',
+    {
+      config: { capability: 'payouts' },
+      schema: { params: idParams, response: { 200: disbursementSchema } },
+    },
+    async (request) => {
+      const found = await findDisbursement(app.db, request.params.id);
+      if (!found) throw new HttpError(404, 'Payout not found');
+      return found;
+    },
+  );
+
+  r.post(
+    '/api/admin/disbursements/:id/retry',
+    {
+      config: { capability: 'payouts' },
+      schema: { params: idParams, response: { 200: disbursementSchema } },
+    },
+    async (request) =>
+      app.run((context) => retryDisbursement(context, accountOf(request), request.params.id)),
+  );
+
+  r.post(
+    '/api/admin/disbursements/:id/cancel',
+    {
+      config: { capability: 'payouts' },
+      schema: { params: idParams, response: { 200: disbursementSchema } },
+    },
+    async (request) =>
+      app.run((context) => cancelDisbursement(context, accountOf(request), request.params.id)),
+  );
+
+  // The ACH file rail (issue 40, decision 122).
+  r.post(
+    '/api/admin/ach-batches',
+    {
+      config: { capability: 'payouts' },
+      schema: { body: achBatchCreateSchema.optional(), response: { 201: achBatchSchema } },
+    },
+    async (request, reply) => {
+      const batch = await app.run((context) =>
+        createAchBatch(context, accountOf(request), request.body?.disbursementIds),
+      );
+      return reply.code(201).send(batch);
+    },
+  );
+
+  r.get(
+    '/api/admin/ach-batches/:id/file',
+    { config: { capability: 'payouts' }, schema: { params: batchParams } },
+    async (request, reply) => {
+      const batch = await achBatchFile(app.db, request.params.id);
+      if (!batch) throw new HttpError(404, 'ACH batch not found');
+      const name = `cardbridge-ach-${batch.createdAt.toISOString().slice(0, 10)}-${request.params.id.slice(0, 8)}.txt`;
+      return sendFile(
+        reply,
+        { type: 'text/plain; charset=utf-8', name, cache: 'no-store' },
+        Buffer.from(batch.fileText, 'utf8'),
+      );
+    },
+  );
+
+  r.post(
+    '/api/admin/ach-batches/:id/settled',
+    {
+      config: { capability: 'payouts' },
+      schema: {
+        params: batchParams,
+        response: { 200: z.object({ id: z.string(), confirmed: z.number() }) },
+      },
+    },
+    async (request) =>
+      app.run((context) => settleAchBatch(context, accountOf(request), request.params.id)),
+  );
+
+  r.post(
+    '/api/admin/ach-returns',
+    {
+      config: { capability: 'payouts' },
+      schema: { consumes: ['multipart/form-data'], response: { 200: achReturnsResultSchema } },
+    },
+    async (request) => {
+      const { bytes } = await readFormFile(request, MAX_RETURN_FILE_BYTES);
+      const returns = achReturns(bytes.toString('latin1'));
+      return app.run((context) => applyAchReturns(context, accountOf(request), returns));
     },
   );
 }

@@ -1,0 +1,135 @@
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import {
+  type Disbursement,
+  type DisbursementStatus,
+  type PayoutRail,
+  RAILS,
+  type RailName,
+} from '../../../shared/disbursements';
+import { fromCents } from '../../../shared/money';
+import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
+import type { AppConfig } from '../../config';
+import type { Db } from '../../db/client';
+import { disbursementCards, disbursements, payoutRails } from '../../db/schema';
+
+/** Whether a rail has what it needs to pay (its env); the manual rail always has. */
+export function railConfigured(config: AppConfig, rail: RailName): boolean {
+  const kind = RAILS.find((r) => r.rail === rail)?.kind;
+  if (kind === 'ach_file') return config.payouts.ach !== undefined;
+  if (kind === 'evm_token') return config.payouts.evm !== undefined;
+  return kind === 'manual';
+}
+
+/**
+ * The rails (GET /api/admin/payout-rails): each with its payment types, kind, whether automatic
+ * payout is on and whether it is configured. `balances` are an EVM rail's hot wallet's, read by
+ * `walletBalances` (null elsewhere, or when the node cannot be reached).
+ */
+export async function listRails(
+  db: Db,
+  config: AppConfig,
+  walletBalances: (rail: RailName) => Promise<PayoutRail['balances']> = async () => null,
+): Promise<PayoutRail[]> {
+  const rows = await db.select().from(payoutRails);
+  const on = new Map(rows.map((r) => [r.rail, r.autoPayout]));
+  return Promise.all(
+    RAILS.map(async (r) => {
+      const configured = railConfigured(config, r.rail);
+      return {
+        rail: r.rail,
+        paymentTypes: [...r.paymentTypes],
+        kind: r.kind,
+        autoPayout: r.kind !== 'manual' && configured && (on.get(r.rail) ?? false),
+        configured,
+        balances: r.kind === 'evm_token' && configured ? await walletBalances(r.rail) : null,
+      };
+    }),
+  );
+}
+
+type Row = typeof disbursements.$inferSelect;
+
+const toDisbursement = (row: Row, transactionIds: string[]): Disbursement => ({
+  id: row.id,
+  customerId: row.userId,
+  rail: row.rail,
+  amount: fromCents(row.amount),
+  status: row.status as DisbursementStatus,
+  reference: row.reference,
+  attempts: row.attempts,
+  lastError: row.lastError,
+  transactionIds,
+  createdAt: row.createdAt.toISOString(),
+  submittedAt: row.submittedAt?.toISOString() ?? null,
+  confirmedAt: row.confirmedAt?.toISOString() ?? null,
+});
+
+/** The cards of each payout, by payout id (those it pays or paid; a failed one's too). */
+async function cardsOf(db: Db, ids: string[]) {
+  const byId = new Map<string, string[]>();
+  if (ids.length === 0) return byId;
+  const rows = await db
+    .select({ id: disbursementCards.disbursementId, card: disbursementCards.transactionId })
+    .from(disbursementCards)
+    .where(inArray(disbursementCards.disbursementId, ids))
+    .orderBy(disbursementCards.transactionId);
+  for (const r of rows) byId.set(r.id, [...(byId.get(r.id) ?? []), r.card]);
+  return byId;
+}
+
+/** Payouts by id, in the order asked. */
+export async function disbursementsByIds(
+  db: Db,
+  ids: string[],
+  _config?: AppConfig,
+): Promise<Disbursement[]> {
+  if (ids.length === 0) return [];
+  // In turn: `db` may be a transaction, whose connection runs one query at once.
+  const rows = await db.select().from(disbursements).where(inArray(disbursements.id, ids));
+  const cards = await cardsOf(db, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids
+    .map((id) => byId.get(id))
+    .filter((r): r is Row => r !== undefined)
+    .map((r) => toDisbursement(r, cards.get(r.id) ?? []));
+}
+
+export const DISBURSEMENT_PAGE = 50;
+
+/** Payouts newest first, by status if asked, a page at a time (keyset on created_at, id). */
+export async function listDisbursements(
+  db: Db,
+  filter: { status?: DisbursementStatus; cursor?: string },
+) {
+  const where: SQL[] = [];
+  if (filter.status) where.push(eq(disbursements.status, filter.status));
+  if (filter.cursor)
+    where.push(afterCursor(filter.cursor, disbursements.createdAt, disbursements.id));
+  const rows = await db
+    .select({
+      row: disbursements,
+      id: disbursements.id,
+      cursorCreatedAt: cursorColumn(disbursements.createdAt),
+    })
+    .from(disbursements)
+    .where(and(...where))
+    .orderBy(desc(disbursements.createdAt), desc(disbursements.id))
+    .limit(DISBURSEMENT_PAGE + 1);
+  const { items, nextCursor } = toPage(rows, DISBURSEMENT_PAGE);
+  const cards = await cardsOf(
+    db,
+    items.map((r) => r.id),
+  );
+  return {
+    items: items.map((r) => toDisbursement(r.row, cards.get(r.id) ?? [])),
+    nextCursor,
+  };
+}
+
+/** One payout, or undefined. */
+export async function findDisbursement(db: Db, id: string) {
+  const [found] = await disbursementsByIds(db, [id]);
+  return found;
+}
+
+export const railOf = (rail: string) => RAILS.find((r) => r.rail === rail);
