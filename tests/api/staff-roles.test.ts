@@ -90,6 +90,7 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'GET /api/admin/reconciliation/statements': 'books',
   'GET /api/admin/staff': 'staff.manage',
   'POST /api/admin/staff/invitations': 'staff.manage',
+  'POST /api/admin/staff/:id/invitation': 'staff.manage',
   'PATCH /api/admin/staff/:id': 'staff.manage',
 };
 
