@@ -262,3 +262,39 @@ export const webhookDeliverySchema = z.object({
   createdAt: z.string(),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+// --- Bulk ---
+
+export const MAX_BULK_CARDS = 500;
+/** A bulk CSV's columns, as the JSON's fields (a header row naming them comes first). */
+export const BULK_CSV_COLUMNS = [
+  'brand',
+  'value',
+  'format',
+  'code',
+  'pin',
+  'paymentMethodId',
+  'reference',
+] as const;
+export const MAX_BULK_CSV_BYTES = 512 * 1024;
+
+/** POST /api/v1/cards/bulk as JSON; each row is checked on its own, as the single route does. */
+export const bulkCardsSchema = z.object({
+  cards: z
+    .array(z.unknown(), { error: 'cards must be a list of cards' })
+    .min(1, 'cards must hold at least one card')
+    .max(MAX_BULK_CARDS, `cards holds at most ${MAX_BULK_CARDS} cards`),
+});
+
+export const bulkResultSchema = z.object({
+  results: z.array(
+    z.object({
+      index: z.number(),
+      status: z.enum(['created', 'refused']),
+      id: z.string().optional(),
+      code: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+});
+export type BulkResult = z.infer<typeof bulkResultSchema>['results'][number];

@@ -6,6 +6,7 @@ import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
 import {
   addPaymentMethod,
   as,
+  multipart,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -541,5 +542,77 @@ describe('the partner OpenAPI document', () => {
       format: 'egift',
       reference: expect.any(String),
     });
+  });
+});
+
+describe('POST /api/v1/cards/bulk', () => {
+  it('sells 500 rows in order, refusing 3 bad ones with the single route’s code and message', async () => {
+    const { who, methodId } = await seller();
+    const { key } = await keyFor(who);
+    const cards: object[] = Array.from({ length: 500 }, (_, i) =>
+      eCode(methodId, { value: '25', reference: `row-${i}` }),
+    );
+    cards[10] = { ...cards[10], code: '' };
+    cards[250] = { ...cards[250], brand: 'Other' };
+    cards[499] = { ...cards[499], paymentMethodId: '00000000-0000-4000-8000-000000000000' };
+    const single = await v1(key, 'POST', '/api/v1/cards', cards[499]);
+    const bulk = await v1(key, 'POST', '/api/v1/cards/bulk', { cards });
+    expect(bulk.statusCode, bulk.body.slice(0, 300)).toBe(200);
+    const { results } = bulk.json();
+    expect(results).toHaveLength(500);
+    expect(results.map((r: { index: number }) => r.index)).toEqual([...Array(500).keys()]);
+    const refused = results.filter((r: { status: string }) => r.status === 'refused');
+    expect(refused.map((r: { index: number }) => r.index)).toEqual([10, 250, 499]);
+    expect(refused[0]).toMatchObject({ code: 'invalid_request', message: 'code is required' });
+    expect(refused[2]).toMatchObject({ code: single.json().code, message: single.json().message });
+    expect(await cardsOf(who.user.id)).toBe(497);
+    const row = results[3];
+    const read = (await v1(key, 'GET', `/api/v1/cards/${row.id}`)).json();
+    expect(read.reference).toBe('row-3');
+  }, 240_000);
+
+  it('counts limits as if the rows came one by one: refused from the row that goes over', async () => {
+    const { who, methodId } = await seller();
+    const { key } = await keyFor(who);
+    // Level 2 sells 25,000.00 a day: five cards of 5,000.00, then every further row is refused.
+    const cards = Array.from({ length: 7 }, () => eCode(methodId, { value: '5000' }));
+    const { results } = (await v1(key, 'POST', '/api/v1/cards/bulk', { cards })).json();
+    expect(results.map((r: { status: string }) => r.status)).toEqual([
+      'created',
+      'created',
+      'created',
+      'created',
+      'created',
+      'refused',
+      'refused',
+    ]);
+    expect(results[5].code).toBe(LIMIT_REFUSAL_CODE);
+    const single = await v1(key, 'POST', '/api/v1/cards', eCode(methodId, { value: '5000' }));
+    expect(single.json().message).toBe(results[5].message);
+  });
+
+  it('takes the same rows as a CSV file', async () => {
+    const { who, methodId } = await seller();
+    const { key } = await keyFor(who);
+    const csv = [
+      'brand,value,format,code,pin,paymentMethodId,reference',
+      `Amazon,100,egift,CSV-AAAA-0001,,${methodId},a-1`,
+      `Amazon,1,egift,CSV-AAAA-0002,,${methodId},a-2`,
+      `Target,50,egift,CSV-AAAA-0003,9999,${methodId},a-3`,
+    ].join('\n');
+    const form = multipart(Buffer.from(csv), 'cards.csv', 'text/csv');
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cards/bulk',
+      payload: form.payload,
+      headers: { ...form.headers, ...bearer(key) },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().results.map((r: { status: string }) => r.status)).toEqual([
+      'created',
+      'refused',
+      'created',
+    ]);
+    expect(answer.json().results[1].code).toBe('invalid_request');
   });
 });

@@ -1043,6 +1043,17 @@ export const CATALOGUE: RouteSpec[] = [
     },
   },
   {
+    method: 'POST',
+    path: '/api/v1/cards/bulk',
+    access: 'customer',
+    bearer: true,
+    body: 'json',
+    validBody: (ctx) =>
+      obj({
+        cards: Array.from({ length: ctx.rng.int(1, 3) }, () => partnerCardBody(ctx)) as JsonLike,
+      }),
+  },
+  {
     method: 'GET',
     path: '/api/v1/cards',
     access: 'customer',

@@ -80,7 +80,9 @@ export function registerIdempotency(app: FastifyInstance) {
     const key = keyOf(request);
     // The route's guards ran first (onRequest): the account is known, or the request refused.
     const holder = request.account?.id;
-    if (key === null || !holder) return;
+    // A file upload's bytes are read by the handler, after this hook: its body cannot be
+    // compared, so the key is not taken (decision 126); the bulk route's JSON form takes it.
+    if (key === null || !holder || request.isMultipart()) return;
     const hash = requestHash(request);
     const now = app.now();
     const { rows: claimed } = await app.database.pool.query({

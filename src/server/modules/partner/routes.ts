@@ -6,8 +6,11 @@ import { isUuid } from '../../../shared/ids';
 import { balanceSchema } from '../../../shared/ledger';
 import { fromCents, toCents } from '../../../shared/money';
 import {
+  bulkCardsSchema,
+  bulkResultSchema,
   createdWebhookEndpointSchema,
   createWebhookEndpointSchema,
+  MAX_BULK_CSV_BYTES,
   partnerCardListQuery,
   partnerCardPageSchema,
   partnerCardRequestSchema,
@@ -21,6 +24,7 @@ import { badRequest, notFound } from '../../common/http-error';
 import { accountOf } from '../../plugins/auth';
 import { perKeyLimit, requireApiKey } from '../api-keys';
 import { partnerCard, partnerCards, submitCard } from '../cards';
+import { readFormFile } from '../files';
 import { balanceOf } from '../ledger';
 import { belowMinimum, termsForSubmission } from '../rates';
 import {
@@ -33,23 +37,12 @@ import {
   sendTestEvent,
 } from '../webhooks';
 
+import { CODE_BY_STATUS, rowsOfCsv, sellRows } from './bulk';
 import { PARTNER_OPENAPI_PATH, partnerOpenApi } from './openapi';
 
 const CARD_NOT_FOUND = 'Card not found';
 
 /** A stable `code` on every 4xx of /api/v1 (issue 42): the route's own, or one by status. */
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'invalid_api_key',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'unprocessable',
-  429: 'rate_limited',
-};
-
 async function withCode(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   if (reply.statusCode < 400 || reply.statusCode >= 500 || typeof payload !== 'string') {
     return payload;
@@ -133,6 +126,27 @@ export default async function partnerRoutes(app: FastifyInstance) {
         ),
       );
       return reply.code(201).send((await partnerCard(app.db, userId, id))!);
+    },
+  );
+
+  r.post(
+    '/api/v1/cards/bulk',
+    {
+      onRequest: requireApiKey('cards:write'),
+      config: { rateLimit, idempotent: true },
+      schema: {
+        // JSON `{ cards: [...] }`, or a CSV file in the form field "file".
+        body: bulkCardsSchema.nullish(),
+        consumes: ['application/json', 'multipart/form-data'],
+        response: { 200: bulkResultSchema },
+      },
+    },
+    async (request) => {
+      const rows = request.isMultipart()
+        ? rowsOfCsv((await readFormFile(request, MAX_BULK_CSV_BYTES)).bytes)
+        : request.body?.cards;
+      if (!rows) throw badRequest('Send { cards: [...] } or a CSV file', 'cards');
+      return { results: await sellRows(app, accountOf(request).id, rows) };
     },
   );
 
