@@ -20,7 +20,7 @@ import {
 } from './modules/files';
 import { checkBooks, foldLedgerDays } from './modules/ledger';
 import { DIGEST_PERIOD_MS, sendWeeklyDigests } from './modules/notifications';
-import { queueAutomaticPayouts } from './modules/payouts';
+import { payEvmPayouts, queueAutomaticPayouts } from './modules/payouts';
 import { buildExports, privacyUpkeep } from './modules/privacy';
 import { deleteExpiredSessions } from './modules/sessions';
 import { deleteExpiredVerificationDocuments } from './modules/verification';
@@ -199,12 +199,22 @@ async function main() {
   // Automatic payout (issue 40): on each instance, every few seconds, approved cards on a rail
   // whose automatic payout is on are queued (their card rows are the locks, so two instances
   // never queue one card twice).
+  let paying = false;
   const payoutTimer = setInterval(() => {
+    if (paying) return;
+    paying = true;
     app
       .run(queueAutomaticPayouts)
-      .catch((err: unknown) =>
-        app.log.warn({ err: loggableError(err) }, 'automatic payout queue failed'),
-      );
+      // The USDT rail's worker (decision 123): one alert per outage or shortage, not per payout.
+      .then(() =>
+        app.run((context) =>
+          payEvmPayouts(context, (_what, message) => app.log.error({ alert: true }, message)),
+        ),
+      )
+      .catch((err: unknown) => app.log.warn({ err: loggableError(err) }, 'payouts worker failed'))
+      .finally(() => {
+        paying = false;
+      });
   }, PAYOUT_QUEUE_MS);
   payoutTimer.unref();
 

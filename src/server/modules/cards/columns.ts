@@ -193,7 +193,7 @@ export const payoutColumn = () =>
   >`(select d.status || chr(9) || d.rail || chr(9) || coalesce(d.reference_url, '') || chr(9) || coalesce(d.reference, '')
     from disbursement_cards dc join disbursements d on d.id = dc.disbursement_id
    where dc.transaction_id = ${transactions.id} and d.rail <> 'manual'
-   order by d.created_at desc limit 1)`;
+   order by d.created_at desc limit 1)`.as('payout_text');
 
 /** The payout column read back as the card's `payout`. */
 export function payoutOf(text: string | null | undefined): CardPayout {

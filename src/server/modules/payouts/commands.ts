@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
+import type { Hex } from 'viem';
 import {
   achReturnText,
   automaticRailOf,
@@ -36,6 +37,7 @@ import {
 } from '../cards';
 import { lockSeller, postEntry, sentFor, toSendFor } from '../ledger';
 import { type AchEntry, achFile, traceOf } from './ach';
+import { broadcast, type EvmChain, evmChain, gasFor, unitsOf, walletFunds } from './evm';
 import { disbursementsByIds, railConfigured } from './rails';
 
 /** Records that staff exported the payout list (it holds account numbers). */
@@ -882,4 +884,217 @@ export async function applyAchReturns(
     }
     return { value: { returned }, changed: payoutChanged(users) };
   });
+}
+
+/** Whether the worker already told finance the rail is stuck (once per outage, per instance). */
+const evmAlerted = { rpc: false, funds: false };
+
+/** How long a USDT payout waits before the worker tries again when the node or funds are short. */
+export const EVM_WAIT_MS = 30 * 1000;
+
+/**
+ * The USDT rail's worker (issue 40, decision 123), one pass: first each submitted payout is
+ * looked up by its hash (confirmed after enough blocks, failed when reverted or dropped, its
+ * stored raw transaction sent again when the node does not have it), then up to `limit` due
+ * queued payouts are paid, each in its own transaction: claimed (SKIP LOCKED), the nonce taken
+ * under a database lock, the transfer signed, and the raw transaction, its hash and nonce stored
+ * with the payout submitted (cards Payment Sent, money on the way), all committed **before** the
+ * broadcast. A crash after the commit leaves a submitted payout the next pass finds by its hash
+ * and sends again; never signed twice. The node down, or the wallet short of token or gas: the
+ * payout waits (due later), and one alert is logged per outage. Answers how many changed.
+ */
+export async function payEvmPayouts(
+  context: CommandContext,
+  alert: (what: 'rpc' | 'funds', message: string) => void = () => {},
+  limit = 20,
+): Promise<Outcome<number>> {
+  const config = context.config.payouts.evm;
+  if (!config) return { value: 0, changed: [] };
+  const chain = evmChain(config);
+  const users = new Set<string>();
+  let changedCount = 0;
+  try {
+    changedCount += await watchSubmitted(context, chain, users);
+    for (let i = 0; i < limit; i++) {
+      const paid = await payOne(context, chain, users, alert);
+      if (paid === 'none') break;
+      if (paid === 'waiting') break;
+      changedCount += 1;
+    }
+    if (evmAlerted.rpc) evmAlerted.rpc = false;
+  } catch (error) {
+    if (!isRpcError(error)) throw error;
+    if (!evmAlerted.rpc) {
+      evmAlerted.rpc = true;
+      alert('rpc', `The USDT rail's node does not answer: payouts wait (${String(error)})`);
+    }
+  }
+  return { value: changedCount, changed: payoutChanged(users) };
+}
+
+const isRpcError = (error: unknown) => {
+  const name = (error as Error)?.name ?? '';
+  return (
+    /HttpRequestError|TimeoutError|RpcRequestError|FetchError|SocketClosedError/.test(name) ||
+    /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(String((error as Error)?.message ?? ''))
+  );
+};
+
+/** The submitted USDT payouts, each settled by what the chain says of its hash. */
+async function watchSubmitted(context: CommandContext, chain: EvmChain, users: Set<string>) {
+  const submitted = await context.db
+    .select({ id: disbursements.id })
+    .from(disbursements)
+    .where(and(eq(disbursements.rail, 'usdt_bep20'), eq(disbursements.status, 'submitted')))
+    .orderBy(asc(disbursements.chainNonce));
+  let changed = 0;
+  for (const { id } of submitted) {
+    const outcome = await context.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(disbursements)
+        .where(and(eq(disbursements.id, id), eq(disbursements.status, 'submitted')))
+        .for('update', { skipLocked: true });
+      if (!row?.chainTxHash || !row.chainRawTx) return false;
+      const receipt = await chain.client
+        .getTransactionReceipt({ hash: row.chainTxHash as Hex })
+        .catch((error: unknown) => {
+          if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
+          throw error;
+        });
+      if (receipt) {
+        if (receipt.status === 'reverted') {
+          await failDisbursement(context, tx, row, 'The transfer reverted on chain');
+          return true;
+        }
+        const head = await chain.client.getBlockNumber();
+        if (head - receipt.blockNumber + 1n >= BigInt(chain.config.confirmations)) {
+          return confirmDisbursement(context, tx, row);
+        }
+        return false;
+      }
+      const mined = await chain.client.getTransactionCount({
+        address: chain.wallet,
+        blockTag: 'latest',
+      });
+      if (row.chainNonce !== null && mined > row.chainNonce) {
+        // Its nonce was used by another transaction: this one can never be mined.
+        await failDisbursement(context, tx, row, 'The transfer was dropped from the chain');
+        return true;
+      }
+      // Never mined and not known to the node (a crash before the broadcast, a node restart):
+      // the stored raw transaction, as signed, once more.
+      await broadcast(chain, row.chainRawTx as Hex);
+      return false;
+    });
+    if (outcome) {
+      changed += 1;
+      const [row] = await context.db
+        .select({ userId: disbursements.userId })
+        .from(disbursements)
+        .where(eq(disbursements.id, id));
+      if (row) users.add(row.userId);
+    }
+  }
+  return changed;
+}
+
+/** Pays one due queued USDT payout: 'paid', 'waiting' (held, short or down) or 'none'. */
+async function payOne(
+  context: CommandContext,
+  chain: EvmChain,
+  users: Set<string>,
+  alert: (what: 'rpc' | 'funds', message: string) => void,
+): Promise<'paid' | 'waiting' | 'none'> {
+  const result = await context.db.transaction(async (tx) => {
+    const [row] = await claimDuePayouts(tx, 'usdt_bep20', context.now(), 1);
+    if (!row) return { state: 'none' as const };
+    const later = new Date(context.now() + EVM_WAIT_MS);
+    const ids = await cardIdsOf(tx, row.id, true);
+    const blocks = await payoutBlocks(tx, ids, holdRulesOf(context));
+    if (blocks.size > 0) {
+      // A hold delays the payout, never fails it: due again when the hold ends.
+      const until = [...blocks.values()]
+        .map((b) => (b.extra?.until ? Date.parse(String(b.extra.until)) : context.now() + 3600_000))
+        .reduce((a, b) => Math.max(a, b), context.now());
+      await tx
+        .update(disbursements)
+        .set({ dueAt: new Date(until), lastError: blocks.values().next().value!.message })
+        .where(eq(disbursements.id, row.id));
+      return { state: 'held' as const };
+    }
+    const [method] = row.paymentMethodId
+      ? await tx
+          .select({ identifier: paymentMethods.identifier })
+          .from(paymentMethods)
+          .where(eq(paymentMethods.id, row.paymentMethodId))
+      : [];
+    if (!method?.identifier || !/^0x[0-9a-fA-F]{40}$/.test(method.identifier)) {
+      await failDisbursement(
+        context,
+        tx,
+        { ...row, attempts: row.attempts + 1 },
+        'The wallet address is missing or not a BEP-20 address',
+      );
+      users.add(row.userId);
+      return { state: 'paid' as const };
+    }
+    // What the cards send, by the rule submitting them posts (netting included).
+    await lockSeller(tx, row.userId);
+    const cards = (await lockCardsForPayout(tx, ids)).filter((c) => isPayable(c) && c.owed > 0);
+    const toSend = await toSendFor(tx, row.userId);
+    const cents = cards.reduce((sum, c) => sum + (toSend.get(c.id)?.net ?? c.owed), 0);
+    const units = unitsOf(cents, chain.config.tokenDecimals);
+    const gasPrice = await chain.client.getGasPrice();
+    const funds = await walletFunds(chain);
+    const queuedNeed = units;
+    if (funds.token < queuedNeed || funds.gas < gasFor(gasPrice)) {
+      await tx
+        .update(disbursements)
+        .set({ dueAt: later, lastError: 'Waiting: the hot wallet is short of token or gas' })
+        .where(eq(disbursements.id, row.id));
+      return { state: 'short' as const };
+    }
+    // The nonce, under a lock every instance takes: the next after the highest stored, or the
+    // chain's count when it is ahead (a transfer made outside the app).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('payout-evm-nonce'))`);
+    const [{ highest }] = (
+      await tx.execute<{ highest: string | null }>(
+        sql`select max(chain_nonce)::text as highest from disbursements where rail = 'usdt_bep20'`,
+      )
+    ).rows as [{ highest: string | null }];
+    const pending = await chain.client.getTransactionCount({
+      address: chain.wallet,
+      blockTag: 'pending',
+    });
+    const nonce = Math.max(highest === null ? 0 : Number(highest) + 1, pending);
+    const { raw, hash } = await chain.sign(nonce, method.identifier as Hex, units, gasPrice);
+    const amount = await submitDisbursement(context, tx, row, hash, {
+      chainNonce: nonce,
+      chainTxHash: hash,
+      chainRawTx: raw,
+      referenceUrl: `${context.config.payouts.explorerTxUrl}${hash}`,
+    });
+    if (amount === null) return { state: 'paid' as const };
+    if (amount !== cents) {
+      throw new Error(`USDT payout ${row.id}: signed ${cents} cents, the books sent ${amount}`);
+    }
+    users.add(row.userId);
+    return { state: 'broadcast' as const, raw };
+  });
+  if (result.state === 'none') return 'none';
+  if (result.state === 'held') return 'paid';
+  if (result.state === 'short') {
+    if (!evmAlerted.funds) {
+      evmAlerted.funds = true;
+      alert('funds', 'The USDT hot wallet is short of token or gas: payouts wait');
+    }
+    return 'waiting';
+  }
+  evmAlerted.funds = false;
+  if (result.state === 'broadcast') {
+    // After the commit: the stored raw transaction. A failure here is retried by the watcher.
+    await broadcast(chain, result.raw).catch(() => {});
+  }
+  return 'paid';
 }

@@ -35,6 +35,7 @@ import {
   setAutoPayout,
   settleAchBatch,
 } from './commands';
+import { evmChain, walletBalances } from './evm';
 import { achBatchFile, listPayouts } from './queries';
 import { findDisbursement, listDisbursements, listRails } from './rails';
 
@@ -62,6 +63,12 @@ const CSV_COLUMNS = [
 
 export default async function payoutRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** The hot wallet's balances, or null when its node does not answer. */
+  const railBalances = async () => {
+    const evm = app.config.payouts.evm;
+    if (!evm) return null;
+    return walletBalances(evmChain(evm)).catch(() => null);
+  };
   // Staff only: 401 signed out, 403 for customers.
   app.addHook('onRequest', requireStaff);
 
@@ -121,7 +128,7 @@ export default async function payoutRoutes(app: FastifyInstance) {
       config: { capability: 'payouts' },
       schema: { response: { 200: z.array(payoutRailSchema) } },
     },
-    async () => listRails(app.db, app.config),
+    async () => listRails(app.db, app.config, railBalances),
   );
 
   r.put(
@@ -139,7 +146,7 @@ export default async function payoutRoutes(app: FastifyInstance) {
       await app.run((context) =>
         setAutoPayout(context, accountOf(request), rail, request.body.autoPayout),
       );
-      const rails = await listRails(app.db, app.config);
+      const rails = await listRails(app.db, app.config, railBalances);
       return rails.find((r) => r.rail === rail)!;
     },
   );
