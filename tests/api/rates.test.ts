@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BRANDS, brandRate, seedMinimum } from '../../src/shared/brands';
-import {
-  as,
-  createTestApp,
-  type SignedIn,
-  signInStaff,
-  signUp,
-  submitCard,
-  type TestApp,
-} from './helpers';
+import { as, type SignedIn, setUpStaff, setUpTestApp, signUp, submitCard } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
+const t = setUpTestApp();
+const staff = setUpStaff(t);
 let customer: SignedIn;
 beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t);
   customer = await signUp(t.app);
 });
-afterAll(() => t.close());
 
 const publicRates = () => t.app.inject({ method: 'GET', url: '/api/rates' });
 const setTerms = (brand: string, body: object, who: SignedIn = staff) =>

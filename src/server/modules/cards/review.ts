@@ -7,7 +7,7 @@ import { isPaid } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
 import type { AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
-import { badRequest, HttpError, notFound } from '../../common/http-error';
+import { badRequest, HttpError, lockOr404 } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import { transactions } from '../../db/schema';
 import { takenBackFrom } from '../ledger';
@@ -101,15 +101,17 @@ export async function updateTransactionAsStaff(
   }: { expectedUpdatedAt: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({
-        ...getTableColumns(transactions),
-        updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
-      })
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    if (!current) throw notFound('Transaction not found');
+    const current = await lockOr404(
+      tx
+        .select({
+          ...getTableColumns(transactions),
+          updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
+        })
+        .from(transactions)
+        .where(eq(transactions.id, id))
+        .for('update'),
+      'Transaction not found',
+    );
     if (new Date(current.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
       throw new HttpError(409, STALE_SAVE);
     }
