@@ -156,7 +156,9 @@ describe('appeals (decision 073)', () => {
       imageUrls: [theirs],
     });
     expect(stolen.statusCode).toBe(400);
-    expect(stolen.json().errors.imageUrls).toBeDefined();
+    expect(stolen.json().errors).toEqual({
+      imageUrls: 'Each image must be one you uploaded for this card and not used by another card',
+    });
     expect((await appeal(other.customer, other.card.id)).statusCode).toBe(201);
   });
 

@@ -10,7 +10,7 @@ import {
   setUpTestApp,
   signInAs,
   signUp,
-  uploadCardImage,
+  submitCard,
 } from './helpers';
 
 const t = setUpTestApp();
@@ -25,14 +25,7 @@ async function submit(who: SignedIn, cardValue = '100') {
   const method = await addPaymentMethod(t.app, who, {
     identifier: `${who.user.id.slice(0, 6)}@example.com`,
   });
-  const response = await post(who, '/api/transactions', {
-    cardType: 'Amazon',
-    cardValue,
-    cardCondition: 'brand_new',
-    cardFormat: 'egift',
-    paymentMethodId: method.id,
-    imageUrls: [await uploadCardImage(t.app, who)],
-  });
+  const response = await submitCard(t.app, who, { cardValue, paymentMethodId: method.id });
   expect(response.statusCode).toBe(201);
   return response.json().id as string;
 }

@@ -1,31 +1,28 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '../../src/server/db/schema';
 import { deleteOrphanUploads } from '../../src/server/modules/files/uploads';
 import {
   as,
-  createTestApp,
   fixture,
   multipart,
   type SignedIn,
+  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
-  type TestApp,
   uploadCardImage,
 } from './helpers';
 
-let t: TestApp;
+const t = setUpTestApp();
 let alice: SignedIn;
 let bob: SignedIn;
 beforeAll(async () => {
-  t = await createTestApp();
   alice = await signUp(t.app, { firstName: 'Alice' });
   bob = await signUp(t.app, { firstName: 'Bob' });
 });
-afterAll(() => t.close());
 
 const upload = (who: SignedIn | undefined, body: ReturnType<typeof multipart>) =>
   as(t.app, who, { method: 'POST', url: '/api/upload-card-image', ...body });

@@ -307,10 +307,15 @@ export async function addPaymentMethod(app: FastifyInstance, who: SignedIn, body
   return response.json() as { id: string; isDefault: boolean };
 }
 
-/** A customer's card submission with one fresh image and their first payment method. */
+/**
+ * A customer's card submission, the one card builder of the API tests: a $100 brand-new Amazon
+ * eGift card, with a new payment method and one fresh image of the customer's unless `body` names
+ * its own (`paymentMethodId`, `imageUrls`); any other field of `body` replaces the default.
+ */
 export async function submitCard(app: FastifyInstance, who: SignedIn, body: object = {}) {
-  const method = await addPaymentMethod(app, who);
-  const image = await uploadCardImage(app, who);
+  const given = body as { paymentMethodId?: string; imageUrls?: string[] };
+  const paymentMethodId = given.paymentMethodId ?? (await addPaymentMethod(app, who)).id;
+  const imageUrls = given.imageUrls ?? [await uploadCardImage(app, who)];
   return as(app, who, {
     method: 'POST',
     url: '/api/transactions',
@@ -319,9 +324,9 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
       cardValue: '100',
       cardCondition: 'brand_new',
       cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [image],
       ...body,
+      paymentMethodId,
+      imageUrls,
     },
   });
 }

@@ -3,8 +3,11 @@ export interface EventStream {
   response: Response;
   /** Event names in the order they arrived. */
   names(): string[];
-  /** Resolves once an event of that name has arrived (now or before), within `timeoutMs`. */
-  waitFor(name: string, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once an event of that name has arrived (now or before); rejects if the stream ends
+   * first. No clock of its own: a test that waits in vain fails at the test's timeout.
+   */
+  waitFor(name: string): Promise<void>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   isEnded(): boolean;
@@ -19,7 +22,7 @@ export async function openEvents(base: string, cookie: string): Promise<EventStr
   });
   if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
   const names: string[] = [];
-  const waiters: { name: string; resolve: () => void }[] = [];
+  const waiters: { name: string; resolve: () => void; reject: (error: Error) => void }[] = [];
   let finished = false;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const ended = (async () => {
@@ -45,29 +48,23 @@ export async function openEvents(base: string, cookie: string): Promise<EventStr
       // aborted by close()
     }
     finished = true;
+    for (const w of waiters.filter((w) => !names.includes(w.name))) {
+      w.reject(new Error(`the stream ended before a "${w.name}" event (got ${names.join(', ')})`));
+    }
   })();
+  const waitFor = (name: string) => {
+    if (names.includes(name)) return Promise.resolve();
+    if (finished) return Promise.reject(new Error(`the stream ended (got ${names.join(', ')})`));
+    return new Promise<void>((resolve, reject) => {
+      waiters.push({ name, resolve, reject });
+    });
+  };
   // The first event says the stream is subscribed.
-  await new Promise<void>((resolve, reject) => {
-    if (names.includes('ready')) return resolve();
-    waiters.push({ name: 'ready', resolve });
-    setTimeout(() => reject(new Error('no ready event')), 2000);
-  });
+  await waitFor('ready');
   return {
     response,
     names: () => [...names],
-    waitFor(name, timeoutMs = 1000) {
-      if (names.includes(name)) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        waiters.push({ name, resolve });
-        setTimeout(
-          () =>
-            reject(
-              new Error(`no "${name}" event within ${timeoutMs} ms (got ${names.join(', ')})`),
-            ),
-          timeoutMs,
-        );
-      });
-    },
+    waitFor,
     ended,
     isEnded: () => finished,
     close: () => controller.abort(),

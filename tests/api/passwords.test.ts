@@ -97,13 +97,14 @@ describe('forgot password, by email', () => {
     const known = uniqueEmail();
     await signUp(t.app, { email: known });
     const unknown = uniqueEmail('nobody');
-    const a = await post('/api/password/forgot', { email: known });
+    // The unknown address first: the known one's mail, worked out and queued after it, is the
+    // sign that anything the unknown one could have caused has been sent.
     const b = await post('/api/password/forgot', { email: unknown });
+    const a = await post('/api/password/forgot', { email: known });
     expect(b.statusCode).toBe(a.statusCode);
     expect(b.body).toBe(a.body);
     expect(Object.keys(b.headers).sort()).toEqual(Object.keys(a.headers).sort());
     await mail.waitFor(known, /Reset/);
-    await new Promise((r) => setTimeout(r, 300));
     expect(mail.to(unknown)).toEqual([]);
   });
 
@@ -114,7 +115,11 @@ describe('forgot password, by email', () => {
       const response = await post('/api/password/forgot', { email });
       expect(response.statusCode).toBe(200);
     }
-    await new Promise((r) => setTimeout(r, 800));
+    // Another account's link, asked for after the seven: when it arrives, theirs are sent.
+    const later = uniqueEmail('later');
+    await signUp(t.app, { email: later });
+    expect((await post('/api/password/forgot', { email: later })).statusCode).toBe(200);
+    await mail.waitFor(later, /Reset/);
     await t.app.mail.deliverDue();
     expect(mail.to(email).filter((m) => /Reset/.test(m.subject))).toHaveLength(5);
   });
@@ -206,7 +211,7 @@ describe('changing the password', () => {
       who,
     );
     expect(refused.statusCode).toBe(429);
-    expect(refused.headers['retry-after']).toBeDefined();
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
 

@@ -11,8 +11,8 @@ import {
   setUpTestApp,
   signInStaff,
   signUp,
+  submitCard,
   uniqueEmail,
-  uploadCardImage,
 } from './helpers';
 import { setUpMailServer } from './mail-server';
 
@@ -46,18 +46,7 @@ async function olderBy(who: SignedIn, hours: number) {
 }
 
 async function approvedCard(who: SignedIn, methodId: string) {
-  const card = await as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: methodId,
-      imageUrls: [await uploadCardImage(t.app, who)],
-    },
-  });
+  const card = await submitCard(t.app, who, { paymentMethodId: methodId });
   expect(card.statusCode, card.body).toBe(201);
   const id = card.json().id as string;
   const approve = await reviewCard(t.app, staff, id, { status: 'processing' });

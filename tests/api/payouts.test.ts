@@ -14,8 +14,8 @@ import {
   signInAs,
   signInStaff,
   signUp,
+  submitCard,
   uniqueEmail,
-  uploadCardImage,
 } from './helpers';
 
 const t = setUpTestApp();
@@ -44,18 +44,9 @@ async function card(
 ) {
   const who = options.who ?? (await signUp(app));
   const method = await addPaymentMethod(app, who, options.method);
-  const image = await uploadCardImage(app, who);
-  const response = await as(app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: options.cardValue ?? '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [image],
-    },
+  const response = await submitCard(app, who, {
+    cardValue: options.cardValue ?? '100',
+    paymentMethodId: method.id,
   });
   expect(response.statusCode).toBe(201);
   const created = response.json() as { id: string; expectedPayout: string };

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, transactions } from '../../src/server/db/schema';
 import { checkLedger } from '../../src/server/modules/ledger';
 import {
-  addPaymentMethod,
   as,
   multipart,
   type SignedIn,
@@ -11,7 +10,7 @@ import {
   setUpTestApp,
   signInAs,
   signUp,
-  uploadCardImage,
+  submitCard,
 } from './helpers';
 
 const t = setUpTestApp();
@@ -39,19 +38,7 @@ const importStatement = (who: SignedIn, csv: string, paymentType?: string) =>
 /** A $100 Amazon card paid 91.00 through PayPal under `reference`. */
 async function paidCard(reference: string, value = '100') {
   const who = await signUp(t.app);
-  const method = await addPaymentMethod(t.app, who);
-  const created = await as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: value,
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [await uploadCardImage(t.app, who)],
-    },
-  });
+  const created = await submitCard(t.app, who, { cardValue: value });
   const { id, expectedPayout } = created.json();
   const { updatedAt } = (await get(owner, `/api/admin/transactions/${id}`)).json();
   await as(t.app, owner, {

@@ -121,7 +121,9 @@ describe('rejecting a card', () => {
       rejectionNote: '   ',
     });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().errors.rejectionNote).toBeDefined();
+    expect(blank.json().errors).toEqual({
+      rejectionNote: 'Rejection note is required when the reason is Other',
+    });
     const tooLong = await patch(card.id, {
       status: 'rejected',
       rejectionReason: 'other',

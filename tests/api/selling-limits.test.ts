@@ -9,6 +9,7 @@ import {
   setUpStaff,
   setUpTestApp,
   signUp,
+  submitCard,
   uploadCardImage,
 } from './helpers';
 
@@ -26,18 +27,11 @@ async function seller(level = 0) {
       .where(eq(users.id, who.user.id));
   }
   const method = await addPaymentMethod(t.app, who);
-  const card = async (cardValue: string, image?: string) =>
-    as(t.app, who, {
-      method: 'POST',
-      url: '/api/transactions',
-      payload: {
-        cardType: 'Amazon',
-        cardValue,
-        cardCondition: 'brand_new',
-        cardFormat: 'egift',
-        paymentMethodId: method.id,
-        imageUrls: [image ?? (await uploadCardImage(t.app, who))],
-      },
+  const card = (cardValue: string, image?: string) =>
+    submitCard(t.app, who, {
+      cardValue,
+      paymentMethodId: method.id,
+      ...(image ? { imageUrls: [image] } : {}),
     });
   return { who, card };
 }

@@ -9,8 +9,8 @@ import {
   setUpStaff,
   setUpTestApp,
   signUp,
+  submitCard,
   uniqueEmail,
-  uploadCardImage,
 } from './helpers';
 import { setUpMailServer } from './mail-server';
 
@@ -26,20 +26,8 @@ const standing = (id: string, action: string, payload?: object, who: SignedIn = 
     ...(payload ? { payload } : {}),
   });
 
-async function card(who: SignedIn, methodId: string) {
-  return as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: methodId,
-      imageUrls: [await uploadCardImage(t.app, who)],
-    },
-  });
-}
+const card = (who: SignedIn, methodId: string) =>
+  submitCard(t.app, who, { paymentMethodId: methodId });
 
 const review = (id: string, payload: object) => reviewCard(t.app, staff, id, payload);
 

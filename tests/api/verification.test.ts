@@ -9,7 +9,6 @@ import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryp
 import { resealDocuments } from '../../src/server/modules/files';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
 import {
-  addPaymentMethod,
   as,
   fixture,
   multipart,
@@ -18,6 +17,7 @@ import {
   setUpTestApp,
   signInStaff,
   signUp,
+  submitCard,
   uniqueEmail,
   uploadCardImage,
 } from './helpers';
@@ -70,21 +70,8 @@ const decide = (id: string, payload: object) =>
     payload,
   });
 
-async function cardOf(who: SignedIn, cardValue: string, methodId?: string) {
-  const method = methodId ?? (await addPaymentMethod(t.app, who)).id;
-  return as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue,
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method,
-      imageUrls: [await uploadCardImage(t.app, who)],
-    },
-  });
-}
+const cardOf = (who: SignedIn, cardValue: string, methodId?: string) =>
+  submitCard(t.app, who, { cardValue, ...(methodId ? { paymentMethodId: methodId } : {}) });
 
 /** A customer verified at level 1 by staff through the API. */
 async function verifiedCustomer() {

@@ -7,7 +7,15 @@ import { upsertAdmin } from '../../src/server/common/accounts';
 import { openDatabase } from '../../src/server/db/client';
 import { admins } from '../../src/server/db/schema';
 import { openEvents } from '../api/live-helpers';
-import { type Cluster, call, type Instance, STAFF, signIn, startCluster, within } from './cluster';
+import {
+  type Cluster,
+  call,
+  eventually,
+  type Instance,
+  STAFF,
+  signIn,
+  startCluster,
+} from './cluster';
 
 const staffSignIn = async (base: string) => (await signInStaffOverHttp(base, STAFF)).cookie;
 
@@ -59,19 +67,17 @@ async function submitCard(base: string, cookie: string) {
 }
 
 describe('two instances on one PostgreSQL', () => {
-  it('share sessions, and a sign-out on one is honoured by the other within 1 s', async () => {
+  it('share sessions, and a sign-out on one is honoured by the other', async () => {
     const cookie = await newCustomer(a.base);
     // B has never seen this session: it reads it, then answers from memory.
     expect((await call(b.base, cookie, 'GET', '/api/auth/user')).status).toBe(200);
     expect((await call(b.base, cookie, 'GET', '/api/stats')).status).toBe(200);
     expect((await call(a.base, cookie, 'POST', '/api/logout')).status).toBe(200);
-    const ms = await within(1000, async () => {
-      return (await call(b.base, cookie, 'GET', '/api/stats')).status === 401;
-    });
-    expect(ms).toBeLessThan(1000);
+    await eventually(async () => (await call(b.base, cookie, 'GET', '/api/stats')).status === 401);
+    expect((await call(b.base, cookie, 'GET', '/api/auth/user')).status).toBe(401);
   });
 
-  it('a staff change through one reaches the other’s poll and event stream within 1 s', async () => {
+  it('a staff change through one reaches the other’s poll and event stream', async () => {
     const customer = await newCustomer(a.base);
     const card = await submitCard(a.base, customer);
     const staff = await staffSignIn(a.base);
@@ -91,10 +97,8 @@ describe('two instances on one PostgreSQL', () => {
         expectedUpdatedAt: card.updatedAt,
       });
       expect(saved.status).toBe(200);
-      const started = performance.now();
-      await events.waitFor('transactions', 1000);
-      expect(performance.now() - started).toBeLessThan(1000);
-      await within(1000, async () => {
+      await events.waitFor('transactions');
+      await eventually(async () => {
         const poll = await fetch(`${b.base}/api/transactions`, {
           headers: { cookie: customer, 'if-none-match': etag },
         });
@@ -105,7 +109,7 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
-  it('a role change and a deactivation through one reach the other’s sessions within 1 s', async () => {
+  it('a role change and a deactivation through one reach the other’s sessions', async () => {
     const member = {
       email: `cluster.member.${Date.now().toString(36)}@example.com`,
       password: 'cluster member password',
@@ -129,33 +133,27 @@ describe('two instances on one PostgreSQL', () => {
       role: 'finance',
     });
     expect(promoted.status).toBe(200);
-    expect(
-      await within(
-        1000,
-        async () => (await call(b.base, cookie, 'GET', '/api/admin/payouts')).status === 200,
-      ),
-    ).toBeLessThan(1000);
+    await eventually(
+      async () => (await call(b.base, cookie, 'GET', '/api/admin/payouts')).status === 200,
+    );
 
     const off = await call(a.base, owner, 'PATCH', `/api/admin/staff/${me.id}`, { active: false });
     expect(off.status).toBe(200);
-    expect(
-      await within(
-        1000,
-        async () => (await call(b.base, cookie, 'GET', '/api/auth/user')).status === 401,
-      ),
-    ).toBeLessThan(1000);
+    await eventually(
+      async () => (await call(b.base, cookie, 'GET', '/api/auth/user')).status === 401,
+    );
     expect((await call(b.base, cookie, 'GET', '/api/admin/payouts')).status).toBe(401);
   });
 
-  it('staff on one instance see an upload made through the other within 1 s', async () => {
+  it('staff on one instance see an upload made through the other', async () => {
     const staff = await staffSignIn(b.base);
     await call(b.base, staff, 'GET', '/api/admin/transactions');
     const events = await openEvents(b.base, staff);
     try {
       const customer = await newCustomer(a.base);
       const card = await submitCard(a.base, customer);
-      await events.waitFor('queue', 1000);
-      await within(1000, async () => {
+      await events.waitFor('queue');
+      await eventually(async () => {
         const queue = await (await call(b.base, staff, 'GET', '/api/admin/transactions')).json();
         return queue[0]?.id === card.id;
       });

@@ -11,6 +11,7 @@ import { deleteOrphanUploads, deleteUnrecordedFiles } from '../../src/server/mod
 import { checkLedger } from '../../src/server/modules/ledger';
 import type { ObjectStorage } from '../../src/server/storage/object-storage';
 import { OBJECT_KEY_PATTERN } from '../../src/server/storage/object-storage';
+import { PAYMENT_METHOD_TYPES } from '../../src/shared/payment-methods';
 
 export interface Answer {
   status: number;
@@ -180,8 +181,7 @@ export async function databaseInvariants(database: Database): Promise<InvariantR
   await check(
     'no payment method of an unknown type',
     `select id, type from payment_methods
-      where type not in ('cash_app','paypal','chime','sofi','revolut','bank_transfer',
-                         'usdt_bep20','usdt_trc20')`,
+      where type not in (${PAYMENT_METHOD_TYPES.map((type) => `'${type}'`).join(', ')})`,
   );
   await check(
     'at most one visible default payment method per customer',

@@ -261,14 +261,17 @@ describe('S3 storage only', () => {
     );
   });
 
-  it('a server that takes the connection but never answers fails check within 5 s', async () => {
-    const silent = createServer(() => {});
+  it('a server that takes the connection but never answers fails check, naming its 5 s limit', async () => {
+    let asked = 0;
+    const silent = createServer(() => {
+      asked += 1;
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
     const stuck = new S3Storage({ ...server.config, endpoint: `http://127.0.0.1:${port}` });
-    const started = Date.now();
+    // The check's own limit ended it (its message names it), after the request was received.
     await expect(stuck.check()).rejects.toThrow(/is not usable: no answer within 5 s$/);
-    expect(Date.now() - started).toBeLessThan(8000);
+    expect(asked).toBeGreaterThan(0);
     silent.close();
   });
 

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpError } from '../common/http-error';
+import { HttpError, NOT_FOUND_ISSUE } from '../common/http-error';
 import { securityHeaders } from './security-headers';
 
 export const TRY_AGAIN = 'This changed at the same moment somewhere else. Please try again.';
@@ -84,6 +84,13 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // A path id that cannot name a row (idParams): not found, as a row that is not there.
+      const missing = error.validation.find(
+        (issue) =>
+          (issue.params as { params?: { answer?: number } } | undefined)?.params?.answer ===
+          NOT_FOUND_ISSUE.answer,
+      );
+      if (missing) return send(reply, 404, { message: missing.message });
       const errors: Record<string, string> = {};
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');

@@ -26,7 +26,7 @@ import {
   sampleReviewSchema,
 } from '../../../shared/instant-decisions';
 import { clawbackSchema, createClawbackSchema, writeOffSchema } from '../../../shared/ledger';
-import { notFound } from '../../common/http-error';
+import { idParams, notFound } from '../../common/http-error';
 import type { StandingAction } from '../../common/standing';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import {
@@ -53,8 +53,6 @@ import { checksOf } from '../checks';
 import { clawbacksOf } from '../ledger';
 import { adminStats, findAdminUser, listAdminUsers } from './queries';
 import { changeStanding } from './standing';
-
-const idParams = z.object({ id: z.string() });
 
 export default async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -93,13 +91,14 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/transactions/:id',
     {
       config: { capability: 'cards.read' },
-      schema: { params: idParams, response: { 200: adminTransactionDetailSchema } },
+      schema: {
+        params: idParams('Transaction not found'),
+        response: { 200: adminTransactionDetailSchema },
+      },
     },
     async (request) => {
       const { id } = request.params;
-      const transaction = isUuid(id)
-        ? await findAdminTransaction(app.db, id, holdRulesOf(app))
-        : null;
+      const transaction = await findAdminTransaction(app.db, id, holdRulesOf(app));
       if (!transaction) throw notFound('Transaction not found');
       const cardCode = await app.run((context) => revealCardCode(context, accountOf(request), id));
       const audit = await transactionAudit(app.db, id);
@@ -158,11 +157,14 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/transactions/:id/timeline',
     {
       config: { capability: 'cards.read' },
-      schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } },
+      schema: {
+        params: idParams('Transaction not found'),
+        response: { 200: z.array(timelineEntrySchema) },
+      },
     },
     async (request) => {
       const { id } = request.params;
-      const steps = isUuid(id) ? await cardTimeline(app.db, id, { withBy: true }) : null;
+      const steps = await cardTimeline(app.db, id, { withBy: true });
       if (!steps) throw notFound('Transaction not found');
       return steps;
     },
@@ -173,14 +175,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     {
       config: { capability: 'cards.review' },
       schema: {
-        params: idParams,
+        params: idParams('Transaction not found'),
         body: updateTransactionSchema,
         response: { 200: adminTransactionSchema },
       },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       const { expectedUpdatedAt, takeOver, overValueReason, ...changes } = request.body;
       await app.run((context) =>
         updateTransactionAsStaff(context, accountOf(request), id, changes, {
@@ -198,11 +199,14 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/transactions/:id/claim',
     {
       config: { capability: 'cards.review' },
-      schema: { params: idParams, body: claimRequestSchema, response: { 200: claimSchema } },
+      schema: {
+        params: idParams('Transaction not found'),
+        body: claimRequestSchema,
+        response: { 200: claimSchema },
+      },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       return app.run((context) =>
         claimCard(context, accountOf(request), id, request.body?.takeOver ?? false),
       );
@@ -213,11 +217,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/transactions/:id/claim',
     {
       config: { capability: 'cards.review' },
-      schema: { params: idParams, response: { 200: z.object({ released: z.boolean() }) } },
+      schema: {
+        params: idParams('Transaction not found'),
+        response: { 200: z.object({ released: z.boolean() }) },
+      },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       return app.run((context) => releaseClaim(context, accountOf(request), id));
     },
   );
@@ -227,14 +233,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     {
       config: { capability: 'cards.review' },
       schema: {
-        params: idParams,
+        params: idParams('Transaction not found'),
         body: makeOfferSchema,
         response: { 201: offerCreatedSchema },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       const offer = await app.run((context) =>
         makeOffer(context, accountOf(request), id, request.body),
       );
@@ -247,14 +252,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     {
       config: { capability: 'cards.review' },
       schema: {
-        params: idParams,
+        params: idParams('Transaction not found'),
         body: appealDecisionSchema,
         response: { 200: adminTransactionSchema },
       },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       await app.run((context) => decideAppeal(context, accountOf(request), id, request.body));
       return (await findAdminTransaction(app.db, id, holdRulesOf(app)))!;
     },
@@ -283,14 +287,13 @@ export default async function adminRoutes(app: FastifyInstance) {
       {
         config: { capability: action === 'close' ? 'users.close' : 'users.standing' },
         schema: {
-          params: idParams,
+          params: idParams('User not found'),
           ...(action === 'reinstate' ? {} : { body: standingChangeSchema }),
           response: { 200: adminUserSchema },
         },
       },
       async (request) => {
         const { id } = request.params;
-        if (!isUuid(id)) throw notFound('User not found');
         const input = (request.body ?? {}) as { reason?: string; note?: string | null };
         await app.run((context) => changeStanding(context, accountOf(request), id, action, input));
         return (await findAdminUser(app.db, id))!;
@@ -305,10 +308,12 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/transactions/:id/clawbacks',
     {
       config: { capability: 'cards.read' },
-      schema: { params: idParams, response: { 200: z.array(clawbackSchema) } },
+      schema: {
+        params: idParams('Transaction not found'),
+        response: { 200: z.array(clawbackSchema) },
+      },
     },
     async (request) => {
-      if (!isUuid(request.params.id)) throw notFound('Transaction not found');
       return clawbacksOf(app.db, request.params.id);
     },
   );
@@ -317,10 +322,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/transactions/:id/clawback',
     {
       config: { capability: 'books' },
-      schema: { params: idParams, body: createClawbackSchema, response: { 201: clawbackSchema } },
+      schema: {
+        params: idParams('Transaction not found'),
+        body: createClawbackSchema,
+        response: { 201: clawbackSchema },
+      },
     },
     async (request, reply) => {
-      if (!isUuid(request.params.id)) throw notFound('Transaction not found');
       const clawback = await app.run((context) =>
         takeBack(context, accountOf(request), request.params.id, request.body),
       );
@@ -332,10 +340,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     '/api/admin/clawbacks/:id/write-off',
     {
       config: { capability: 'books' },
-      schema: { params: idParams, body: writeOffSchema, response: { 200: clawbackSchema } },
+      schema: {
+        params: idParams('Clawback not found'),
+        body: writeOffSchema,
+        response: { 200: clawbackSchema },
+      },
     },
     async (request) => {
-      if (!isUuid(request.params.id)) throw notFound('Clawback not found');
       return app.run((context) =>
         writeOff(context, accountOf(request), request.params.id, request.body.note),
       );

@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { LiveTopic } from '../../../shared/live';
 import { type AuditActor, type AuditChanges, auditCard } from '../../common/audit';
 import type { CommandContext } from '../../common/command';
-import { notFound } from '../../common/http-error';
+import { lockOr404 } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { postCardMoney } from '../ledger';
@@ -27,13 +27,14 @@ export const CARD_TOPICS: LiveTopic[] = [
  * (anyone else's is a 404, as is a card that does not exist).
  */
 export async function lockCard(tx: Db, id: string, ownerId?: string): Promise<Card> {
-  const [card] = await tx
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, id), ownerId ? eq(transactions.userId, ownerId) : undefined))
-    .for('update');
-  if (!card) throw notFound('Transaction not found');
-  return card;
+  return lockOr404(
+    tx
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.id, id), ownerId ? eq(transactions.userId, ownerId) : undefined))
+      .for('update'),
+    'Transaction not found',
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { auditCard } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, lockOr404 } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 
@@ -83,17 +83,19 @@ export async function claimCard(
       eq(transactions.claimedById, actor.id),
       lte(transactions.claimedUntil, now),
     );
-    const [previous] = await tx
-      .select({
-        claimedById: transactions.claimedById,
-        claimedByName: transactions.claimedByName,
-        claimedUntil: transactions.claimedUntil,
-        status: transactions.status,
-      })
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    if (!previous) throw notFound('Transaction not found');
+    const previous = await lockOr404(
+      tx
+        .select({
+          claimedById: transactions.claimedById,
+          claimedByName: transactions.claimedByName,
+          claimedUntil: transactions.claimedUntil,
+          status: transactions.status,
+        })
+        .from(transactions)
+        .where(eq(transactions.id, id))
+        .for('update'),
+      'Transaction not found',
+    );
     // A card its seller withdrew is nobody's to review (decision 135).
     if (previous.status === WITHDRAWN) {
       throw new HttpError(409, WITHDRAWN_BY_SELLER, undefined, { code: 'withdrawn' });

@@ -8,7 +8,7 @@ import { WITHDRAWN, WITHDRAWN_BY_SELLER } from '../../../shared/transactions';
 import type { Account } from '../../common/account';
 import type { AUTO_ACTOR, AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
-import { badRequest, HttpError, notFound } from '../../common/http-error';
+import { badRequest, HttpError, lockOr404 } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
@@ -103,15 +103,17 @@ export async function updateTransactionAsStaff(
   }: { expectedUpdatedAt: string; takeOver?: boolean; overValueReason?: string },
 ): Promise<Outcome<string[]>> {
   return context.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        ...getTableColumns(transactions),
-        updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
-      })
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    if (!row) throw notFound('Transaction not found');
+    const row = await lockOr404(
+      tx
+        .select({
+          ...getTableColumns(transactions),
+          updatedAtMs: sql<string>`date_trunc('milliseconds', ${transactions.updatedAt})`,
+        })
+        .from(transactions)
+        .where(eq(transactions.id, id))
+        .for('update'),
+      'Transaction not found',
+    );
     if (new Date(row.updatedAtMs).getTime() !== new Date(expectedUpdatedAt).getTime()) {
       throw new HttpError(409, STALE_SAVE);
     }

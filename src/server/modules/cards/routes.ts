@@ -8,13 +8,12 @@ import {
   timelineEntrySchema,
 } from '../../../shared/fair-dealing';
 import { createFeedbackSchema, feedbackSchema } from '../../../shared/feedback';
-import { isUuid } from '../../../shared/ids';
 import { isPaid } from '../../../shared/statuses';
 import { statsSchema, transactionSchema } from '../../../shared/transactions';
 import { displayName } from '../../../shared/user-display';
 import { findUserById } from '../../common/accounts';
 import { sendFile } from '../../common/download';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, idParams, notFound } from '../../common/http-error';
 import {
   accountOf,
   requireActiveAccount,
@@ -30,8 +29,6 @@ import { isTimeZone, renderReceipt } from './receipt';
 import { recordScamCheckRefusal, submitCard } from './submit';
 import { cardTimeline } from './timeline';
 import { withdrawCard } from './withdraw';
-
-const idParams = z.object({ id: z.string() });
 
 const RECEIPT_NOT_PAID = 'A receipt is available once the payout has been sent';
 
@@ -95,7 +92,7 @@ export default async function cardRoutes(app: FastifyInstance) {
     {
       onRequest: requireSignedIn,
       schema: {
-        params: idParams,
+        params: idParams('Transaction not found'),
         // The viewer's time zone, so the receipt shows times as the app does.
         querystring: z.object({
           tz: z.string().max(64).refine(isTimeZone, 'Unknown time zone').optional().default('UTC'),
@@ -105,7 +102,6 @@ export default async function cardRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const account = accountOf(request);
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       const row = await findTransaction(app.db, id, account.isAdmin ? undefined : account.id);
       if (!row) throw notFound('Transaction not found');
       // A receipt says money was paid: only once payment is sent or confirmed (decision 060).
@@ -130,7 +126,11 @@ export default async function cardRoutes(app: FastifyInstance) {
     '/api/transactions/:id/feedback',
     {
       onRequest: requireCustomer,
-      schema: { params: idParams, body: createFeedbackSchema, response: { 201: feedbackSchema } },
+      schema: {
+        params: idParams('Transaction not found'),
+        body: createFeedbackSchema,
+        response: { 201: feedbackSchema },
+      },
     },
     async (request, reply) => {
       const userId = accountOf(request).id;
@@ -145,7 +145,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       `/api/transactions/:id/offer/${answer}`,
       {
         onRequest: requireCustomer,
-        schema: { params: idParams, response: { 200: transactionSchema } },
+        schema: { params: idParams('Transaction not found'), response: { 200: transactionSchema } },
       },
       async (request) => {
         const account = accountOf(request);
@@ -160,7 +160,11 @@ export default async function cardRoutes(app: FastifyInstance) {
     '/api/transactions/:id/appeal',
     {
       onRequest: requireCustomer,
-      schema: { params: idParams, body: createAppealSchema, response: { 201: transactionSchema } },
+      schema: {
+        params: idParams('Transaction not found'),
+        body: createAppealSchema,
+        response: { 201: transactionSchema },
+      },
     },
     async (request, reply) => {
       const account = accountOf(request);
@@ -190,17 +194,18 @@ export default async function cardRoutes(app: FastifyInstance) {
     '/api/transactions/:id/timeline',
     {
       onRequest: requireSignedIn,
-      schema: { params: idParams, response: { 200: z.array(timelineEntrySchema) } },
+      schema: {
+        params: idParams('Transaction not found'),
+        response: { 200: z.array(timelineEntrySchema) },
+      },
     },
     async (request) => {
       const account = accountOf(request);
       const { id } = request.params;
-      const steps = isUuid(id)
-        ? await cardTimeline(app.db, id, {
-            ownerId: account.isAdmin ? undefined : account.id,
-            withBy: false,
-          })
-        : null;
+      const steps = await cardTimeline(app.db, id, {
+        ownerId: account.isAdmin ? undefined : account.id,
+        withBy: false,
+      });
       if (!steps) throw notFound('Transaction not found');
       return steps;
     },

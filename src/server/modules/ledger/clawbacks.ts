@@ -10,7 +10,7 @@ import {
 } from '../../../shared/ledger';
 import { formatMoney, fromCents, toCents } from '../../../shared/money';
 import type { AuditActor } from '../../common/audit';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, lockOr404, notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import { clawbacks, ledgerEntries, ledgerPostings } from '../../db/schema';
 import { lockSeller } from './cards';
@@ -195,8 +195,10 @@ export async function writeOffClawback(
     .where(eq(clawbacks.id, id));
   if (!owner) throw notFound('Clawback not found');
   await lockSeller(tx, owner.userId);
-  const [row] = await tx.select().from(clawbacks).where(eq(clawbacks.id, id)).for('update');
-  if (!row) throw notFound('Clawback not found');
+  const row = await lockOr404(
+    tx.select().from(clawbacks).where(eq(clawbacks.id, id)).for('update'),
+    'Clawback not found',
+  );
   const outstanding = (await outstandingOf(tx, [id])).get(id) ?? 0;
   if (row.status !== 'open' || outstanding <= 0) {
     throw new HttpError(409, NOTHING_OWED_BACK, undefined, { code: 'wrong_state' });

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isUuid } from '../../../shared/ids';
 import {
   dataExportSchema,
   deleteAccountSchema,
@@ -10,15 +9,13 @@ import {
   eraseAccountSchema,
 } from '../../../shared/privacy';
 import { sendFile } from '../../common/download';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, idParams, notFound } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { confirmOwnPassword } from '../../plugins/password-confirm';
 import { clearSessionCookie } from '../../plugins/session';
 import { eraseAccount, requestExport } from './commands';
 import { buildExports } from './jobs';
 import { accountExports, findExport } from './queries';
-
-const idParams = z.object({ id: z.string() });
 
 /**
  * The Privacy Policy's rights (issue 22, decision 083): a copy of one's data, and deletion, by
@@ -55,11 +52,11 @@ export default async function privacyRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/account/exports/:id/download',
-    { onRequest: requireCustomer, schema: { params: idParams } },
+    { onRequest: requireCustomer, schema: { params: idParams('Export not found') } },
     async (request, reply) => {
       const { id } = request.params;
       // Another account's export answers as one that does not exist.
-      const found = isUuid(id) ? await findExport(app.db, accountOf(request).id, id) : null;
+      const found = await findExport(app.db, accountOf(request).id, id);
       if (!found) throw notFound('Export not found');
       const lapsed = found.expiresAt !== null && found.expiresAt.getTime() <= app.now();
       if (found.status === 'expired' || (found.status === 'ready' && lapsed)) {
@@ -111,14 +108,13 @@ export default async function privacyRoutes(app: FastifyInstance) {
     {
       config: { capability: 'users.close' },
       schema: {
-        params: idParams,
+        params: idParams('User not found'),
         body: eraseAccountSchema,
         response: { 200: deletionResultSchema, 202: deletionResultSchema },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('User not found');
       const result = await app.run((context) =>
         eraseAccount(context, id, {
           actor: accountOf(request),

@@ -2,16 +2,13 @@ import Bowser from 'bowser';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isUuid } from '../../../shared/ids';
 import { sessionSchema } from '../../../shared/sessions';
-import { notFound } from '../../common/http-error';
+import { idParams } from '../../common/http-error';
 import type { SessionData } from '../../common/session-cache';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { clearSessionCookie } from '../../plugins/session';
 import { endAccountSession, endCustomerSessions, endOtherSessions } from './commands';
 import { accountSessions } from './queries';
-
-const idParams = z.object({ id: z.string() });
 
 /** "Chrome 131" and "Windows 10" from a user agent; null parts when it does not say. */
 function describeAgent(userAgent: string | undefined) {
@@ -56,11 +53,10 @@ export default async function sessionRoutes(app: FastifyInstance) {
 
   r.delete(
     '/api/sessions/:id',
-    { onRequest: requireSignedIn, schema: { params: idParams } },
+    { onRequest: requireSignedIn, schema: { params: idParams('Session not found') } },
     async (request, reply) => {
       const account = accountOf(request);
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Session not found');
       const sid = await app.run((context) => endAccountSession(context, account, id));
       // Ending the session in use is signing out.
       if (sid === request.session!.sid) clearSessionCookie(reply);
@@ -93,11 +89,13 @@ export default async function sessionRoutes(app: FastifyInstance) {
     '/api/admin/users/:id/sessions/revoke',
     {
       config: { capability: 'users.standing' },
-      schema: { params: idParams, response: { 200: z.object({ ended: z.number() }) } },
+      schema: {
+        params: idParams('User not found'),
+        response: { 200: z.object({ ended: z.number() }) },
+      },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('User not found');
       const ended = await app.run((context) =>
         endCustomerSessions(context, accountOf(request), id),
       );

@@ -16,7 +16,7 @@ import {
   change,
   type Outcome,
 } from '../../common/command';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, lockOr404 } from '../../common/http-error';
 import { consumeToken, issueToken, revokeTokens } from '../../common/tokens';
 import type { Db } from '../../db/client';
 import { admins } from '../../db/schema';
@@ -183,8 +183,10 @@ export async function updateStaff(
       .from(admins)
       .where(and(eq(admins.role, 'owner'), eq(admins.active, true)))
       .for('update');
-    const [row] = await tx.select().from(admins).where(eq(admins.id, id)).for('update');
-    if (!row) throw notFound('Staff member not found');
+    const row = await lockOr404(
+      tx.select().from(admins).where(eq(admins.id, id)).for('update'),
+      'Staff member not found',
+    );
     const next = { role: input.role ?? row.role, active: input.active ?? row.active };
     if (next.active && !row.active && row.password === NO_PASSWORD) {
       throw new HttpError(409, 'This invitation has not been accepted yet.', undefined, {

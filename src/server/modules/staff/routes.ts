@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUserSchema } from '../../../shared/auth-schemas';
-import { isUuid } from '../../../shared/ids';
 import {
   acceptStaffInvitationSchema,
   previewStaffInvitationSchema,
@@ -12,7 +11,7 @@ import {
   updateStaffSchema,
 } from '../../../shared/staff';
 import { toCurrentUser } from '../../common/account';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, idParams, notFound } from '../../common/http-error';
 import { assertGoodPassword, hashPassword } from '../../common/passwords';
 import { accountOf } from '../../plugins/auth';
 import {
@@ -59,14 +58,13 @@ export default async function staffRoutes(app: FastifyInstance) {
     {
       config: { capability: 'staff.manage' },
       schema: {
-        params: z.object({ id: z.string() }),
+        params: idParams('Staff member not found'),
         body: updateStaffSchema,
         response: { 200: staffMemberSchema },
       },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Staff member not found');
       await app.run((context) => updateStaff(context, accountOf(request), id, request.body));
       return (await listStaff(app.db)).find((m) => m.id === id)!;
     },

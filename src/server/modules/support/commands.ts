@@ -15,7 +15,7 @@ import { displayName } from '../../../shared/user-display';
 import type { Account } from '../../common/account';
 import { recordAudit } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, lockOr404, notFound } from '../../common/http-error';
 import { notify, ticketNotice, ticketReplyNotice } from '../../common/notify';
 import { supportTickets, ticketReplies } from '../../db/schema';
 import { ownedUploadKeys } from '../files';
@@ -62,12 +62,10 @@ export async function setTicketStatus(
 ): Promise<Outcome<Ticket>> {
   if (!isUuid(id)) throw notFound(TICKET_NOT_FOUND);
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(supportTickets)
-      .where(eq(supportTickets.id, id))
-      .for('update');
-    if (!current) throw notFound(TICKET_NOT_FOUND);
+    const current = await lockOr404(
+      tx.select().from(supportTickets).where(eq(supportTickets.id, id)).for('update'),
+      TICKET_NOT_FOUND,
+    );
     if (current.status === status) return { value: toTicket(current), changed: [] };
     const [updated] = await tx
       .update(supportTickets)
@@ -108,12 +106,14 @@ export async function addTicketReply(
   const authorKind: TicketAuthor = staff ? 'admin' : 'user';
   return context.db.transaction(async (tx) => {
     const t = supportTickets;
-    const [ticket] = await tx
-      .select()
-      .from(t)
-      .where(and(eq(t.id, ticketId), staff ? undefined : eq(t.userId, author.id)))
-      .for('update');
-    if (!ticket) throw notFound(TICKET_NOT_FOUND);
+    const ticket = await lockOr404(
+      tx
+        .select()
+        .from(t)
+        .where(and(eq(t.id, ticketId), staff ? undefined : eq(t.userId, author.id)))
+        .for('update'),
+      TICKET_NOT_FOUND,
+    );
     let status = ticket.status;
     if (!staff && ticket.status === 'closed') throw new HttpError(409, TICKET_CLOSED_MESSAGE);
     if (!staff && ticket.status === 'resolved') {

@@ -20,7 +20,7 @@ import {
   type Outcome,
   STAFF,
 } from '../../common/command';
-import { HttpError, notFound } from '../../common/http-error';
+import { HttpError, lockOr404, notFound } from '../../common/http-error';
 import { notify } from '../../common/notify';
 import { uploads, users, verificationLimits, verificationSubmissions } from '../../db/schema';
 import { ownedUploadKeys } from '../files';
@@ -158,12 +158,14 @@ export async function decideVerification(
   input: { decision: 'approve' | 'reject'; reason?: string | null; note?: string | null },
 ): Promise<Outcome<string>> {
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(verificationSubmissions)
-      .where(eq(verificationSubmissions.id, id))
-      .for('update');
-    if (!current) throw notFound('Verification not found');
+    const current = await lockOr404(
+      tx
+        .select()
+        .from(verificationSubmissions)
+        .where(eq(verificationSubmissions.id, id))
+        .for('update'),
+      'Verification not found',
+    );
     if (current.status !== 'pending') {
       throw new HttpError(409, `This verification was already ${current.status}`);
     }
@@ -293,12 +295,10 @@ export async function updateLevelLimits(
   input: z.infer<typeof updateLimitsSchema>,
 ): Promise<Outcome<LevelLimits>> {
   return context.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(verificationLimits)
-      .where(eq(verificationLimits.level, level))
-      .for('update');
-    if (!current) throw notFound('No such verification level');
+    const current = await lockOr404(
+      tx.select().from(verificationLimits).where(eq(verificationLimits.level, level)).for('update'),
+      'No such verification level',
+    );
     const next = {
       perCard: fromCents(toCents(input.perCard)),
       perDay: fromCents(toCents(input.perDay)),

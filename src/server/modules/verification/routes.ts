@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditEntrySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
-import { isUuid } from '../../../shared/ids';
 import { wholeNumberParam } from '../../../shared/params';
 import {
   adminVerificationListQuerySchema,
@@ -14,7 +13,7 @@ import {
   verificationStateSchema,
   verificationSubmissionSchema,
 } from '../../../shared/verification';
-import { notFound } from '../../common/http-error';
+import { idParams, notFound } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
 import {
@@ -26,7 +25,6 @@ import {
 } from './queries';
 import { levelLimits } from './selling-limits';
 
-const idParams = z.object({ id: z.string() });
 const HISTORY_SHOWN = 200;
 
 export default async function verificationRoutes(app: FastifyInstance) {
@@ -76,13 +74,13 @@ export default async function verificationRoutes(app: FastifyInstance) {
     {
       config: { capability: 'verifications' },
       schema: {
-        params: idParams,
+        params: idParams('Verification not found'),
         response: { 200: adminVerificationSchema.extend({ audit: z.array(auditEntrySchema) }) },
       },
     },
     async (request) => {
       const { id } = request.params;
-      const found = isUuid(id) ? await findAdminVerification(app.db, id) : null;
+      const found = await findAdminVerification(app.db, id);
       if (!found) throw notFound('Verification not found');
       return { ...found, audit: await verificationAudit(app.db, id) };
     },
@@ -93,14 +91,13 @@ export default async function verificationRoutes(app: FastifyInstance) {
     {
       config: { capability: 'verifications' },
       schema: {
-        params: idParams,
+        params: idParams('Verification not found'),
         body: verificationDecisionSchema,
         response: { 200: adminVerificationSchema },
       },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Verification not found');
       await app.run((context) => decideVerification(context, accountOf(request), id, request.body));
       return (await findAdminVerification(app.db, id))!;
     },
