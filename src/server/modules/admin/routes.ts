@@ -19,7 +19,6 @@ import {
   offerCreatedSchema,
   timelineEntrySchema,
 } from '../../../shared/fair-dealing';
-import { isUuid } from '../../../shared/ids';
 import {
   instantPolicyInputSchema,
   instantPolicySchema,
@@ -139,14 +138,13 @@ export default async function adminRoutes(app: FastifyInstance) {
     {
       config: { capability: 'cards.review' },
       schema: {
-        params: idParams,
+        params: idParams('Transaction not found'),
         body: sampleReviewSchema,
         response: { 200: z.object({ sampleStatus: z.string() }) },
       },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Transaction not found');
       return app.run((context) =>
         reviewSample(context, accountOf(request), id, request.body.outcome),
       );

@@ -180,7 +180,7 @@ export default async function cardRoutes(app: FastifyInstance) {
     '/api/transactions/:id/withdraw',
     {
       onRequest: requireCustomer,
-      schema: { params: idParams, response: { 200: transactionSchema } },
+      schema: { params: idParams('Transaction not found'), response: { 200: transactionSchema } },
     },
     async (request) => {
       const account = accountOf(request);

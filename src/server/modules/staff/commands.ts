@@ -110,8 +110,10 @@ export async function resendStaffInvitation(
   id: string,
 ): Promise<Outcome<{ id: string }>> {
   return context.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(admins).where(eq(admins.id, id)).for('update');
-    if (!row) throw notFound('Staff member not found');
+    const row = await lockOr404(
+      tx.select().from(admins).where(eq(admins.id, id)).for('update'),
+      'Staff member not found',
+    );
     if (row.password !== NO_PASSWORD) {
       throw new HttpError(409, NOT_PENDING, undefined, { code: 'not_pending' });
     }

@@ -75,13 +75,12 @@ export default async function staffRoutes(app: FastifyInstance) {
     {
       config: { capability: 'staff.manage' },
       schema: {
-        params: z.object({ id: z.string() }),
+        params: idParams('Staff member not found'),
         response: { 200: staffMemberSchema },
       },
     },
     async (request) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Staff member not found');
       await app.run((context) => resendStaffInvitation(context, accountOf(request), id));
       app.mail.kick();
       return (await listStaff(app.db)).find((m) => m.id === id)!;
