@@ -114,3 +114,27 @@ export const rateChangeSchema = z.object({
   changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
   createdAt: z.string(),
 });
+
+/** A seller has at most this many rate alerts (issue 41). */
+export const MAX_RATE_ALERTS = 20;
+
+/** POST /api/rate-alerts: tell me when the brand's rate (for a format) is at least minRate. */
+export const createRateAlertSchema = z.object({
+  brand: z
+    .string({ error: BRAND_NAME_MESSAGE })
+    .trim()
+    .min(1, BRAND_NAME_MESSAGE)
+    .max(120, 'Brand name is too long'),
+  format: z.enum(['physical', 'egift'], { error: 'Format must be physical or egift' }).nullish(),
+  minRate: rateField,
+});
+
+/** A rate alert as answered (GET /api/rate-alerts). */
+export const rateAlertSchema = z.object({
+  id: z.string(),
+  brand: z.string(),
+  format: z.string().nullable(),
+  minRate: z.string(),
+  createdAt: z.string(),
+});
+export type RateAlert = z.infer<typeof rateAlertSchema>;

@@ -301,4 +301,72 @@ describe('rates', () => {
       expect(removed.json().tiers).toEqual([]);
     });
   });
+
+  describe('alerts (issue 41, decision 132)', () => {
+    const alertsOf = async (who: SignedIn) =>
+      (await as(t.app, who, { method: 'GET', url: '/api/notifications' }))
+        .json()
+        .items.filter((n: { kind: string }) => n.kind === 'rate');
+    const addAlert = (who: SignedIn, payload: object) =>
+      as(t.app, who, { method: 'POST', url: '/api/rate-alerts', payload });
+
+    it('tell the seller once per upward crossing, never on a change that stays above', async () => {
+      const seller = await signUp(t.app);
+      const created = await addAlert(seller, { brand: 'best buy', minRate: '0.90' });
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({ brand: 'Best Buy', format: null, minRate: '0.90' });
+      await setTerms('Best Buy', { rate: '0.89' });
+      expect(await alertsOf(seller)).toHaveLength(0);
+      await setTerms('Best Buy', { rate: '0.90' });
+      const told = await alertsOf(seller);
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({
+        title: 'Best Buy now pays up to 90%',
+        link: '/upload?brand=Best%20Buy',
+      });
+      await setTerms('Best Buy', { rate: '0.92' });
+      expect(await alertsOf(seller)).toHaveLength(1);
+      await setTerms('Best Buy', { rate: '0.85' });
+      await setTerms('Best Buy', { rate: '0.91' });
+      expect(await alertsOf(seller)).toHaveLength(2);
+    });
+
+    it('watch a format through its tiers, up to 20 each, deleted by their owner only', async () => {
+      const seller = await signUp(t.app);
+      const other = await signUp(t.app);
+      const physical = await addAlert(seller, {
+        brand: 'Adidas',
+        format: 'physical',
+        minRate: 0.9,
+      });
+      expect(physical.statusCode).toBe(201);
+      await setTerms('Adidas', {
+        tiers: [{ format: 'egift', minValue: '0', maxValue: null, rate: '0.95' }],
+      });
+      expect(await alertsOf(seller)).toHaveLength(0);
+      await setTerms('Adidas', {
+        tiers: [{ format: 'physical', minValue: '100', maxValue: null, rate: '0.93' }],
+      });
+      expect(await alertsOf(seller)).toHaveLength(1);
+
+      expect((await addAlert(seller, { brand: 'No Such Brand', minRate: '0.9' })).statusCode).toBe(
+        400,
+      );
+      for (let i = 1; i < 20; i++) {
+        expect((await addAlert(seller, { brand: 'Nike', minRate: '0.95' })).statusCode).toBe(201);
+      }
+      const tooMany = await addAlert(seller, { brand: 'Nike', minRate: '0.95' });
+      expect(tooMany.statusCode).toBe(409);
+      const list = await as(t.app, seller, { method: 'GET', url: '/api/rate-alerts' });
+      expect(list.json()).toHaveLength(20);
+      const id = physical.json().id;
+      const theirs = await as(t.app, other, { method: 'DELETE', url: `/api/rate-alerts/${id}` });
+      expect(theirs.statusCode).toBe(404);
+      const mine = await as(t.app, seller, { method: 'DELETE', url: `/api/rate-alerts/${id}` });
+      expect(mine.statusCode).toBe(204);
+      expect(
+        (await as(t.app, seller, { method: 'GET', url: '/api/rate-alerts' })).json(),
+      ).toHaveLength(19);
+    });
+  });
 });

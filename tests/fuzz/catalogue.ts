@@ -1360,6 +1360,27 @@ export const CATALOGUE: RouteSpec[] = [
       ),
   },
 
+  // rate alerts (issue 41, decision 132)
+  { method: 'GET', path: '/api/rate-alerts', access: 'customer' },
+  {
+    method: 'POST',
+    path: '/api/rate-alerts',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        brand: rng.pick(['Amazon', 'amazon', 'No Such Brand', 'Other', '']),
+        format: rng.pick<JsonLike>(['physical', 'egift', null, 'paper']),
+        minRate: rng.pick<JsonLike>(['0.95', 0.9, '1.5', '.9']),
+      }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/rate-alerts/:id',
+    access: 'customer',
+    param: ({ rng }) => rng.pick([rng.uuid(), 'not-an-id']),
+  },
+
   // instant decisions (issue 41, decision 131)
   { method: 'GET', path: '/api/admin/instant-decisions', access: 'staff' },
   {

@@ -9,7 +9,7 @@ import { unsubscribeOf } from '../mail/unsubscribe';
 import { type Change, type CommandContext, change } from './command';
 
 export interface Notice {
-  kind: 'transaction' | 'chat' | 'ticket' | 'verification' | 'account';
+  kind: 'transaction' | 'chat' | 'ticket' | 'verification' | 'account' | 'rate';
   title: string;
   body: string;
   link: string;

@@ -1,3 +1,4 @@
+import type { InstantPolicy } from '@shared/instant-decisions';
 import type { AdminBrandRate, RateChange } from '@shared/rates';
 import { queryOptions } from '@tanstack/react-query';
 import { ratesQuery, refresh } from '@/lib/queries';
@@ -12,3 +13,9 @@ export const rateHistoryQuery = () =>
 /** After a change of terms: the staff list, its history and the public list the forms quote. */
 export const refreshRates = () =>
   refresh(adminRatesQuery().queryKey, rateHistoryQuery().queryKey, ratesQuery().queryKey);
+
+/** The owner's instant-decision policy (issue 41). */
+export const instantPolicyQuery = () =>
+  queryOptions<InstantPolicy>({ queryKey: ['/api/admin/instant-decisions'] });
+
+export const refreshInstantPolicy = () => refresh(instantPolicyQuery().queryKey);

@@ -6,6 +6,7 @@ import {
   OTHER_BRAND,
   type RateChange,
   rateProblem,
+  tierLabel,
 } from '@shared/rates';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArchiveRestoreIcon, ArchiveXIcon, PencilIcon, PlusIcon, TagsIcon } from 'lucide-react';
@@ -25,6 +26,7 @@ import { errorToast } from '@/lib/error-toast';
 import { problemsResolver } from '@/lib/form';
 import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
+import { InstantPolicyPanel } from './instant-policy';
 import { adminRatesQuery, rateHistoryQuery, refreshRates } from './queries';
 
 type Terms = { brand: string; rate: string; minimum: string };
@@ -40,6 +42,7 @@ export function RatesTab() {
   if (isLoading) return <Skeleton className="h-48" />;
   return (
     <div className="grid gap-6">
+      <InstantPolicyPanel />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="max-w-prose text-sm text-muted-foreground">
           New quotes use these at once; a card keeps the rate it was submitted at.
@@ -57,7 +60,18 @@ export function RatesTab() {
         <TableBody>
           {(rates ?? []).map((r) => (
             <TableRow key={r.id} data-testid="rate-row" className={r.retired ? 'opacity-60' : ''}>
-              <TableCell className="font-medium">{r.brand}</TableCell>
+              <TableCell className="font-medium">
+                {r.brand}
+                {r.tiers.map((tier) => (
+                  <span
+                    key={`${tier.format}-${tier.minValue}`}
+                    className="block text-xs font-normal text-muted-foreground"
+                    data-testid="rate-tier"
+                  >
+                    {tierLabel(tier)}
+                  </span>
+                ))}
+              </TableCell>
               <TableCell className="tabular-nums" data-testid="rate-percent">
                 {ratePercent(r.rate)}%<span className="sr-only"> ({r.rate})</span>
               </TableCell>

@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DownloadIcon, EyeIcon, ReceiptTextIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
+import { CardSpeed } from '@/components/card-speed';
 import { DateTimeStack } from '@/components/date-time';
 import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
@@ -167,6 +168,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
         <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </div>
       <MoneyStatusLine transaction={t} className="mt-2" />
+      <CardSpeed transaction={t} className="mt-2" />
       {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />
       <div className="mt-2 -mb-1">
@@ -187,6 +189,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell>
         <StatusBadge status={t.status} />
         <MoneyStatusLine transaction={t} className="mt-1 max-w-64 whitespace-normal text-xs" />
+        <CardSpeed transaction={t} className="mt-1 whitespace-normal text-xs" />
         {t.offer?.status === 'pending' && (
           <RevisedOffer transaction={t} className="mt-2 max-w-80 whitespace-normal" />
         )}

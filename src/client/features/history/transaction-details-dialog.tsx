@@ -7,6 +7,7 @@ import type { Transaction } from '@shared/transactions';
 import { DownloadIcon } from 'lucide-react';
 import type * as React from 'react';
 import { CardImages } from '@/components/card-images';
+import { CardSpeed } from '@/components/card-speed';
 import { Detail } from '@/components/detail';
 import { CardTimeline } from '@/components/fair/card-timeline';
 import { ReviewTimeLine } from '@/components/fair/review-time';
@@ -51,6 +52,7 @@ export function TransactionDetailsDialog({
               <StatusBadge status={t.status} />
               <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
             </div>
+            <CardSpeed transaction={t} />
           </div>
           <RevisedOffer transaction={t} />
           <PayoutHoldNotice until={t.payoutHoldUntil} reason={t.payoutHoldReason} />

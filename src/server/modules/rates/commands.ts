@@ -1,12 +1,16 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { fromCents, toCents } from '../../../shared/money';
+import { MAX_RATE_ALERTS, type RateAlert } from '../../../shared/rate-schemas';
 import { type BrandRate, OTHER_BRAND, type RateTier } from '../../../shared/rates';
 import type { Account } from '../../common/account';
+import { lockAccount } from '../../common/accounts';
 import { type AuditChanges, recordAudit } from '../../common/audit';
 import { type CommandContext, changeEverywhere, type Outcome } from '../../common/command';
 import { badRequest, HttpError, notFound } from '../../common/http-error';
-import { brandRates, brandRateTiers } from '../../db/schema';
-import { findBrand, shortRate, termsOf } from './queries';
+import { type Notice, notify } from '../../common/notify';
+import type { Db } from '../../db/client';
+import { brandRates, brandRateTiers, rateAlerts } from '../../db/schema';
+import { bestRate, findBrand, shortRate, termsOf } from './queries';
 
 /** Every open page that quotes (upload form, staff tab) refetches at once, on every instance. */
 const RATES_CHANGED = changeEverywhere(['rates']);
@@ -146,6 +150,105 @@ export async function changeBrand(
       action: changes.retired ? (next.retired ? 'retire' : 'restore') : 'update',
       changes: { brand: { from: current.brand, to: current.brand }, ...changes },
     });
-    return { value: await termsOf(tx, row!), changed: [RATES_CHANGED] };
+    const after = await termsOf(tx, row!);
+    const told = next.retired ? [] : await tellRateAlerts(context, tx, terms, after);
+    return { value: after, changed: [RATES_CHANGED, ...told] };
   });
+}
+
+const percentOf = (rate: string) => `${Math.round(Number(rate) * 10_000) / 100}%`;
+
+/**
+ * The sellers whose alert on this brand a change made cross upwards (decision 132): the best rate
+ * for the alert's format was under its threshold before and is at or over it after. Each is told
+ * once per crossing, in the app and by the notices' email (which honours their preferences and
+ * unsubscribe); a change that stays above tells no one.
+ */
+async function tellRateAlerts(
+  context: CommandContext,
+  tx: Db,
+  before: BrandRate,
+  after: BrandRate,
+) {
+  const alerts = await tx
+    .select()
+    .from(rateAlerts)
+    .where(eq(sql`lower(${rateAlerts.brand})`, after.brand.toLowerCase()));
+  const changed = [];
+  for (const alert of alerts) {
+    const was = Number(bestRate(before, alert.format));
+    const is = bestRate(after, alert.format);
+    if (!(was < Number(alert.minRate) && Number(is) >= Number(alert.minRate))) continue;
+    const what =
+      alert.format === null
+        ? after.brand
+        : `${after.brand} (${alert.format === 'egift' ? 'e-code' : 'physical'})`;
+    const notice: Notice = {
+      kind: 'rate',
+      title: `${what} now pays up to ${percentOf(is)}`,
+      body: `The rate you asked about reached ${percentOf(is)}, at or above your alert of ${percentOf(alert.minRate)}. Sell a card at that rate now.`,
+      link: `/upload?brand=${encodeURIComponent(after.brand)}`,
+    };
+    changed.push(await notify(context, tx, alert.userId, notice));
+  }
+  return changed;
+}
+
+/** A seller's new rate alert on a brand bought today; at most MAX_RATE_ALERTS each. */
+export async function createRateAlert(
+  context: CommandContext,
+  userId: string,
+  input: { brand: string; format?: 'physical' | 'egift' | null; minRate: string },
+): Promise<Outcome<RateAlert>> {
+  return context.db.transaction(async (tx) => {
+    // One seller's alerts are counted and added one at a time.
+    await lockAccount(tx, userId);
+    const brand = await findBrand(tx, input.brand, 'share');
+    if (!brand || brand.retiredAt || brand.brand === OTHER_BRAND) {
+      throw badRequest('Choose a brand we buy', 'brand');
+    }
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(rateAlerts)
+      .where(eq(rateAlerts.userId, userId));
+    if (n >= MAX_RATE_ALERTS) {
+      throw new HttpError(409, `You can have at most ${MAX_RATE_ALERTS} rate alerts`, undefined, {
+        code: 'too_many_alerts',
+      });
+    }
+    const [row] = await tx
+      .insert(rateAlerts)
+      .values({
+        userId,
+        brand: brand.brand,
+        format: input.format ?? null,
+        minRate: normalizedRate(input.minRate),
+        createdAt: new Date(context.now()),
+      })
+      .returning();
+    return {
+      value: {
+        id: row!.id,
+        brand: row!.brand,
+        format: row!.format,
+        minRate: shortRate(row!.minRate),
+        createdAt: row!.createdAt.toISOString(),
+      },
+      changed: [],
+    };
+  });
+}
+
+/** A seller deletes one of their alerts (anyone else's is a 404). */
+export async function deleteRateAlert(
+  context: CommandContext,
+  userId: string,
+  id: string,
+): Promise<Outcome<void>> {
+  const deleted = await context.db
+    .delete(rateAlerts)
+    .where(and(eq(rateAlerts.id, id), eq(rateAlerts.userId, userId)))
+    .returning({ id: rateAlerts.id });
+  if (deleted.length === 0) throw notFound('Alert not found');
+  return { value: undefined, changed: [] };
 }

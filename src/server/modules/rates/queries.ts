@@ -5,7 +5,7 @@ import { type BrandRate, OTHER_BRAND, type RateTier, type TierFormat } from '../
 import type { AuditChanges } from '../../common/audit';
 import { badRequest, HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
-import { auditLog, brandRates, brandRateTiers } from '../../db/schema';
+import { auditLog, brandRates, brandRateTiers, rateAlerts } from '../../db/schema';
 
 type Row = typeof brandRates.$inferSelect;
 type TierRow = typeof brandRateTiers.$inferSelect;
@@ -140,6 +140,35 @@ export async function rateHistory(db: Db, limit: number) {
   return rows.map((r) => ({
     ...r,
     changes: r.changes as AuditChanges,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * The best rate a seller watching `format` (or any format, null) can get from these terms: the
+ * brand rate, or a tier of that format (or of any) above it (decision 132).
+ */
+export function bestRate(terms: BrandRate, format: string | null): string {
+  const tiers = terms.tiers.filter(
+    (t) => format === null || t.format === format || t.format === 'any',
+  );
+  return [terms.rate, ...tiers.map((t) => t.rate)].reduce((best, rate) =>
+    Number(rate) > Number(best) ? rate : best,
+  );
+}
+
+/** A seller's rate alerts, newest first. */
+export async function rateAlertsOf(db: Db, userId: string) {
+  const rows = await db
+    .select()
+    .from(rateAlerts)
+    .where(eq(rateAlerts.userId, userId))
+    .orderBy(desc(rateAlerts.createdAt), desc(rateAlerts.id));
+  return rows.map((r) => ({
+    id: r.id,
+    brand: r.brand,
+    format: r.format,
+    minRate: shortRate(r.minRate),
     createdAt: r.createdAt.toISOString(),
   }));
 }

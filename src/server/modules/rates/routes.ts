@@ -1,17 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isUuid } from '../../../shared/ids';
 import {
   adminBrandRateSchema,
   brandRateSchema,
+  createRateAlertSchema,
   createRateSchema,
+  rateAlertSchema,
   rateChangeSchema,
   rateListSchema,
   updateRateSchema,
 } from '../../../shared/rate-schemas';
-import { accountOf } from '../../plugins/auth';
-import { addBrand, changeBrand } from './commands';
-import { activeRates, allRates, rateHistory } from './queries';
+import { notFound } from '../../common/http-error';
+import { accountOf, requireCustomer } from '../../plugins/auth';
+import { addBrand, changeBrand, createRateAlert, deleteRateAlert } from './commands';
+import { activeRates, allRates, rateAlertsOf, rateHistory } from './queries';
 
 const HISTORY_SHOWN = 200;
 
@@ -72,6 +76,41 @@ export default async function rateRoutes(app: FastifyInstance) {
     async (request) => {
       const { brand } = request.params;
       return app.run((context) => changeBrand(context, accountOf(request), brand, request.body));
+    },
+  );
+
+  // A seller's rate alerts (issue 41, decision 132).
+  r.get(
+    '/api/rate-alerts',
+    { onRequest: requireCustomer, schema: { response: { 200: z.array(rateAlertSchema) } } },
+    async (request) => rateAlertsOf(app.db, accountOf(request).id),
+  );
+
+  r.post(
+    '/api/rate-alerts',
+    {
+      onRequest: requireCustomer,
+      schema: { body: createRateAlertSchema, response: { 201: rateAlertSchema } },
+    },
+    async (request, reply) => {
+      const alert = await app.run((context) =>
+        createRateAlert(context, accountOf(request).id, request.body),
+      );
+      return reply.code(201).send(alert);
+    },
+  );
+
+  r.delete(
+    '/api/rate-alerts/:id',
+    {
+      onRequest: requireCustomer,
+      schema: { params: z.object({ id: z.string() }), response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Alert not found');
+      await app.run((context) => deleteRateAlert(context, accountOf(request).id, id));
+      return reply.code(204).send(null);
     },
   );
 }

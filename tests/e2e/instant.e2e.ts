@@ -1,0 +1,117 @@
+import type { APIRequestContext } from 'playwright-core';
+import sharp from 'sharp';
+import { describe, expect } from 'vitest';
+import { expectNoAxeFindings } from './axe';
+import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
+
+/** Instant decisions and a place in the queue (issue 41), in the browser. */
+
+/** A photo no other test sends (random noise), so no automated check flags it as a copy. */
+let seed = Date.now() & 0xffff;
+function uniquePhoto() {
+  const pixels = Buffer.alloc(96 * 64 * 3);
+  let x = seed++;
+  for (let i = 0; i < pixels.length; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    pixels[i] = x >> 23;
+  }
+  return sharp(pixels, { raw: { width: 96, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+async function submit(request: APIRequestContext, cardType: string, paymentMethodId: string) {
+  const upload = await request.post('/api/upload-card-image', {
+    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: await uniquePhoto() } },
+  });
+  const { objectPath } = await upload.json();
+  const response = await request.post('/api/transactions', {
+    data: {
+      cardType,
+      cardValue: '100',
+      cardCondition: 'brand_new',
+      cardFormat: 'egift',
+      paymentMethodId,
+      imageUrls: [objectPath],
+      scamCheck: 'no',
+    },
+  });
+  expect(response.status()).toBe(201);
+  return response.json() as Promise<{ id: string; decidedBy: string | null }>;
+}
+
+const OFF = {
+  enabled: false,
+  minLevel: 2,
+  minCompletedCards: 10,
+  maxCardValue: '200.00',
+  maxDailyTotal: '500.00',
+  brands: [],
+  sampleRate: 0.1,
+};
+
+describe('instant decisions', () => {
+  test('the owner sets the policy, and a seller’s eligible card is approved at once', async ({
+    customer,
+    browser,
+  }) => {
+    const staff = await (await staffContext(browser)).newPage();
+    try {
+      await staff.goto('/admin');
+      await staff.getByRole('tab', { name: 'Rates' }).click();
+      const panel = staff.getByTestId('instant-policy');
+      await expect(panel).toContainText('Off: every card waits for a person.');
+      await panel.getByLabel('Decide eligible cards at once').check();
+      await panel.getByLabel('Lowest verification level').fill('0');
+      await panel.getByLabel('Completed cards at least').fill('0');
+      await panel.getByLabel('Sampled for review (%)').fill('0');
+      await panel.getByLabel('Brands').fill('Nordstrom');
+      await panel.getByTestId('save-instant-policy').click();
+      await expect(staff.getByTestId('toast')).toContainText('Instant-decision policy saved');
+      await expect(panel).toContainText('On: trusted sellers’ cards up to $200.00 of Nordstrom');
+      await screenshot(staff, 'admin-instant-policy');
+      await expectNoAxeFindings(staff, 'the Rates tab with the instant-decision policy');
+
+      const { page } = customer;
+      const method = await (
+        await page.request.post('/api/payment-methods', {
+          data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
+        })
+      ).json();
+      // A brand off the list waits for a person, with its place in the queue…
+      const waiting = await submit(page.request, 'Nike', method.id);
+      expect(waiting.decidedBy).toBeNull();
+      // …and a listed brand's clean card is approved at once.
+      const instant = await submit(page.request, 'Nordstrom', method.id);
+      expect(instant.decidedBy).toBe('auto');
+
+      await page.goto('/history');
+      // The history shows a table, or cards on a phone: the one on screen says so.
+      const instantLine = page.locator('[data-testid="approved-instantly"]:visible');
+      await expect(instantLine).toHaveCount(1);
+      await expect(page.locator('[data-testid="queue-place"]:visible')).toContainText(
+        'in line · a decision in about',
+      );
+      await screenshot(page, 'history-instant');
+      await expectNoAxeFindings(page, 'the history with an instant card and a queued one');
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await page.reload();
+      await expect(instantLine).toHaveCount(1);
+      await screenshot(page, 'history-instant-dark');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await expect(instantLine).toHaveCount(1);
+      await expectNoSidewaysScroll(page);
+      await screenshot(page, 'phone-history-instant-dark');
+      await expectNoAxeFindings(page, 'the history on a phone, dark');
+
+      // Staff see who decided it and the rules that held.
+      const card = await (await staff.request.get(`/api/admin/transactions/${instant.id}`)).json();
+      expect(card.instantDecision.rules).toContain('brand_listed');
+    } finally {
+      // Other browser tests expect every card to wait for a person.
+      const off = await staff.request.put('/api/admin/instant-decisions', { data: OFF });
+      expect(off.status()).toBe(200);
+      await staff.context().close();
+    }
+  });
+});
