@@ -11,7 +11,7 @@ import {
   updateStaffSchema,
 } from '../../../shared/staff';
 import { toCurrentUser } from '../../common/account';
-import { HttpError, idParams, notFound } from '../../common/http-error';
+import { HttpError, idParams } from '../../common/http-error';
 import { assertGoodPassword, hashPassword } from '../../common/passwords';
 import { accountOf } from '../../plugins/auth';
 import {
