@@ -52,7 +52,14 @@ export const MINIMUM_AGE = 18;
 export const UNDER_18 = `You must be at least ${MINIMUM_AGE} years old to sell on Cardbridge`;
 export const DOCUMENT_PREFIX = '/objects/verification/';
 /** The objectPath /api/upload-verification-document answers: a random name in its own prefix. */
-const DOCUMENT_PATH = /^\/objects\/verification\/[0-9a-f-]{36}\.[a-z0-9]{2,5}$/;
+
+/**
+ * What the page says about the documents, as the app treats them (issue 43 item 21): staff who
+ * check identities see them, they are deleted `days` after the decision, and until then the
+ * owner's data export holds a copy (decision 072; the export, decision 083's privacy page).
+ */
+export const documentsText = (days: number) =>
+  `Only our staff who check identities can open your documents. We delete them ${days} days after our decision; until then, the data export in Profile → Privacy includes a copy for you.`;
 
 /** Whole years from a YYYY-MM-DD birth date to `now` (UTC days). */
 export function ageOn(dateOfBirth: string, now: Date): number {
@@ -64,71 +71,27 @@ export function ageOn(dateOfBirth: string, now: Date): number {
   return age;
 }
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
-const country = z
-  .string({ error: 'Country is required' })
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code, such as US or GB');
-
-const documentPath = (label: string) =>
-  z
-    .string({ error: `${label} must be an uploaded file` })
-    .max(200, `${label} must be an uploaded file`)
-    .refine(
-      (path) => DOCUMENT_PATH.test(path),
-      `${label} must be a file sent to /api/upload-verification-document`,
-    );
-
-export const identitySubmissionSchema = z.object({
-  level: z.literal(1),
-  legalFirstName: text('Legal first name', 100),
-  legalLastName: text('Legal last name', 100),
-  dateOfBirth: z
-    .string({ error: 'Date of birth is required (YYYY-MM-DD)' })
-    .refine(isCalendarDate, 'Date of birth must be a date written YYYY-MM-DD'),
-  country,
-  documentType: z.enum(DOCUMENT_TYPES, {
-    error: `Document type must be one of: ${DOCUMENT_TYPES.join(', ')}`,
-  }),
-  documentImages: z
-    .array(documentPath('Each document image'), { error: 'Add a photo of the document' })
-    .min(1, 'Add a photo of the document')
-    .max(2, 'At most 2 document photos: the front and the back'),
-  selfieImage: documentPath('The selfie'),
-});
-
-export const addressSubmissionSchema = z.object({
-  level: z.literal(2),
-  addressLine1: text('Address', 200),
-  addressLine2: z
-    .string()
-    .trim()
-    .max(200, 'Address line 2 must be at most 200 characters')
-    .optional()
-    .nullable(),
-  city: text('City', 100),
-  postalCode: text('Postal code', 20),
-  country,
-  proofImages: z
-    .array(documentPath('Each proof of address'), { error: 'Add a proof of address' })
-    .min(1, 'Add a proof of address')
-    .max(3, 'At most 3 files for the proof of address'),
-});
-
-/** POST /api/verification: level 1 (identity) or level 2 (address). */
-export const createVerificationSchema = z.discriminatedUnion(
-  'level',
-  [identitySubmissionSchema, addressSubmissionSchema],
-  { error: 'level must be 1 (identity) or 2 (address)' },
-);
-export type CreateVerificationInput = z.infer<typeof createVerificationSchema>;
+/** A date of birth in words, with the age it gives on `now`: "March 4, 1990 (36 years old)". */
+export function dateOfBirthText(dateOfBirth: string, now: Date): string {
+  if (!isCalendarDate(dateOfBirth)) return dateOfBirth;
+  const [year, month, day] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  return `${MONTHS[month - 1]} ${day}, ${year} (${ageOn(dateOfBirth, now)} years old)`;
+}
 
 /** A submission as its customer sees it: never its images (decision 072). */
 export const verificationSubmissionSchema = z.object({
@@ -159,6 +122,8 @@ export const verificationStateSchema = z.object({
   /** The limits each level gives, for the page that explains what verifying raises. */
   levels: z.array(limitValuesSchema.extend({ level: z.number() })),
   submissions: z.array(verificationSubmissionSchema),
+  /** Days identity documents are kept after staff decide (VERIFICATION_DOCUMENT_RETENTION_DAYS). */
+  documentRetentionDays: z.number(),
 });
 export type VerificationState = z.infer<typeof verificationStateSchema>;
 
@@ -181,6 +146,7 @@ export const adminVerificationSchema = z.object({
   addressLine1: z.string().nullable(),
   addressLine2: z.string().nullable(),
   city: z.string().nullable(),
+  region: z.string().nullable(),
   postalCode: z.string().nullable(),
   documentImages: z.array(z.string()),
   selfieImage: z.string().nullable(),

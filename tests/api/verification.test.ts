@@ -8,6 +8,7 @@ import { auditLog, uploads, users, verificationSubmissions } from '../../src/ser
 import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryption';
 import { resealDocuments } from '../../src/server/modules/files';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
+import { REGION_MISSING } from '../../src/shared/verification-submission';
 import {
   as,
   fixture,
@@ -284,15 +285,32 @@ describe('verification levels', () => {
       level: 2,
       addressLine1: '1 Main Street',
       city: 'Springfield',
+      region: 'IL',
       postalCode: '12345',
       country: 'us',
       proofImages: [await uploadDocument(who)],
     });
     expect((await submit(fresh, await address(fresh))).statusCode).toBe(409);
     const who = await verifiedCustomer();
+    // A US address needs its state (issue 43 item 21); a country not in ISO 3166 is refused.
+    const noState = await submit(who, { ...(await address(who)), region: ' ' });
+    expect(noState.statusCode).toBe(400);
+    expect(noState.json().errors).toEqual({ region: REGION_MISSING });
+    const nowhere = await submit(who, { ...(await address(who)), country: 'ZZ' });
+    expect(nowhere.statusCode).toBe(400);
+    expect(nowhere.json().errors).toEqual({ country: 'Choose a country from the list' });
     const created = await submit(who, await address(who));
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({ level: 2, country: 'US' });
+    const detail = (
+      await as(t.app, staff, {
+        method: 'GET',
+        url: `/api/admin/verifications/${created.json().id}`,
+      })
+    ).json();
+    expect(detail).toMatchObject({ region: 'IL', city: 'Springfield', country: 'US' });
+    // The page's words about documents say how long they are kept, as configured.
+    expect((await stateOf(who)).documentRetentionDays).toBe(90);
     expect((await decide(created.json().id, { decision: 'approve' })).statusCode).toBe(200);
     expect(await stateOf(who)).toMatchObject({ level: 2, limits: { perCard: '10000.00' } });
   });

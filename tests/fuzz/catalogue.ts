@@ -1433,8 +1433,9 @@ export const CATALOGUE: RouteSpec[] = [
             level: 2,
             addressLine1: '1 Main Street',
             city: 'Springfield',
+            ...(rng.chance(0.8) ? { region: rng.pick(['IL', 'Ontario', '']) } : {}),
             postalCode: '12345',
-            country: 'US',
+            country: rng.pick(['US', 'GB', 'CA']),
             proofImages: [doc()],
           });
     },

@@ -215,7 +215,7 @@ export async function databaseInvariants(database: Database): Promise<InvariantR
   await check(
     'no known status outside its list',
     `select id, status, payment_status from transactions
-      where status not in ('pending','processing','completed','rejected')
+      where status not in ('pending','processing','completed','rejected','withdrawn')
          or payment_status not in ('pending','sent','confirmed')`,
   );
   await check(

@@ -724,6 +724,8 @@ export const verificationSubmissions = pgTable(
     addressLine1: varchar('address_line1', { length: 200 }),
     addressLine2: varchar('address_line2', { length: 200 }),
     city: varchar('city', { length: 100 }),
+    /** State, province or region of a level-2 address (issue 43 item 21); null before 0030. */
+    region: varchar('region', { length: 100 }),
     postalCode: varchar('postal_code', { length: 20 }),
     documentImages: text('document_images').array().notNull().default(sql`'{}'`),
     selfieImage: text('selfie_image'),

@@ -1,7 +1,9 @@
+import { countryName } from '@shared/countries';
 import {
   type AdminVerification,
   DOCUMENT_TYPE_LABELS,
   type DocumentType,
+  dateOfBirthText,
   VERIFICATION_REJECTION_LABELS,
   VERIFICATION_REJECTION_REASONS,
   verificationRejectionLabel,
@@ -219,19 +221,23 @@ function VerificationDialog({ id, onClose }: { id: string | null; onClose: () =>
                   <Detail label="Legal name">
                     {[v.legalFirstName, v.legalLastName].filter(Boolean).join(' ')}
                   </Detail>
-                  <Detail label="Date of birth">{v.dateOfBirth}</Detail>
+                  <Detail label="Date of birth">
+                    {v.dateOfBirth ? dateOfBirthText(v.dateOfBirth, new Date()) : '—'}
+                  </Detail>
                   <Detail label="Document">
                     {DOCUMENT_TYPE_LABELS[v.documentType as DocumentType] ?? v.documentType}
                   </Detail>
                 </>
               ) : (
                 <Detail label="Address">
-                  {[v.addressLine1, v.addressLine2, v.city, v.postalCode]
+                  {[v.addressLine1, v.addressLine2, v.city, v.region, v.postalCode]
                     .filter(Boolean)
                     .join(', ')}
                 </Detail>
               )}
-              <Detail label="Country">{v.country}</Detail>
+              <Detail label="Country">
+                {countryName(v.country)} ({v.country})
+              </Detail>
               <Detail label="Sent">{formatDateTime(v.createdAt)}</Detail>
               {!pending && (
                 <Detail label="Decision">

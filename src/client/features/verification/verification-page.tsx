@@ -1,15 +1,18 @@
+import { COUNTRY_CODES, countryName, REGION_REQUIRED } from '@shared/countries';
 import { formatMoney, fromCents, toCents } from '@shared/money';
 import {
   ageOn,
   DOCUMENT_TYPE_LABELS,
   DOCUMENT_TYPES,
   type DocumentType,
+  documentsText,
   HAS_BACK,
   MINIMUM_AGE,
   UNDER_18,
   type VerificationState,
   verificationRejectionLabel,
 } from '@shared/verification';
+import { REGION_MISSING } from '@shared/verification-submission';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { BadgeCheckIcon, ClockIcon, ShieldCheckIcon, XCircleIcon } from 'lucide-react';
 import * as React from 'react';
@@ -29,44 +32,6 @@ import { refresh, verificationQuery } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 import { ACCEPTED_UPLOAD_TYPES, localFileProblem, uploadFile } from '@/lib/upload';
 import { useCustomerOnly } from '@/lib/use-customer-only';
-
-/** Countries offered in the form (ISO codes; the server takes any two-letter code). */
-const COUNTRIES = [
-  'US',
-  'GB',
-  'CA',
-  'AU',
-  'NG',
-  'GH',
-  'KE',
-  'ZA',
-  'IN',
-  'PH',
-  'IE',
-  'DE',
-  'FR',
-  'ES',
-  'IT',
-  'NL',
-  'BE',
-  'SE',
-  'NO',
-  'DK',
-  'PL',
-  'PT',
-  'MX',
-  'BR',
-  'AR',
-  'CO',
-  'AE',
-  'SG',
-  'NZ',
-  'JP',
-];
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
-const byName = [...COUNTRIES].sort((a, b) =>
-  (countryNames.of(a) ?? a).localeCompare(countryNames.of(b) ?? b),
-);
 
 const LEVEL_NAMES = ['Level 0: not verified', 'Level 1: identity', 'Level 2: address'];
 
@@ -303,9 +268,9 @@ function CountrySelect({
   return (
     <Field id={id} label="Country" error={error}>
       <NativeSelect id={id} value={value} onChange={onChange}>
-        {byName.map((code) => (
+        {COUNTRY_CODES.map((code) => (
           <option key={code} value={code}>
-            {countryNames.of(code) ?? code}
+            {countryName(code)}
           </option>
         ))}
       </NativeSelect>
@@ -438,6 +403,7 @@ function AddressForm() {
     addressLine1: '',
     addressLine2: '',
     city: '',
+    region: '',
     postalCode: '',
     country: 'US',
   });
@@ -448,6 +414,10 @@ function AddressForm() {
     const problems: Errors = {
       addressLine1: values.addressLine1.trim() ? undefined : 'Address is required',
       city: values.city.trim() ? undefined : 'City is required',
+      region:
+        values.region.trim() || !REGION_REQUIRED.includes(values.country)
+          ? undefined
+          : REGION_MISSING,
       postalCode: values.postalCode.trim() ? undefined : 'Postal code is required',
       proof: fileError(proof, 'a proof of address'),
     };
@@ -457,6 +427,7 @@ function AddressForm() {
       level: 2,
       ...values,
       addressLine2: values.addressLine2.trim() || null,
+      region: values.region.trim() || null,
       proofImages: [await uploadDocument(proof!)],
     }));
   };
@@ -475,6 +446,15 @@ function AddressForm() {
             <TextField {...text('addressLine1', 'Address', 'address-line1')} />
             <TextField {...text('addressLine2', 'Address line 2 (optional)', 'address-line2')} />
             <TextField {...text('city', 'City', 'address-level2')} />
+            <TextField
+              {...text(
+                'region',
+                REGION_REQUIRED.includes(values.country)
+                  ? 'State or region'
+                  : 'State or region (if your address has one)',
+                'address-level1',
+              )}
+            />
             <TextField {...text('postalCode', 'Postal code', 'postal-code')} />
             <CountrySelect
               id="addressCountry"
@@ -547,7 +527,7 @@ function Submissions({ state }: { state: VerificationState }) {
     <Card>
       <CardHeader>
         <CardTitle>What you sent</CardTitle>
-        <CardDescription>Your documents are never shown again, even to you.</CardDescription>
+        <CardDescription>{documentsText(state.documentRetentionDays)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
         {state.submissions.map((s) => (

@@ -337,6 +337,7 @@ export async function eraseAccount(
         addressLine1: null,
         addressLine2: null,
         city: null,
+        region: null,
         postalCode: null,
         documentImages: [],
         selfieImage: null,

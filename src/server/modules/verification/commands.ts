@@ -3,13 +3,13 @@ import type { z } from 'zod';
 import { fromCents, toCents } from '../../../shared/money';
 import {
   ageOn,
-  type CreateVerificationInput,
   type LevelLimits,
   UNDER_18,
   type updateLimitsSchema,
   type VerificationSubmission,
   verificationRejectionLabel,
 } from '../../../shared/verification';
+import type { CreateVerificationInput } from '../../../shared/verification-submission';
 import type { Account } from '../../common/account';
 import { isUniqueViolation, lockAccount } from '../../common/accounts';
 import { type AuditChanges, recordAudit } from '../../common/audit';
@@ -126,6 +126,7 @@ export async function submitVerification(
                 addressLine1: input.addressLine1,
                 addressLine2: input.addressLine2 || null,
                 city: input.city,
+                region: input.region ?? null,
                 postalCode: input.postalCode,
                 country: input.country,
                 proofImages: input.proofImages,

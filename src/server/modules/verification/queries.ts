@@ -31,6 +31,7 @@ export async function verificationState(
   db: Db,
   userId: string,
   now: number,
+  documentRetentionDays: number,
 ): Promise<VerificationState | null> {
   const [user] = await db
     .select({ level: users.verificationLevel })
@@ -64,6 +65,7 @@ export async function verificationState(
     },
     levels: levels.map(({ updatedAt: _updated, ...l }) => l),
     submissions: rows.map(toSubmission),
+    documentRetentionDays,
   };
 }
 
@@ -104,6 +106,7 @@ const toAdminVerification = (row: AdminRow): AdminVerification => {
     addressLine1: s.addressLine1,
     addressLine2: s.addressLine2,
     city: s.city,
+    region: s.region,
     postalCode: s.postalCode,
     documentImages: s.documentImages,
     selfieImage: s.selfieImage,

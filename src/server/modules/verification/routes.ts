@@ -6,13 +6,13 @@ import { wholeNumberParam } from '../../../shared/params';
 import {
   adminVerificationListQuerySchema,
   adminVerificationSchema,
-  createVerificationSchema,
   levelLimitsSchema,
   updateLimitsSchema,
   verificationDecisionSchema,
   verificationStateSchema,
   verificationSubmissionSchema,
 } from '../../../shared/verification';
+import { createVerificationSchema } from '../../../shared/verification-submission';
 import { idParams, notFound } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
@@ -34,7 +34,12 @@ export default async function verificationRoutes(app: FastifyInstance) {
     '/api/verification',
     { onRequest: requireCustomer, schema: { response: { 200: verificationStateSchema } } },
     async (request) => {
-      const state = await verificationState(app.db, accountOf(request).id, app.now());
+      const state = await verificationState(
+        app.db,
+        accountOf(request).id,
+        app.now(),
+        app.config.verification.documentRetentionDays,
+      );
       if (!state) throw notFound('Account not found');
       return state;
     },
