@@ -167,7 +167,7 @@ describe('support', () => {
     await expect(thread).toContainText(`Riley Stone (${account.email})`);
     await expect(thread.getByTestId('chat-message')).toHaveCount(1);
     await expect(thread.getByTestId('chat-message')).toContainText('balance is fine');
-    await expect(thread.getByRole('link', { name: /balance\.png/ })).toBeVisible();
+    await expect(thread.getByRole('link', { name: 'Link to example.com' })).toBeVisible();
     await thread.getByRole('button', { name: 'Send reply' }).click();
     await expect(thread.getByText('Message is required')).toBeVisible();
     await thread

@@ -5,6 +5,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 // The home page comes with the shell, one round trip sooner than the pages loaded on demand.
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 import { NotFoundPage } from '@/features/not-found/not-found-page';
+import { adminReturnPath } from '@/lib/admin-return';
 import { queryClient } from '@/lib/query-client';
 import { useSignOutsFromOtherTabs } from '@/lib/session-channel';
 import { ACCOUNT_PAGE_ROUTES } from './account-pages';
@@ -41,7 +42,8 @@ export function SignedInApp() {
             <Route path="/admin" component={AdminPage} />
             {ACCOUNT_PAGE_ROUTES}
             <Route path="/admin/login">
-              <Redirect to="/admin" replace />
+              {/* Already signed in: straight to the link the sign-in was to return to. */}
+              <Redirect to={adminReturnPath(window.location.search)} replace />
             </Route>
             <Route path="/dashboard">
               <Redirect to="/" replace />

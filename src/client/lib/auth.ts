@@ -124,7 +124,7 @@ export function useAuth() {
     return subscribe(update);
   }, []);
   const isLoading = !known && readHint();
-  return { user, isLoading, isAuthenticated: !!user, isAdmin: !!user?.isAdmin };
+  return { user, known, isLoading, isAuthenticated: !!user, isAdmin: !!user?.isAdmin };
 }
 
 /** After a 401 the session is gone: the next load need not wait for the current-user call. */

@@ -4,6 +4,8 @@ import { formatMoney } from '@shared/money';
 import type { Transaction } from '@shared/transactions';
 import { useMutation } from '@tanstack/react-query';
 import { CheckIcon, XIcon } from 'lucide-react';
+import * as React from 'react';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
@@ -25,6 +27,7 @@ export function RevisedOffer({
   className?: string;
 }) {
   const offer = t.offer;
+  const [declining, setDeclining] = React.useState(false);
   const answer = useMutation({
     mutationFn: async (choice: 'accept' | 'decline') =>
       (await apiRequest('POST', `/api/transactions/${t.id}/offer/${choice}`)).json(),
@@ -82,13 +85,25 @@ export function RevisedOffer({
         <Button
           size="sm"
           variant="outline"
-          onClick={() => answer.mutate('decline')}
+          onClick={() => setDeclining(true)}
           disabled={answer.isPending}
           aria-label="Decline the revised offer"
+          data-testid="decline-offer"
         >
           <XIcon /> Decline
         </Button>
       </div>
+      {/* Declining rejects the card: asked first (issue 43, item 20). */}
+      <ConfirmDialog
+        open={declining}
+        onOpenChange={setDeclining}
+        title="Decline the revised offer?"
+        description="The card is then rejected and not paid. You can still appeal within 14 days."
+        confirmLabel="Decline and reject the card"
+        pendingLabel="Declining..."
+        pending={answer.isPending}
+        onConfirm={() => answer.mutate('decline', { onSettled: () => setDeclining(false) })}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { AdminTransaction } from '@shared/admin';
 import { brandName } from '@shared/brands';
 import { formatMoney } from '@shared/money';
+import { NO_PAYOUT } from '@shared/statuses';
 import { InboxIcon } from 'lucide-react';
 import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
@@ -82,7 +83,7 @@ export function QueueRows({
             </p>
             <div className="mt-2 flex flex-wrap gap-2">
               <StatusBadge status={t.status} />
-              <PaymentStatusBadge status={t.paymentStatus} />
+              <QueuePayment transaction={t} />
               <HoldBadge until={t.payoutHoldUntil} />
             </div>
           </li>
@@ -132,7 +133,7 @@ export function QueueRows({
               </TableCell>
               <TableCell>
                 <span className="inline-flex flex-wrap items-center gap-1.5">
-                  <PaymentStatusBadge status={t.paymentStatus} />
+                  <QueuePayment transaction={t} />
                   <HoldBadge until={t.payoutHoldUntil} />
                 </span>
               </TableCell>
@@ -204,7 +205,10 @@ function CardAge({
   now: number;
   targetMinutes: number | undefined;
 }) {
-  const minutes = Math.max(0, Math.floor((now - new Date(t.createdAt).getTime()) / 60_000));
+  // A decided card's age stops at its first decision: how long it waited (issue 43, item 20).
+  const until =
+    t.status !== 'pending' && t.firstDecisionAt ? new Date(t.firstDecisionAt).getTime() : now;
+  const minutes = Math.max(0, Math.floor((until - new Date(t.createdAt).getTime()) / 60_000));
   const over = t.status === 'pending' && targetMinutes !== undefined && minutes > targetMinutes;
   return (
     <span
@@ -214,12 +218,30 @@ function CardAge({
           ? 'rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900 dark:bg-red-400/15 dark:text-red-200'
           : 'text-xs text-muted-foreground'
       }
-      title={over ? 'Waiting longer than the review target' : undefined}
+      title={
+        over
+          ? 'Waiting longer than the review target'
+          : t.status !== 'pending'
+            ? 'Waited this long for its first decision'
+            : undefined
+      }
     >
       {shortAge(minutes)}
       {over && <span className="sr-only"> (over target)</span>}
     </span>
   );
+}
+
+/** A rejected card pays nothing: "No payout", not "Payment Pending" (issue 43, item 20). */
+function QueuePayment({ transaction: t }: { transaction: AdminTransaction }) {
+  if (t.status === 'rejected') {
+    return (
+      <span className="text-xs text-muted-foreground" data-testid="queue-no-payout">
+        {NO_PAYOUT}
+      </span>
+    );
+  }
+  return <PaymentStatusBadge status={t.paymentStatus} />;
 }
 
 const OFFER_BADGES = {

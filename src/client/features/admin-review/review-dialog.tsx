@@ -111,7 +111,8 @@ function ReviewContent({
   canReview?: boolean;
 }) {
   // On a phone the photos and the decision come first, the checks after them (issue 43, item 16).
-  const mobile = useIsMobile();
+  // A read-only summary comes before the checks too (issue 43, item 13).
+  const checksFirst = !useIsMobile() && canReview;
   if (query.isLoading || !query.data) {
     return (
       <div className="flex justify-center py-12">
@@ -123,7 +124,7 @@ function ReviewContent({
   return (
     <div className="grid gap-6">
       <ClaimNotice state={claim} onTakeOver={() => onTakeOver?.()} />
-      {!mobile && <Checks checks={query.data.checks} onOpen={onOpen} />}
+      {checksFirst && <Checks checks={query.data.checks} onOpen={onOpen} />}
       {canReview ? (
         <>
           <FairDealingPanel
@@ -147,7 +148,7 @@ function ReviewContent({
         <CardSummary transaction={query.data} />
       )}
       <ClawbacksPanel transaction={query.data} />
-      {mobile && <Checks checks={query.data.checks} onOpen={onOpen} />}
+      {!checksFirst && <Checks checks={query.data.checks} onOpen={onOpen} />}
       <CardTimeline id={id} staff updatedAt={query.data.updatedAt} />
     </div>
   );

@@ -69,6 +69,9 @@ function AppealDialog({
   const [photos, setPhotos] = React.useState<File[]>([]);
   const [error, setError] = React.useState<string>();
   const [photoError, setPhotoError] = React.useState<string>();
+  // One appeal per press however fast the clicks come (issue 43, item 20): `isPending` is only
+  // seen after a render, so a double click's second submit would send a second appeal.
+  const sending = React.useRef(false);
   const send = useMutation({
     mutationFn: async () => {
       // New photos go up as card images first, then the appeal names them.
@@ -109,7 +112,13 @@ function AppealDialog({
             setError('Message is required: tell us why the card should be looked at again');
             return;
           }
-          send.mutate();
+          if (sending.current) return;
+          sending.current = true;
+          send.mutate(undefined, {
+            onSettled: () => {
+              sending.current = false;
+            },
+          });
         }}
       >
         <Label htmlFor="appeal-message">Your message</Label>
