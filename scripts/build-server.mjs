@@ -2,7 +2,23 @@
 // committed SQL migrations, the embedded database's worker and the receipt's font (the database
 // client and the receipt find them beside themselves).
 import { cpSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A package's JSON data (the country names of i18n-iso-countries) is bundled, not left as an
+ * import: Node 20 loads JSON only with an import attribute, which esbuild does not keep.
+ */
+const bundleJsonData = {
+  name: 'bundle-json-data',
+  setup(b) {
+    b.onResolve({ filter: /^[^./].*\.json$/ }, (args) => ({
+      path: require.resolve(args.path, { paths: [args.resolveDir] }),
+    }));
+  },
+};
 
 rmSync('dist/server', { recursive: true, force: true });
 await build({
@@ -20,6 +36,7 @@ await build({
   format: 'esm',
   target: 'node20',
   packages: 'external',
+  plugins: [bundleJsonData],
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -1,5 +1,5 @@
 import countries from 'i18n-iso-countries';
-import en from 'i18n-iso-countries/langs/en.json';
+import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 
 /**
  * Every ISO 3166-1 country, from a maintained list (`i18n-iso-countries`, issue 43 item 21), not
