@@ -65,7 +65,8 @@ const MONEY_MESSAGE = 'An amount from 0.00 with at most 2 decimals';
 const moneyInput = z
   .union([z.string(), z.number()], { error: MONEY_MESSAGE })
   .transform((v) => String(v).trim())
-  .refine((v) => MONEY_PATTERN.test(v), MONEY_MESSAGE)
+  // Aborting: the amount is not made (toCents would throw on it) when it is not one.
+  .refine((v) => MONEY_PATTERN.test(v), { message: MONEY_MESSAGE, abort: true })
   .transform((v) => fromCents(toCents(v)));
 
 /** PUT /api/admin/instant-decisions: the whole policy. */

@@ -63,8 +63,11 @@ const TIER_VALUE_MESSAGE = 'A tier value must be an amount with at most 2 decima
 const tierValueField = z
   .union([z.string(), z.number()], { error: TIER_VALUE_MESSAGE })
   .transform((v) => String(v).trim())
-  .refine((v) => MONEY_PATTERN.test(v), TIER_VALUE_MESSAGE)
+  // Aborting: the amount is not made (toCents would throw on it) when it is not one.
+  .refine((v) => MONEY_PATTERN.test(v), { message: TIER_VALUE_MESSAGE, abort: true })
   .transform((v) => fromCents(toCents(v)));
+
+const isAmount = (v: unknown) => typeof v === 'string' && MONEY_PATTERN.test(v);
 
 /** One tier as staff send it: its format, its band and its rate. */
 export const tierInputSchema = z.object({
@@ -79,6 +82,9 @@ export const tiersInputSchema = z
   .array(tierInputSchema, { error: 'Tiers must be a list' })
   .max(MAX_TIERS, `At most ${MAX_TIERS} tiers`)
   .superRefine((tiers, ctx) => {
+    // A tier already refused for its own fields has no band to compare.
+    if (!tiers.every((t) => isAmount(t.minValue) && (t.maxValue === null || isAmount(t.maxValue))))
+      return;
     const problem = tiersProblem(tiers);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });

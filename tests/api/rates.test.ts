@@ -297,6 +297,17 @@ describe('rates', () => {
         tiers: [{ format: 'physical', minValue: '100', maxValue: '50', rate: '0.5' }],
       });
       expect(upsideDown.statusCode).toBe(400);
+      // A band that is not an amount is the field's 400, not a 500 from comparing it (the fuzzer's find).
+      for (const [minValue, maxValue] of [
+        ['0', 'lots'],
+        ['99.999', '499.99'],
+      ]) {
+        const bad = await setTerms('Ebay', {
+          tiers: [{ format: 'physical', minValue, maxValue, rate: '0.5' }],
+        });
+        expect(bad.statusCode).toBe(400);
+        expect(bad.json().message).toBe('A tier value must be an amount with at most 2 decimals');
+      }
       const removed = await setTerms('Ebay', { tiers: [] });
       expect(removed.json().tiers).toEqual([]);
     });
