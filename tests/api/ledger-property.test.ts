@@ -509,7 +509,11 @@ describe('the books under random use by several clients at once', () => {
     console.log(
       `ledger property seed ${SEED}, ${RUNS} runs, entries posted: ${rows.map((r) => `${r.kind} ${r.entries}`).join(', ')}`,
     );
-    expect(rows.map((r) => r.kind).sort()).toEqual([...ENTRY_KINDS].sort());
+    // Every kind but a payout's on an automatic rail (issue 40), which its own tests post: the
+    // events sent here are staff's and sellers', on the manual rail.
+    expect(rows.map((r) => r.kind).sort()).toEqual(
+      ENTRY_KINDS.filter((kind) => !kind.startsWith('payout_')).sort(),
+    );
   }, 300_000);
 });
 

@@ -1,3 +1,6 @@
+-- The opening books (0026) may have left deferred balance checks pending in this transaction, and
+-- PostgreSQL alters no table with trigger events pending: run them now.
+SET CONSTRAINTS ALL IMMEDIATE;--> statement-breakpoint
 CREATE SEQUENCE "public"."ach_trace_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1;--> statement-breakpoint
 CREATE TABLE "payout_rails" (
 	"rail" varchar(32) PRIMARY KEY NOT NULL,
