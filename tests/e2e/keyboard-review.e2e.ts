@@ -11,6 +11,24 @@ async function queueOf(page: Page, email: string, count: number) {
   await page.getByRole('heading', { name: 'Admin Dashboard' }).click();
 }
 
+/**
+ * Moves the queue's highlight with J and K onto the row of `brand`'s card: the queue puts waiting
+ * cards first, so a decided card moves below the others once the list is read again, and a test
+ * cannot count on a row's place.
+ */
+async function highlight(page: Page, brand: string) {
+  const rows = page.getByTestId('upload-row');
+  const current = page.locator('[data-testid=upload-row][aria-current=true]');
+  for (let tries = 0; tries < 4; tries++) {
+    if ((await current.textContent())?.includes(brand)) return;
+    const texts = await rows.allTextContents();
+    const target = texts.findIndex((text) => text.includes(brand));
+    const at = texts.indexOf((await current.textContent()) ?? '');
+    await page.keyboard.press(target < at ? 'k' : 'j');
+  }
+  await expect(current).toContainText(brand);
+}
+
 describe('keyboard review (issue 21, item 4)', () => {
   test('staff approve a card with the keyboard alone, and reject with R', async ({
     browser,
@@ -42,19 +60,25 @@ describe('keyboard review (issue 21, item 4)', () => {
     await staff.keyboard.press('Escape');
     await expect(keys).toHaveCount(0);
 
+    // Enter opens the highlighted card, wherever the list has put it meanwhile.
+    const highlighted = staff.locator('[data-testid=upload-row][aria-current=true]');
+    const approved = (await highlighted.textContent())!.includes('Target') ? 'Target' : 'Amazon';
+    const other = approved === 'Target' ? 'Amazon' : 'Target';
     await staff.keyboard.press('Enter');
     const dialog = staff.getByTestId('review-dialog');
     await expect(dialog.getByTestId('save-review')).toBeVisible();
+    await expect(dialog.getByTestId('review-subject')).toContainText(approved);
     const expected = (await dialog.getByTestId('review-expected').textContent())!;
     // A: approved in one key, paid the expected payout.
     await staff.keyboard.press('a');
     await expect(staff.getByTestId('toast').first()).toContainText('Transaction updated');
     await expect(dialog).toHaveCount(0);
-    await expect(rows.nth(0)).toContainText('Processing');
+    await expect(rows.filter({ hasText: approved })).toContainText('Processing');
 
     // R: the other card, rejected; the reason picker takes the focus.
-    await staff.keyboard.press('j');
+    await highlight(staff, other);
     await staff.keyboard.press('Enter');
+    await expect(dialog.getByTestId('review-subject')).toContainText(other);
     await expect(dialog.getByTestId('save-review')).toBeVisible();
     await staff.keyboard.press('r');
     await expect(dialog.getByLabel('Status', { exact: true })).toHaveValue('rejected');
@@ -79,8 +103,10 @@ describe('keyboard review (issue 21, item 4)', () => {
     await expect(viewer).toHaveCount(0);
     // Approved card's amount is the quote.
     await staff.keyboard.press('Escape');
-    await staff.keyboard.press('k');
+    await expect(dialog).toHaveCount(0);
+    await highlight(staff, approved);
     await staff.keyboard.press('Enter');
+    await expect(dialog.getByTestId('review-subject')).toContainText(approved);
     await expect(dialog.getByLabel('Payment Amount')).toHaveValue(expected.replace('$', ''));
     // Mark paid: the reference field comes and takes the focus; one save pays the card.
     await expect(dialog.getByTestId('quick-approve')).toHaveAttribute('disabled', '');
@@ -89,7 +115,7 @@ describe('keyboard review (issue 21, item 4)', () => {
     await staff.keyboard.type('TX-KEYS-1');
     await dialog.getByTestId('save-review').click();
     await expect(dialog).toHaveCount(0);
-    await expect(rows.nth(0)).toContainText('Sent');
+    await expect(rows.filter({ hasText: approved })).toContainText('Sent');
   });
 
   test('after a card is closed, Enter opens the highlighted row, and the dialog names its card (issue 43, item 9)', async ({
@@ -114,6 +140,7 @@ describe('keyboard review (issue 21, item 4)', () => {
     await expect(dialog.getByTestId('save-review')).toBeVisible();
     await staff.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
+    await expect(rows.nth(0).getByRole('button', { name: 'Review' })).toBeFocused();
 
     // J: row 2 is highlighted and has the focus, so Enter opens row 2, not row 1 again.
     await staff.keyboard.press('j');
@@ -124,6 +151,8 @@ describe('keyboard review (issue 21, item 4)', () => {
     await expect(dialog.getByTestId('save-review')).toBeVisible();
     await staff.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
+    // The closed dialog hands the focus back to the button that opened it; then K moves it.
+    await expect(rows.nth(1).getByRole('button', { name: 'Review' })).toBeFocused();
     // K back to row 1: Enter opens row 1.
     await staff.keyboard.press('k');
     await expect(rows.nth(0).getByRole('button', { name: 'Review' })).toBeFocused();

@@ -96,7 +96,8 @@ describe('verified sellers', () => {
     const dialog = staff.getByTestId('verification-dialog');
     await expect(dialog.getByRole('img', { name: 'Selfie with the document' })).toBeVisible();
     await expect(dialog.getByRole('img', { name: 'Document, back' })).toBeVisible();
-    await expect(dialog.getByTestId('verification-details')).toContainText('1990-04-01');
+    // In words, with the age (issue 43 item 21).
+    await expect(dialog.getByTestId('verification-details')).toContainText('April 1, 1990');
     await expect
       .poll(() =>
         dialog

@@ -43,16 +43,22 @@ export function UploadsTab() {
   const [reviewing, setReviewing] = React.useState<string | null>(null);
   const rows = query.data?.items ?? [];
   // Keyboard review (issue 21, item 4): J and K move the selection, Enter opens it, ? lists keys.
+  // The highlight follows its card, not its place: a decided card moves below the waiting ones
+  // when the list is read again, and the highlight (and the focus on its button) goes with it.
   const [selected, setSelected] = React.useState(0);
+  const [selectedId, setSelectedId] = React.useState<string | null>(null);
   const [showKeys, setShowKeys] = React.useState(false);
-  const current = Math.min(selected, rows.length - 1);
+  const found = selectedId === null ? -1 : rows.findIndex((row) => row.id === selectedId);
+  const current = found >= 0 ? found : Math.min(selected, rows.length - 1);
   // Focus follows the highlight (issue 43, item 9): after a dialog closes, the focus is back on
   // the Review button that opened it, and Enter there is that button's own. J and K move the
   // focus with the selection, so Enter always opens the highlighted card.
   const focusSelected = React.useRef(false);
   const move = (by: number) => {
     focusSelected.current = true;
-    setSelected(Math.max(0, Math.min(rows.length - 1, current + by)));
+    const next = Math.max(0, Math.min(rows.length - 1, current + by));
+    setSelected(next);
+    setSelectedId(rows[next]?.id ?? null);
   };
   React.useEffect(() => {
     if (!focusSelected.current || current < 0) return;
@@ -63,6 +69,7 @@ export function UploadsTab() {
   }, [current]);
   const open = (id: string, index: number) => {
     setSelected(index);
+    setSelectedId(id);
     setReviewing(id);
   };
   useShortcuts(
