@@ -15,6 +15,8 @@ const WRITE_HELPERS: Record<string, string> = {
   'modules/auth/two-factor.ts':
     "the enrolment's writes, called inside the commands' transactions and by the operator commands",
   'plugins/rate-limit.ts': 'the attempt counters (rate_limits), which count requests, not data',
+  'plugins/idempotency.ts':
+    "an Idempotency-Key's claim and stored answer (decision 126), around the request's own command",
 };
 
 const here = import.meta.dirname;

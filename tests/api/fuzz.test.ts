@@ -97,7 +97,9 @@ describe('fuzzing every route', () => {
     }
     // Enough got through to do real work, and enough reached validation to be refused there.
     const share = (status: string) => (result.stats.byStatus.get(status) ?? 0) / result.stats.total;
-    expect.soft(share('200') + share('201'), 'share of successful requests').toBeGreaterThan(0.1);
+    // 8%: the partner API's and the payout rails' routes (issues 40, 42) are mostly refused to the
+    // fuzzer's principals (a key's scope, a rail not configured), so fewer succeed than before.
+    expect.soft(share('200') + share('201'), 'share of successful requests').toBeGreaterThan(0.08);
     expect.soft(share('400'), 'share of requests refused with 400').toBeGreaterThan(0.1);
     for (const [note, count] of result.stats.notes) console.warn(`note: ${count} × ${note}`);
     if (result.stats.quietErrors.length > 0) {
@@ -215,7 +217,7 @@ describe('the checks the fuzzer relies on', () => {
     const broken = after.filter((i) => i.violations > 0).map((i) => i.name);
     expect(broken).toEqual(
       expect.arrayContaining([
-        'no transaction without images',
+        'no transaction without images, but an e-code sold with its code (the partner API, issue 42)',
         'no bank_transfer payment method without its bank fields',
         'no money with more than 2 decimals, nor below 0: transactions.card_value',
       ]),

@@ -31,11 +31,12 @@ const queuePosition = sql<number | null>`case when ${transactions.status} = 'pen
 /**
  * When a pending card can expect a decision: now plus its position times the minutes one staff
  * decision took over the last 24 hours (1,440 ÷ their number); with none, the 120-minute review
- * target per card ahead. Instant decisions are not staff throughput.
+ * target per card ahead. Instant decisions are not staff throughput. "Now" is the minute, so the
+ * same data reads as the same bytes within it (an answer's ETag names its data, live.test.ts).
  */
-const expectedDecisionAt = sql<Date | null>`case when ${transactions.status} = 'pending' then now() + (${queuePosition}) * (
+const expectedDecisionAt = sql<Date | null>`case when ${transactions.status} = 'pending' then date_trunc('minute', now()) + (${queuePosition}) * (
     select case when count(*) > 0 then 1440.0 / count(*) else 120 end from ${transactions} as decided
-     where decided.first_decision_at > now() - interval '24 hours'
+     where decided.first_decision_at > date_trunc('minute', now()) - interval '24 hours'
        and decided.decided_by is distinct from 'auto'
   ) * interval '1 minute' end`;
 
