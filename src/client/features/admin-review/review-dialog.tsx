@@ -56,7 +56,10 @@ export function ReviewDialog({
 function CardSubject({ id }: { id: string }) {
   const card = useQuery(adminTransactionQuery(id)).data;
   return (
-    <p className="font-medium text-foreground [overflow-wrap:anywhere]" data-testid="review-subject">
+    <p
+      className="font-medium text-foreground [overflow-wrap:anywhere]"
+      data-testid="review-subject"
+    >
       {card
         ? `${brandName(card.cardType)} ${formatMoney(card.cardValue)} from ${card.userEmail ?? 'a deleted account'} · card ${id.slice(0, 8)}`
         : `Card ${id.slice(0, 8)}`}
