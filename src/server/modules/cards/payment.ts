@@ -3,7 +3,7 @@ import { fromCents, toCents } from '../../../shared/money';
 import { isPayable, type MarkSentResult, sumOf } from '../../../shared/payouts';
 import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
-import type { AuditChanges } from '../../common/audit';
+import type { AuditActor, AuditChanges } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
 import { HttpError } from '../../common/http-error';
 import { notify, transactionNotice } from '../../common/notify';
@@ -101,39 +101,16 @@ export async function markPayoutsSent(
         continue;
       }
       // The card pays what it is owed; the netted part of it settles what its seller owed back.
-      const amount = fromCents(card.owed);
-      const changes: AuditChanges = {};
-      if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
-      changes.paymentStatus = { from: card.paymentStatus, to: 'sent' };
-      if (card.paymentAmount !== amount) {
-        changes.paymentAmount = { from: card.paymentAmount, to: amount };
-      }
       // The batch's reference, when given, replaces any the card had; none given keeps it.
-      const reference = payoutReference ? { payoutReference } : {};
-      if (payoutReference && card.payoutReference !== payoutReference) {
-        changes.payoutReference = { from: card.payoutReference, to: payoutReference };
-      }
-      await changeCard(
+      await recordCardSent(
         context,
         tx,
         actor,
         card,
-        {
-          status: 'completed',
-          paymentStatus: 'sent',
-          paymentAmount: amount,
-          ...reference,
-          paidAt: sql`now()`,
-        },
+        fromCents(card.owed),
+        payoutReference || undefined,
         'payout_sent',
-        changes,
       );
-      // The notice names the amount paid even when staff had set it before.
-      const notice = transactionNotice(card, {
-        ...changes,
-        paymentAmount: { from: card.paymentAmount, to: amount },
-      });
-      if (notice) await notify(context, tx, card.userId, notice);
       customers.add(card.userId);
       result.sent.push({ id: card.id, amount: fromCents(net) });
     }
@@ -162,4 +139,50 @@ export async function confirmPaymentSeen(
   await changeCard(context, tx, actor, card, { paymentStatus: 'confirmed' }, 'update', changes);
   const notice = transactionNotice(card, { paymentStatus: changes.paymentStatus! });
   if (notice) await notify(context, tx, card.userId, notice);
+}
+
+/**
+ * A card's payment recorded as sent at `amount`: Completed, Payment Sent, paid now, with the
+ * reference when one is given (undefined keeps the card's), audited under `action`; its seller's
+ * notice names the amount paid even when staff had set it before. Staff's mark-sent and a payout
+ * submitted on a rail (payout-rail.ts) both record it here.
+ */
+export async function recordCardSent(
+  context: CommandContext,
+  tx: Db,
+  actor: AuditActor,
+  card: Card,
+  amount: string,
+  reference: string | null | undefined,
+  action: string,
+): Promise<Card> {
+  const changes: AuditChanges = {};
+  if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
+  changes.paymentStatus = { from: card.paymentStatus, to: 'sent' };
+  if (card.paymentAmount !== amount)
+    changes.paymentAmount = { from: card.paymentAmount, to: amount };
+  if (reference !== undefined && card.payoutReference !== reference) {
+    changes.payoutReference = { from: card.payoutReference, to: reference };
+  }
+  const after = await changeCard(
+    context,
+    tx,
+    actor,
+    card,
+    {
+      status: 'completed',
+      paymentStatus: 'sent',
+      paymentAmount: amount,
+      ...(reference !== undefined ? { payoutReference: reference } : {}),
+      paidAt: sql`now()`,
+    },
+    action,
+    changes,
+  );
+  const notice = transactionNotice(card, {
+    ...changes,
+    paymentAmount: { from: card.paymentAmount, to: amount },
+  });
+  if (notice) await notify(context, tx, card.userId, notice);
+  return after;
 }

@@ -1,4 +1,4 @@
-import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { asc, getTableColumns, inArray } from 'drizzle-orm';
 import { formatMoney, fromCents } from '../../../shared/money';
 import { isPayable } from '../../../shared/payouts';
 import type { AuditActor, AuditChanges } from '../../common/audit';
@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { owedForCard } from '../ledger';
 import { type Card, changeCard } from './change';
+import { recordCardSent } from './payment';
 
 /**
  * The card follows its payout on the automatic rails (issue 40, decision 120): queued (an audit
@@ -59,36 +60,17 @@ export async function markCardsSubmitted(
   const sent: Card[] = [];
   for (const { owed, ...card } of await lockCardsForPayout(tx, ids)) {
     if (!isPayable(card) || owed <= 0) continue;
-    const amount = fromCents(owed);
-    const changes: AuditChanges = { paymentStatus: { from: card.paymentStatus, to: 'sent' } };
-    if (card.status !== 'completed') changes.status = { from: card.status, to: 'completed' };
-    if (card.paymentAmount !== amount) {
-      changes.paymentAmount = { from: card.paymentAmount, to: amount };
-    }
-    if (reference !== card.payoutReference) {
-      changes.payoutReference = { from: card.payoutReference, to: reference };
-    }
-    const after = await changeCard(
-      context,
-      tx,
-      actor,
-      card,
-      {
-        status: 'completed',
-        paymentStatus: 'sent',
-        paymentAmount: amount,
-        payoutReference: reference,
-        paidAt: sql`now()`,
-      },
-      'payout_submitted',
-      changes,
+    sent.push(
+      await recordCardSent(
+        context,
+        tx,
+        actor,
+        card,
+        fromCents(owed),
+        reference,
+        'payout_submitted',
+      ),
     );
-    const notice = transactionNotice(card, {
-      ...changes,
-      paymentAmount: { from: card.paymentAmount, to: amount },
-    });
-    if (notice) await notify(context, tx, card.userId, notice);
-    sent.push(after);
   }
   return sent;
 }
