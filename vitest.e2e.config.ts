@@ -9,5 +9,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // As long as the locator matchers wait (tests/e2e/matchers.ts): CI runs these beside two API
+    // lanes, where a request that answers in 100 ms alone can take seconds.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

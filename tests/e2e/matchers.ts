@@ -3,9 +3,10 @@ import { expect } from 'vitest';
 
 /**
  * Retrying locator assertions (the subset of Playwright's web-first matchers these tests use),
- * for vitest's expect: each polls until it holds, or its negation holds under .not, for 5 s.
+ * for vitest's expect: each polls until it holds, or its negation holds under .not, for 10 s (CI
+ * runs them beside two API lanes on two cores).
  */
-const TIMEOUT_MS = 5000;
+const TIMEOUT_MS = 10_000;
 
 interface Check {
   pass: boolean;
