@@ -16,9 +16,9 @@ var PRELOAD = { signedIn: [], landing: [] };
 try {
   var signedIn = localStorage.getItem('signed-in') === '1';
   if (signedIn) {
-    // Taken by src/client/lib/auth.ts as its first GET /api/auth/user. Asked first: the
+    // Taken by src/client/lib/auth.ts as its first GET /api/auth/session. Asked first: the
     // browser queues the scripts below behind it, not it behind them.
-    window.__currentUser = fetch('/api/auth/user', { credentials: 'include', cache: 'no-store' });
+    window.__currentUser = fetch('/api/auth/session', { credentials: 'include', cache: 'no-store' });
   }
   (signedIn ? PRELOAD.signedIn : PRELOAD.landing).forEach(function (href) {
     var link = document.createElement('link');

@@ -41,6 +41,8 @@ export const analyticsSchema = z.object({
   staff: z.array(
     z.object({
       staffId: z.string(),
+      /** The staff member's name as set in Staff, else their email (charts label people). */
+      name: z.string(),
       email: z.string(),
       decisions: z.number(),
       approved: z.number(),

@@ -121,7 +121,15 @@ describe('analytics', () => {
     // Today: the staff member's three decisions, two approvals and a rejection.
     const now = (await get(staff, `/api/admin/analytics?from=${today()}&to=${today()}`)).json();
     expect(now.staff).toEqual([
-      { staffId: staff.user.id, email: staff.user.email, decisions: 3, approved: 2, rejected: 1 },
+      {
+        staffId: staff.user.id,
+        // Charts label people by name (issue 43, 23).
+        name: 'Sam Staff',
+        email: staff.user.email,
+        decisions: 3,
+        approved: 2,
+        rejected: 1,
+      },
     ]);
 
     const csv = await get(staff, RANGE.replace('analytics', 'analytics.csv'));
@@ -129,6 +137,10 @@ describe('analytics', () => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.body).toContain('"2026-01-10","2","1","1","150.00","0.00"');
     expect(csv.body).toContain('"Amazon","2","300.00"');
+    // Headers in Title Case, as every export writes them.
+    expect(csv.body).toContain(
+      '"Date","Submitted","Approved","Rejected","Value Submitted","Amount Paid"',
+    );
   });
 
   it('shows finance the business, a reviewer their own row only, and support nothing', async () => {
@@ -392,7 +404,10 @@ async function fromTheRows(from: string, to: string, db: Db = t.database.db) {
         from transactions where ${inRange('created_at')}
        group by card_type order by sum(card_value) desc, card_type limit 10`),
     staff: await rows(sql`
-      select actor_id as "staffId", max(actor_email) as email, count(*)::int as decisions,
+      select actor_id as "staffId",
+             coalesce((select nullif(trim(concat_ws(' ', first_name, last_name)), '') from admins
+                        where admins.id = actor_id), max(actor_email)) as name,
+             max(actor_email) as email, count(*)::int as decisions,
              count(*) filter (where changes->'status'->>'to' in ('processing', 'completed'))::int
                as approved,
              count(*) filter (where changes->'status'->>'to' = 'rejected')::int as rejected

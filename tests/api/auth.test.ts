@@ -226,6 +226,33 @@ describe('sessions', () => {
     expect(await sessionCount()).toBe(before);
   });
 
+  it('says who is signed in at /api/auth/session, nobody with a 200 and no session row', async () => {
+    const before = await sessionCount();
+    const nobody = await t.app.inject({ method: 'GET', url: '/api/auth/session' });
+    expect(nobody.statusCode).toBe(200);
+    expect(nobody.json()).toEqual({ user: null });
+    expect(nobody.headers['cache-control']).toBe('no-store');
+    expect(nobody.headers['set-cookie']).toBeUndefined();
+    expect(await sessionCount()).toBe(before);
+
+    const { cookie } = await signUp(t.app);
+    const signedIn = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { cookie },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({ user: (await me(cookie)).json() });
+    // A cookie that names no session is nobody, as for /api/auth/user's 401.
+    await post('/api/logout', {}, { cookie });
+    const ended = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { cookie },
+    });
+    expect(ended.json()).toEqual({ user: null });
+  });
+
   it('does not rewrite the session on every poll, and renews it after 15 minutes', async () => {
     const { cookie } = await signUp(t.app);
     const row = async () =>

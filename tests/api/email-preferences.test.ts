@@ -4,6 +4,7 @@ import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { mailOutbox, transactions } from '../../src/server/db/schema';
 import { unsubscribeToken } from '../../src/server/mail/unsubscribe';
 import { sendWeeklyDigests } from '../../src/server/modules/notifications/digests';
+import { BRAND_GREEN, BRAND_GREEN_DARK } from '../../src/shared/brand';
 import {
   as,
   reviewCard,
@@ -93,6 +94,9 @@ describe('email preferences', () => {
     // The same signed link in the text and the HTML.
     expect(update.text).toContain(link);
     expect(update.html).toContain(link);
+    // In the app's green (issue 43, 23), not another palette's blue.
+    expect(update.html).toContain(`style="color:${BRAND_GREEN}"`);
+    expect(update.html).not.toMatch(/#2563eb/i);
     const url = link.slice(TEST_APP_URL.length);
 
     // Opening the link (signed out) shows a page asking for the click, and changes nothing yet.
@@ -101,6 +105,11 @@ describe('email preferences', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('Unsubscribe from status updates?');
     expect(page.body).toContain('method="post"');
+    // Styled like the app, light and dark as the system is set.
+    expect(page.body).toContain(`--accent:${BRAND_GREEN}`);
+    expect(page.body).toContain(
+      `@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--card:#111827;--text:#f9fafb;--muted:#9ca3af;--accent:${BRAND_GREEN_DARK}`,
+    );
     expect((await preferencesOf(customer)).json()).toEqual({ statusUpdates: true, digests: true });
 
     // The mail program's one-click POST: from its own server, no cookie, a form body.

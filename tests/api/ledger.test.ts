@@ -129,7 +129,7 @@ describe('every movement of a card posts once', () => {
       /^attachment; filename="cardbridge-statement-/,
     );
     expect(parseCsv(csv.body.replace(/^\uFEFF/, '')).map((r) => r.slice(1, 5))).toEqual([
-      ['Description', 'Money in', 'Money out', 'Balance'],
+      ['Description', 'Money In', 'Money Out', 'Balance'],
       ['Card Amazon $100.00 approved', '91.00', '', '91.00'],
       ['Paid to PayPal case…', '', '91.00', '0.00'],
     ]);

@@ -221,6 +221,10 @@ describe('revised offers', () => {
     expect(notice.body).toMatch(
       /^Revised offer: \$36\.40 for a \$40\.00 balance\. Balance is \$40\./,
     );
+    // The deadline in the one shape dates are written everywhere (MMM dd, yyyy hh:mm a).
+    expect(notice.body).toMatch(
+      /Accept or decline by [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [AP]M UTC;/,
+    );
     await sendDueNotificationEmails(t.app);
     await t.app.mail.deliverDue();
     const sent = await mail.waitFor(email, /Revised offer/);

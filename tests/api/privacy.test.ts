@@ -167,7 +167,7 @@ describe('export my data', () => {
     // The seller's statement (issue 39), as JSON and as the CSV the Statement page downloads.
     expect(json('statement.json')).toEqual([]);
     expect(entries.get('statement.csv')!.toString('utf8')).toBe(
-      '\uFEFF"Date","Description","Money in","Money out","Balance","Card"\r\n',
+      '\uFEFF"Date","Description","Money In","Money Out","Balance","Card"\r\n',
     );
     const all = entries.get('account.json')!.toString() + entries.get('sessions.json')!.toString();
     expect(all).not.toMatch(/\$2[aby]\$|password/i);

@@ -35,7 +35,7 @@ describe('sign-in alerts', () => {
     const alert = await mail.waitFor(email, /New sign-in/);
     expect(alert.text).toContain('Firefox on Windows');
     expect(alert.text).toContain('203.0.113.7');
-    expect(alert.text).toMatch(/Time: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(alert.text).toMatch(/Time: [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [AP]M UTC/);
 
     // The same browser and address again: known now.
     await signIn(email, FIREFOX, '203.0.113.7');

@@ -27,6 +27,38 @@ describe('one look', () => {
     await context.close();
   });
 
+  test('a signed-out visitor\'s pages log no error, not even a 401 for "who is signed in"', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: baseURL() });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    const statuses: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/auth/')) statuses.push(r.status());
+    });
+    for (const path of [
+      '/',
+      '/?auth=signin',
+      '/terms',
+      '/privacy',
+      '/admin/login',
+      '/reset-password',
+    ]) {
+      // Each page has asked its questions (signed out, nothing streams) before the next.
+      await page.goto(path, { waitUntil: 'networkidle' });
+    }
+    // The pages did ask who is signed in, and were answered without a failure.
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('brands are shown as they spell themselves; the stored key is unchanged', async ({
     customer,
   }) => {

@@ -521,6 +521,7 @@ export const CATALOGUE: RouteSpec[] = [
   { method: 'GET', path: '/api/logout', access: 'public', ownSession: true },
   { method: 'GET', path: '/api/login', access: 'public' },
   { method: 'GET', path: '/api/auth/user', access: 'signed-in' },
+  { method: 'GET', path: '/api/auth/session', access: 'public' },
 
   // files
   {

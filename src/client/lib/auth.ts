@@ -3,15 +3,17 @@ import * as React from 'react';
 
 /**
  * The current user, kept in a small store rather than the query cache so the public pages need
- * neither TanStack Query nor the answer of GET /api/auth/user to paint. A `signed-in` hint in
+ * neither TanStack Query nor the answer of GET /api/auth/session to paint. A `signed-in` hint in
  * local storage says whether to wait for that answer: a visitor who was not signed in sees the
  * landing page at once, a signed-in one a spinner until the shell can show.
  */
 const HINT_KEY = 'signed-in';
+/** Who is signed in, answered 200 with `{ user: null }` for nobody: no failed request to log. */
+const SESSION_PATH = '/api/auth/session';
 
 interface AuthState {
   user: CurrentUser | null;
-  /** GET /api/auth/user has answered (or failed) at least once. */
+  /** GET /api/auth/session has answered (or failed) at least once. */
   known: boolean;
 }
 
@@ -63,16 +65,16 @@ function takeEarlyRequest(): Promise<Response> | undefined {
 }
 
 /**
- * Asks the server who is signed in; a 401 (or any failure: the call is not retried, spec
- * section 4) means nobody. Concurrent calls share one request.
+ * Asks the server who is signed in; nobody (or any failure: the call is not retried, spec
+ * section 4) is null. Concurrent calls share one request.
  */
 export function refreshCurrentUser(): Promise<CurrentUser | null> {
   inFlight ??= (async () => {
     try {
       const res = await (takeEarlyRequest() ??
-        fetch('/api/auth/user', { credentials: 'include', cache: 'no-store' }));
-      const user = res.ok ? ((await res.json()) as CurrentUser) : null;
-      if (!res.ok) await res.text(); // read the 401 body to the end, so the request completes
+        fetch(SESSION_PATH, { credentials: 'include', cache: 'no-store' }));
+      const user = res.ok ? ((await res.json()) as { user: CurrentUser | null }).user : null;
+      if (!res.ok) await res.text(); // read the body to the end, so the request completes
       setCurrentUser(user);
       return user;
     } catch {

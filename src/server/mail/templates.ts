@@ -1,4 +1,10 @@
-import { PRODUCT_NAME, SUPPORT_ADDRESS, SUPPORT_EMAIL, SUPPORT_PHONE } from '../../shared/brand';
+import {
+  BRAND_GREEN,
+  PRODUCT_NAME,
+  SUPPORT_ADDRESS,
+  SUPPORT_EMAIL,
+  SUPPORT_PHONE,
+} from '../../shared/brand';
 
 /** A message ready to go: both bodies are made from one template. */
 export interface Rendered {
@@ -60,13 +66,13 @@ ${blocks
   .map((b) => {
     if ('text' in b) return paragraph(escapeHtml(b.text));
     if ('link' in b) {
-      return `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(b.label)}</a></p>
+      return `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="display:inline-block;background:${BRAND_GREEN};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(b.label)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#6b7280;word-break:break-all">${escapeHtml(b.link)}</p>`;
     }
     return b.list
       .map(
         (i) =>
-          `<p style="margin:0 0 12px;font-size:15px;line-height:1.5;color:#1f2937"><strong>${escapeHtml(i.title)}</strong><br>${escapeHtml(i.body)}<br><a href="${escapeHtml(i.url)}" style="color:#2563eb">Open in ${escapeHtml(PRODUCT_NAME)}</a></p>`,
+          `<p style="margin:0 0 12px;font-size:15px;line-height:1.5;color:#1f2937"><strong>${escapeHtml(i.title)}</strong><br>${escapeHtml(i.body)}<br><a href="${escapeHtml(i.url)}" style="color:${BRAND_GREEN}">Open in ${escapeHtml(PRODUCT_NAME)}</a></p>`,
       )
       .join('\n');
   })

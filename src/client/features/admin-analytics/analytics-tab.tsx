@@ -246,7 +246,7 @@ function StaffChart({ a, title }: { a: Analytics; title: string }) {
         </p>
       ) : (
         <ChartContainer config={STAFF} label={`${title}: approved and rejected`}>
-          <BarChart data={a.staff.map((s) => ({ who: s.email.split('@')[0], ...s }))}>
+          <BarChart data={a.staff.map((s) => ({ who: s.name, ...s }))}>
             <CartesianGrid vertical={false} />
             <XAxis dataKey="who" tickLine={false} axisLine={false} />
             <YAxis allowDecimals={false} tickLine={false} axisLine={false} width={32} />
@@ -267,8 +267,8 @@ function StaffChart({ a, title }: { a: Analytics; title: string }) {
       <ChartData
         title={title}
         file={`decisions-${a.from}-${a.to}`}
-        header={['Staff', 'Decisions', 'Approved', 'Rejected']}
-        rows={a.staff.map((s) => [s.email, s.decisions, s.approved, s.rejected])}
+        header={['Staff', 'Email', 'Decisions', 'Approved', 'Rejected']}
+        rows={a.staff.map((s) => [s.name, s.email, s.decisions, s.approved, s.rejected])}
       />
     </ChartCard>
   );

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../../shared/brand';
+import { BRAND_GREEN, BRAND_GREEN_DARK, PRODUCT_NAME, SUPPORT_EMAIL } from '../../../shared/brand';
 import { OPTIONAL_EMAIL_LABELS, type OptionalEmail } from '../../../shared/email-preferences';
 
 const escapeHtml = (value: string) =>
@@ -17,8 +17,8 @@ function page(title: string, body: string) {
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · ${escapeHtml(PRODUCT_NAME)}</title>
 <style>
-:root{color-scheme:light dark;--bg:#f3f4f6;--card:#fff;--text:#111827;--muted:#4b5563;--accent:#2563eb;--border:#e5e7eb}
-@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--card:#111827;--text:#f9fafb;--muted:#9ca3af;--accent:#60a5fa;--border:#1f2937}}
+:root{color-scheme:light dark;--bg:#f3f4f6;--card:#fff;--text:#111827;--muted:#4b5563;--accent:${BRAND_GREEN};--border:#e5e7eb}
+@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--card:#111827;--text:#f9fafb;--muted:#9ca3af;--accent:${BRAND_GREEN_DARK};--border:#1f2937}}
 *{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px 16px;background:var(--bg);color:var(--text);font:16px/1.55 -apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
 main{width:100%;max-width:440px;background:var(--card);border:1px solid var(--border);border-radius:12px;padding:28px 24px}
 .brand{margin:0 0 20px;font-weight:700;font-size:18px}h1{margin:0 0 12px;font-size:22px;line-height:1.3}p{margin:0 0 16px;color:var(--muted)}

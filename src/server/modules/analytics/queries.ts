@@ -65,16 +65,19 @@ export async function analytics(
         from c group by kind`),
     db.execute<{
       staff_id: string;
+      name: string | null;
       email: string;
       decisions: number;
       approved: number;
       rejected: number;
     }>(sql`
-      select staff_id, max(email) as email, sum(decisions)::int as decisions,
-             sum(approved)::int as approved, sum(rejected)::int as rejected
-        from analytics_staff_daily
-       where ${inRange} ${onlyStaffId ? sql`and staff_id = ${onlyStaffId}` : sql``}
-       group by staff_id order by sum(decisions) desc, max(email)`),
+      select d.staff_id, max(d.email) as email,
+             nullif(trim(concat_ws(' ', max(a.first_name), max(a.last_name))), '') as name,
+             sum(d.decisions)::int as decisions,
+             sum(d.approved)::int as approved, sum(d.rejected)::int as rejected
+        from analytics_staff_daily d left join admins a on a.id = d.staff_id
+       where ${inRange} ${onlyStaffId ? sql`and d.staff_id = ${onlyStaffId}` : sql``}
+       group by d.staff_id order by sum(d.decisions) desc, max(d.email)`),
   ]);
   const dayRows = cards.rows.filter((r) => r.date !== null);
   const byDay = new Map(dayRows.map((r) => [r.date!, r]));
@@ -112,6 +115,7 @@ export async function analytics(
     })),
     staff: staff.rows.map((s) => ({
       staffId: s.staff_id,
+      name: s.name ?? s.email,
       email: s.email,
       decisions: s.decisions,
       approved: s.approved,
@@ -123,7 +127,7 @@ export async function analytics(
 /** The analytics as one CSV: the days, then the summary, the brands and the staff. */
 export function analyticsRows(a: Analytics): (string | number | null)[][] {
   return [
-    ['date', 'submitted', 'approved', 'rejected', 'valueSubmitted', 'amountPaid'],
+    ['Date', 'Submitted', 'Approved', 'Rejected', 'Value Submitted', 'Amount Paid'],
     ...a.days.map((d) => [
       d.date,
       d.submitted,
@@ -133,15 +137,15 @@ export function analyticsRows(a: Analytics): (string | number | null)[][] {
       d.amountPaid,
     ]),
     [],
-    ['approvalRate', a.approvalRate],
-    ['medianMinutesToDecision', a.medianMinutesToDecision],
-    ['medianMinutesToPayment', a.medianMinutesToPayment],
+    ['Approval Rate', a.approvalRate],
+    ['Median Minutes to Decision', a.medianMinutesToDecision],
+    ['Median Minutes to Payment', a.medianMinutesToPayment],
     [],
-    ['brand', 'cards', 'value'],
+    ['Brand', 'Cards', 'Value'],
     ...a.brands.map((b) => [b.cardType, b.cards, b.value]),
     [],
-    ['staff', 'decisions', 'approved', 'rejected'],
-    ...a.staff.map((s) => [s.email, s.decisions, s.approved, s.rejected]),
+    ['Staff', 'Email', 'Decisions', 'Approved', 'Rejected'],
+    ...a.staff.map((s) => [s.name, s.email, s.decisions, s.approved, s.rejected]),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { formatZonedDateTime } from '../../../shared/dates';
 import { type Account, type Principal, toAccount } from '../../common/account';
 import {
   accountExists,
@@ -251,7 +252,7 @@ export async function recordSignInDevice(
         firstName: account.firstName,
         device: deviceName(device.userAgent),
         address: device.ip,
-        time: `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        time: formatZonedDateTime(now),
         url: `${context.config.appUrl}/profile`,
       });
     }

@@ -489,4 +489,16 @@ export default async function authRoutes(app: FastifyInstance) {
       return toCurrentUser(account);
     },
   );
+
+  // Who is signed in, without a 401 for nobody: what the app asks on load, so that a signed-out
+  // page logs no failed request (issue 43, item 23). GET /api/auth/user keeps the spec's 401.
+  r.get(
+    '/api/auth/session',
+    { schema: { response: { 200: z.object({ user: currentUserSchema.nullable() }) } } },
+    async (request, reply) => {
+      const account = await currentAccount(request);
+      reply.header('cache-control', 'no-store');
+      return { user: account ? toCurrentUser(account) : null };
+    },
+  );
 }

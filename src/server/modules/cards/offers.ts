@@ -1,4 +1,5 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { formatZonedDateTime } from '../../../shared/dates';
 import {
   OFFER_EXPIRED,
   OFFER_NOT_PENDING,
@@ -220,7 +221,7 @@ function offerNotice(
   return {
     kind: 'transaction',
     title: clip(`${card.cardType} card of ${formatMoney(card.cardValue)}: Revised offer`),
-    body: `Revised offer: ${formatMoney(offer.amount)} for a ${formatMoney(offer.verifiedValue)} balance. ${offer.note.replace(/[.!?]?$/, '.')} Accept or decline by ${offer.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; unanswered, the card is rejected.`,
+    body: `Revised offer: ${formatMoney(offer.amount)} for a ${formatMoney(offer.verifiedValue)} balance. ${offer.note.replace(/[.!?]?$/, '.')} Accept or decline by ${formatZonedDateTime(offer.expiresAt)}; unanswered, the card is rejected.`,
     link: `/history?card=${card.id}`,
   };
 }

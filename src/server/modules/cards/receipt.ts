@@ -6,6 +6,7 @@ import subsetFont from 'subset-font';
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../../shared/brand';
 import { ratePercent } from '../../../shared/brands';
 import { CARD_CONDITION_LABELS, CARD_FORMAT_LABELS } from '../../../shared/card-rules';
+import { formatZonedDateTime } from '../../../shared/dates';
 import { formatMoney } from '../../../shared/money';
 import { paymentMethodLabel } from '../../../shared/payment-methods';
 import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
@@ -47,35 +48,6 @@ const receiptFont = () => {
   return fontBytes;
 };
 
-/** True for a zone name the runtime knows (the client sends its own, e.g. Asia/Shanghai). */
-export function isTimeZone(value: string) {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** As the app shows dates (MMM dd, yyyy hh:mm a), in the viewer's zone, with the zone named. */
-export function receiptTime(date: Date, timeZone: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'short',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hour12: true,
-      timeZoneName: 'short',
-    })
-      .formatToParts(date)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
-}
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
@@ -109,8 +81,8 @@ export function receiptRows(data: ReceiptData, timeZone: string): [string, strin
   return [
     ['Customer', data.customerName],
     ['Email', data.customerEmail],
-    ['Submitted', receiptTime(data.createdAt, timeZone)],
-    ['Last updated', receiptTime(data.updatedAt, timeZone)],
+    ['Submitted', formatZonedDateTime(data.createdAt, timeZone)],
+    ['Last updated', formatZonedDateTime(data.updatedAt, timeZone)],
     ['Card type', data.cardType],
     ['Card value', formatMoney(data.cardValue)],
     ['Condition', CARD_CONDITION_LABELS[data.cardCondition as 'brand_new'] ?? data.cardCondition],
@@ -120,7 +92,7 @@ export function receiptRows(data: ReceiptData, timeZone: string): [string, strin
     ['Status', statusLabel(data.status)],
     ['Payment status', paymentStatusLabel(data.paymentStatus)],
     ['Paid to', paidTo(data)],
-    ['Date paid', data.paidAt ? receiptTime(data.paidAt, timeZone) : 'Not recorded'],
+    ['Date paid', data.paidAt ? formatZonedDateTime(data.paidAt, timeZone) : 'Not recorded'],
     ['Payout reference', data.payoutReference ?? 'None given'],
   ];
 }

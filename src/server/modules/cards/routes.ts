@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTransactionSchema } from '../../../shared/card-rules';
+import { isTimeZone } from '../../../shared/dates';
 import {
   createAppealSchema,
   SCAM_REFUSED,
@@ -25,7 +26,7 @@ import { rateCard } from './feedback';
 import { answerOffer } from './offers';
 import { holdRulesOf } from './payout-holds';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
-import { isTimeZone, renderReceipt } from './receipt';
+import { renderReceipt } from './receipt';
 import { recordScamCheckRefusal, submitCard } from './submit';
 import { cardTimeline } from './timeline';
 import { withdrawCard } from './withdraw';

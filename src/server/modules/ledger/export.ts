@@ -93,7 +93,7 @@ export async function wholeStatement(db: Db, userId: string): Promise<StatementI
 
 /** A statement as CSV rows, with the header: money in and out apart, balance in brackets below 0. */
 export const statementCsvRows = (items: StatementItem[]): string[][] => [
-  ['Date', 'Description', 'Money in', 'Money out', 'Balance', 'Card'],
+  ['Date', 'Description', 'Money In', 'Money Out', 'Balance', 'Card'],
   ...items.map((i) => [
     i.at,
     i.description,
