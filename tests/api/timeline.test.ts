@@ -44,7 +44,8 @@ describe('a card’s timeline (decision 073)', () => {
     const steps = mine.json() as { step: string; at: string; detail?: string; by?: string }[];
     expect(steps.map((s) => s.step)).toEqual([
       'submitted',
-      'in_review',
+      // Processing is approved, awaiting payment: stamped when staff set it, not at payment.
+      'approved',
       'offer_made',
       'offer_declined',
       'rejected',
@@ -80,6 +81,16 @@ describe('a card’s timeline (decision 073)', () => {
       staff.user.email,
       staff.user.email,
     ]);
+  });
+
+  it('stamps Approved when the card was approved, not again when it is completed at payment', async () => {
+    const customer = await signUp(t.app);
+    const card = (await submitCard(t.app, customer)).json();
+    const approved = (await review(card.id, { status: 'processing' })).json();
+    await review(card.id, { status: 'completed', paymentStatus: 'sent', paymentAmount: '91.00' });
+    const steps = (await timeline(customer, card.id)).json() as { step: string; at: string }[];
+    expect(steps.map((s) => s.step)).toEqual(['submitted', 'approved', 'payment_sent']);
+    expect(steps[1]!.at).toBe(approved.updatedAt);
   });
 
   it('shows a new card as submitted only, and a rejection with its reason', async () => {

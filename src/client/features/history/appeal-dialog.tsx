@@ -34,7 +34,12 @@ export function CardAppeal({ transaction: t }: { transaction: Transaction }) {
         {status === 'pending'
           ? 'waiting for a decision. We will let you know.'
           : status === 'overturned'
-            ? `accepted${decidedAt ? ` on ${formatDateTime(decidedAt)}` : ''}: the card is back in review.`
+            ? `accepted${decidedAt ? ` on ${formatDateTime(decidedAt)}` : ''}${
+                // Once reviewed again, the old "back in review" would contradict the card's status.
+                t.status === 'pending'
+                  ? ': the card is back in review.'
+                  : ', and the card was reviewed again.'
+              }`
             : `the rejection stands${note ? `: ${note}` : '.'}`}
       </p>
     );

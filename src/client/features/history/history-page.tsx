@@ -31,8 +31,14 @@ export function HistoryPage() {
   // The open card lives in the address (?card=), so a link in an email or a notification opens it.
   const openId = new URLSearchParams(useSearch()).get('card');
   const [, navigate] = useLocation();
-  const setOpenId = (id: string | null) =>
-    navigate(id ? `/history?card=${encodeURIComponent(id)}` : '/history', { replace: true });
+  // Opening a card is a step in the browser's history, so Back closes it and stays in History
+  // (issue 43, 20); closing one opened here steps back, so Forward opens it again.
+  const setOpenId = (id: string | null) => {
+    if (id) navigate(`/history?card=${encodeURIComponent(id)}`, { state: { openedHere: true } });
+    else if ((window.history.state as { openedHere?: boolean } | null)?.openedHere)
+      window.history.back();
+    else navigate('/history', { replace: true });
+  };
 
   const rows = React.useMemo(() => {
     const needle = search.trim().toLowerCase();

@@ -68,7 +68,12 @@ export function TransactionDetailsDialog({
             {/* A rejected card shows no payout to come, only its reason (decision 060). */}
             {money?.hasPayout ? (
               <Detail label="Expected Payout">
-                <span data-testid="detail-expected">{formatMoney(t.expectedPayout)}</span>
+                {/* An accepted revised offer replaced the quote (issue 43, 20). */}
+                <span data-testid="detail-expected">
+                  {t.offer?.status === 'accepted'
+                    ? `${formatMoney(t.offer.amount)} (revised offer)`
+                    : formatMoney(t.expectedPayout)}
+                </span>
               </Detail>
             ) : null}
             <Detail label="Payment Amount">

@@ -43,9 +43,12 @@ export function ProfilePage() {
       {!user.isAdmin && <VerificationSummary level={user.verificationLevel} />}
       <Tabs
         value={tab}
-        onValueChange={(next) =>
-          navigate(next === 'info' ? '/profile' : `/profile?tab=${next}`, { replace: true })
-        }
+        onValueChange={(next) => {
+          // Each tab is a step in the browser's history: Back returns to the last tab. A press
+          // reports its tab twice (focus, then click): one step, not two.
+          const to = next === 'info' ? '/profile' : `/profile?tab=${next}`;
+          if (to !== window.location.pathname + window.location.search) navigate(to);
+        }}
       >
         {/* On a phone the tabs share the width, with short names and no icons. */}
         <TabsList

@@ -2,7 +2,6 @@ import { FileTextIcon, ImagePlusIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
-import { toast } from '@/lib/toast';
 import { ACCEPTED_UPLOAD_TYPES, localFileProblem } from '@/lib/upload';
 import { cn } from '@/lib/utils';
 
@@ -27,6 +26,7 @@ export function ImagePicker({
   disabled?: boolean;
 }) {
   const inputRef = React.useRef<HTMLInputElement>(null);
+  const [refused, setRefused] = React.useState<string | null>(null);
 
   const add = (list: FileList | null) => {
     const added: PickedFile[] = [];
@@ -44,14 +44,13 @@ export function ImagePicker({
         progress: 0,
       });
     }
-    // One toast shows at a time, so every refused file is named in the same one.
-    if (problems.length > 0) {
-      toast({
-        title: problems.length === 1 ? 'Upload failed' : `${problems.length} files were not added`,
-        description: problems.join('. '),
-        variant: 'destructive',
-      });
-    }
+    // Every refused file named in one message under the photos, where the seller is looking: a
+    // toast there covered the fields below on a phone (issue 43, 20).
+    setRefused(
+      problems.length === 0
+        ? null
+        : `${problems.length === 1 ? 'This file was not added' : `${problems.length} files were not added`}: ${problems.join('. ')}`,
+    );
     onChange([...files, ...added]);
     if (inputRef.current) inputRef.current.value = '';
   };
@@ -93,6 +92,15 @@ export function ImagePicker({
           data-testid="card-images-input"
         />
       </label>
+      {refused && (
+        <p
+          role="alert"
+          className="text-sm font-medium text-destructive"
+          data-testid="files-refused"
+        >
+          {refused}
+        </p>
+      )}
       {files.length > 0 && (
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="picked-files">
           {files.map((f) => (

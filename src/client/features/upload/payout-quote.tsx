@@ -22,6 +22,12 @@ export function PayoutQuote({
   /** The chosen brand left the list while the form was open. */
   retired: boolean;
 }) {
+  // With the brand and a value, what is wrong with the value (below the brand's minimum, say)
+  // rather than asking again for what the seller already entered (issue 43, 20).
+  const problem =
+    cardType !== '' && terms && cardValue.trim() !== ''
+      ? cardValueProblem(cardValue, terms.minimum)
+      : null;
   const valid = cardType !== '' && !!terms && cardValueProblem(cardValue, terms.minimum) === null;
   const tier = valid && terms ? tierFor(terms, cardFormat, cardValue) : null;
   const q = valid && terms ? quote(tier?.rate ?? terms.rate, cardValue.trim()) : null;
@@ -49,6 +55,10 @@ export function PayoutQuote({
         ) : retired ? (
           <p className="mt-2 text-sm font-medium text-destructive" role="alert">
             We no longer buy {brandName(cardType)} gift cards. Please choose another brand.
+          </p>
+        ) : problem ? (
+          <p className="mt-2 text-sm font-medium text-destructive" data-testid="quote-problem">
+            {problem}
           </p>
         ) : (
           <p className="mt-2 text-sm text-muted-foreground">

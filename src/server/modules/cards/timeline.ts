@@ -132,9 +132,14 @@ export async function cardTimeline(
         continue;
       }
     }
-    // A staff edit or a payout: its status and its payment.
-    if (status === 'processing') add('in_review', at, by);
-    if (status === 'completed') add('approved', at, by);
+    // A staff edit or a payout: its status and its payment. Processing and completed both mean
+    // approved (the seller reads "Approved (awaiting payment)", decision 060): the step is the
+    // first of them, not the completion that staff often set when they pay (issue 43, 20).
+    const approvedBefore =
+      changes.status?.from === 'processing' || changes.status?.from === 'completed';
+    if ((status === 'processing' || status === 'completed') && !approvedBefore) {
+      add('approved', at, by);
+    }
     if (status === 'rejected') {
       add('rejected', at, by, reason ? rejectionText(reason, note) : undefined);
     }
