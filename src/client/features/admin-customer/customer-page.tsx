@@ -58,7 +58,7 @@ export function CustomerPageView({ userId }: { userId: string }) {
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6" data-testid="customer-page">
       <BackLink />
       <CustomerHeader page={page} />
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2 lg:items-start">
         <Section id="cards" title="Cards" className="lg:col-span-2">
           <CardsList cards={page.transactions.items} more={!!page.transactions.nextCursor} />
         </Section>
