@@ -1692,7 +1692,8 @@ export const CATALOGUE: RouteSpec[] = [
     method: 'GET',
     path: '/api/admin/users/:id',
     access: 'staff',
-    param: ({ rng, world }) => (rng.chance(0.7) ? rng.pick(world.pools.userIds) : rng.uuid()),
+    param: ({ rng, world }) =>
+      rng.chance(0.7) ? rng.pick([world.customer.id, world.other.id]) : rng.uuid(),
   },
   ...(['transactions', 'payouts', 'notes'] as const).map(
     (section): RouteSpec => ({

@@ -166,13 +166,15 @@ export async function customerPage(
     can(role, 'tickets') ? customerTickets(db, userId) : null,
     customerNotesOf(db, userId, FIRST_PAGE),
   ]);
+  // Erased between the two reads: as if it were never there.
+  if (!verification) return null;
   const holdHours = context.config.verification.payoutHoldNewMethodHours;
   return {
     user,
     transactions: { items: cards.items, nextCursor: cards.nextCursor ?? null },
     payouts: { items: payouts.items, nextCursor: payouts.nextCursor ?? null },
     paymentMethods: methods.map((row) => toPaymentMethod(row, holdHours)),
-    verification: verification!,
+    verification,
     standing: {
       standing: user.standing,
       reason: user.standingReason,
