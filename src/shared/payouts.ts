@@ -80,6 +80,7 @@ export const payoutsSchema = z.object({
       id: z.string(),
       cardType: z.string(),
       amount: z.string(),
+      userId: z.string(),
       userEmail: z.string(),
       reason: z.enum(['new_method', 'new_account', 'account_suspended']),
       message: z.string(),

@@ -119,6 +119,13 @@ describe('export my data', () => {
       ...multipart(fixture('card-back.png'), 'id.png', 'image/png'),
     });
     expect(document.statusCode, document.body).toBe(200);
+    // A note staff left about the customer (decision 144): in the export, without its author.
+    const noted = await as(t.app, staff, {
+      method: 'POST',
+      url: `/api/admin/users/${customer.user.id}/notes`,
+      payload: { body: 'Staff note for the export' },
+    });
+    expect(noted.statusCode, noted.body).toBe(201);
     // Asked for several times at once: one export.
     const asked = await Promise.all(
       Array.from({ length: 4 }, () =>
@@ -150,9 +157,13 @@ describe('export my data', () => {
       'notifications',
       'sessions',
       'verification',
+      'staff-notes',
     ]) {
       expect(entries.has(`${section}.json`), section).toBe(true);
     }
+    expect(JSON.parse(entries.get('staff-notes.json')!.toString('utf8'))).toEqual([
+      { note: 'Staff note for the export', createdAt: expect.any(String) },
+    ]);
     const json = (name: string) => JSON.parse(entries.get(name)!.toString('utf8'));
     expect(json('account.json').email).toBe(customer.user.email);
     expect(JSON.stringify(json('payment-methods.json'))).toContain('000123456789');

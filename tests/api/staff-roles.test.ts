@@ -92,6 +92,11 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'POST /api/admin/staff/invitations': 'staff.manage',
   'POST /api/admin/staff/:id/invitation': 'staff.manage',
   'PATCH /api/admin/staff/:id': 'staff.manage',
+  'GET /api/admin/users/:id': 'users.read',
+  'GET /api/admin/users/:id/transactions': 'users.read',
+  'GET /api/admin/users/:id/payouts': 'users.read',
+  'GET /api/admin/users/:id/notes': 'users.read',
+  'POST /api/admin/users/:id/notes': 'users.read',
 };
 
 /** Staff sign-in itself is open to all. */

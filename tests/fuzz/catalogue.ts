@@ -1688,6 +1688,32 @@ export const CATALOGUE: RouteSpec[] = [
     param: ({ rng }) =>
       rng.pick(['swagger-ui.css', 'swagger-ui-bundle.js', 'index.css', 'favicon-32x32.png']),
   },
+  // A page per customer (issue 43 item 15, decisions 144 and 145): staff only.
+  {
+    method: 'GET',
+    path: '/api/admin/users/:id',
+    access: 'staff',
+    param: ({ rng, world }) =>
+      rng.chance(0.7) ? rng.pick([world.customer.id, world.other.id]) : rng.uuid(),
+  },
+  ...(['transactions', 'payouts', 'notes'] as const).map(
+    (section): RouteSpec => ({
+      method: 'GET',
+      path: `/api/admin/users/:id/${section}`,
+      access: 'staff',
+      param: ({ rng, world }) => (rng.chance(0.7) ? world.other.id : rng.uuid()),
+      query: paged('transactionCursors'),
+    }),
+  ),
+  {
+    method: 'POST',
+    path: '/api/admin/users/:id/notes',
+    access: 'staff',
+    body: 'json',
+    param: ({ rng, world }) => (rng.chance(0.7) ? world.other.id : rng.uuid()),
+    validBody: ({ rng }) =>
+      obj({ body: rng.pick(['Called them back', 'x'.repeat(2000), 'Asked for the receipt']) }),
+  },
 ];
 
 /** Query parameters any list might read (paging and filters added later get fuzzed too). */

@@ -40,6 +40,7 @@ export function SignedInApp() {
         <React.Suspense fallback={<Spinner />}>
           <Switch>
             <Route path="/admin" component={AdminPage} />
+            <Route path="/admin/users/:id" component={AdminPage} />
             {ACCOUNT_PAGE_ROUTES}
             <Route path="/admin/login">
               {/* Already signed in: straight to the link the sign-in was to return to. */}

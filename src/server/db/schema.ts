@@ -1251,3 +1251,28 @@ export const achBatches = pgTable('ach_batches', {
   createdAt: createdAt(),
   settledAt: timestamp('settled_at', { withTimezone: true }),
 });
+
+/**
+ * Notes staff leave each other about a customer (issue 43 item 15, decision 144): never shown to
+ * the customer in the app, but part of their data export, and erased with their account.
+ */
+export const customerNotes = pgTable(
+  'customer_notes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => admins.id),
+    /** The staff member's name (or email) as it was when they wrote it. */
+    authorName: varchar('author_name', { length: 254 }).notNull(),
+    body: varchar('body', { length: 2000 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('customer_notes_user_idx').on(t.userId, t.createdAt, t.id),
+    check('customer_notes_body_length', sql`char_length(${t.body}) between 1 and 2000`),
+  ],
+);

@@ -18,6 +18,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextField } from '@/components/ui/text-field';
+import { CustomerLink } from '@/features/admin-shared/customer-link';
 import { adminPayoutsQuery, refreshAfterReview } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
@@ -140,7 +141,9 @@ export function PayoutsTab() {
           <ul className="mt-2 grid gap-2">
             {held.map((h) => (
               <li key={h.id} className="flex flex-wrap items-center gap-2" data-testid="held-card">
-                <span className="font-medium">{h.userEmail}</span>
+                <CustomerLink userId={h.userId} className="font-medium">
+                  {h.userEmail}
+                </CustomerLink>
                 <span className="text-muted-foreground">
                   {brandName(h.cardType)} · {formatMoney(h.amount)}
                 </span>
@@ -303,7 +306,9 @@ function PayoutRow({
         aria-label={`Select the payout of ${formatMoney(c.amount)} to ${name} for ${brandName(c.cardType)}`}
       />
       <div className="min-w-0">
-        <span className="block truncate font-medium">{name}</span>
+        <CustomerLink userId={c.userId} className="block truncate font-medium">
+          {name}
+        </CustomerLink>
         {name !== c.userEmail && (
           <span className="block truncate text-muted-foreground">{c.userEmail}</span>
         )}

@@ -13,6 +13,7 @@ import { displayName } from '@shared/user-display';
 import { Detail } from '@/components/detail';
 import { StarRating } from '@/components/star-rating';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { CustomerLink } from '@/features/admin-shared/customer-link';
 import { formatDateTime } from '@/lib/dates';
 
 /** Who sent the card, what it is, what was quoted, and the customer's notes. */
@@ -26,7 +27,9 @@ export function CardDetails({ transaction: t }: { transaction: AdminTransactionD
     <>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
         <Detail label="Submitted By" className="col-span-2 sm:col-span-3">
-          <span className="mr-2">{submittedBy}</span>
+          <CustomerLink userId={t.userId} className="mr-2">
+            {submittedBy}
+          </CustomerLink>
           <VerifiedBadge verified={t.userEmailVerified} />
         </Detail>
         <Detail label="Card Type">{brandName(t.cardType)}</Detail>

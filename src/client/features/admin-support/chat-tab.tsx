@@ -12,6 +12,7 @@ import { ColouredBadge } from '@/components/status-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { CustomerLink } from '@/features/admin-shared/customer-link';
 import { adminStatsQuery } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
@@ -122,9 +123,27 @@ export function ChatTab() {
           className="flex flex-col overflow-hidden rounded-lg border"
           aria-label="Conversation"
         >
-          <h2 className="border-b px-4 py-3 font-semibold" data-testid="thread-title">
-            {current ? `Chat with ${currentName}` : 'Select a conversation'}
-          </h2>
+          <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-b px-4 py-3">
+            <h2 className="font-semibold" data-testid="thread-title">
+              {current ? (
+                <>
+                  Chat with <CustomerLink userId={current.userId}>{currentName}</CustomerLink>
+                </>
+              ) : (
+                'Select a conversation'
+              )}
+            </h2>
+            {current && (
+              <CustomerLink
+                userId={current.userId}
+                section="cards"
+                className="text-sm text-primary underline"
+                label={`Cards of ${currentName}`}
+              >
+                Their cards
+              </CustomerLink>
+            )}
+          </div>
           <Thread userId={selected} name={currentName} />
           <ChatComposer
             disabled={!current}

@@ -13,6 +13,7 @@ import { TicketConversation, TicketDialog, TicketReplyForm } from '@/components/
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { CustomerLink } from '@/features/admin-shared/customer-link';
 import { apiRequest } from '@/lib/api';
 import { formatDate, formatTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
@@ -152,8 +153,11 @@ function TicketList({
                 <AwaitingBadge ticket={ticket} />
               </div>
               <p className="mt-0.5 text-xs text-muted-foreground [overflow-wrap:anywhere]">
-                {name ? `${name} · ` : ''}
-                {ticket.email} · {formatDate(ticket.createdAt)} {formatTime(ticket.createdAt)}
+                <CustomerLink userId={ticket.userId}>
+                  {name ? `${name} · ` : ''}
+                  {ticket.email}
+                </CustomerLink>{' '}
+                · {formatDate(ticket.createdAt)} {formatTime(ticket.createdAt)}
                 {ticket.replyCount > 0 &&
                   ` · ${ticket.replyCount} ${ticket.replyCount === 1 ? 'reply' : 'replies'}`}
               </p>
@@ -206,6 +210,21 @@ function TicketThreadDialog({ id, onClose }: { id: string | null; onClose: () =>
         <>
           <div className="flex flex-wrap items-center gap-2">
             <AwaitingBadge ticket={ticket} />
+            {ticket.userId && (
+              <span className="flex flex-wrap gap-x-3 text-sm">
+                <CustomerLink userId={ticket.userId} className="text-primary underline">
+                  Customer page
+                </CustomerLink>
+                <CustomerLink
+                  userId={ticket.userId}
+                  section="cards"
+                  className="text-primary underline"
+                  label={`Cards of ${customerName(ticket) || ticket.email}`}
+                >
+                  Their cards
+                </CustomerLink>
+              </span>
+            )}
             <div className="ml-auto w-full sm:w-48">
               <StatusSelect
                 ticket={ticket}

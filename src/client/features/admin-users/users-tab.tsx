@@ -12,6 +12,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
 import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { CustomerLink } from '@/features/admin-shared/customer-link';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
 import { useStaffCan } from '@/lib/staff-role';
@@ -170,10 +171,14 @@ function UserRow({
         <DateTimeStack value={u.createdAt} />
       </TableCell>
       <TableCell className="font-medium">
-        {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
+        <CustomerLink userId={u.id} label={`Open ${u.email}`}>
+          {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
+        </CustomerLink>
       </TableCell>
       <TableCell>
-        <span className="mr-2">{u.email}</span>
+        <CustomerLink userId={u.id} className="mr-2">
+          {u.email}
+        </CustomerLink>
         <VerifiedBadge verified={u.emailVerified} />
       </TableCell>
       <TableCell className="font-mono text-xs" title={u.id}>

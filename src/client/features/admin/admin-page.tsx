@@ -15,7 +15,7 @@ import {
   UsersIcon,
 } from 'lucide-react';
 import * as React from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useRoute, useSearch } from 'wouter';
 import { BrandLogo } from '@/components/brand-logo';
 import { StatCard } from '@/components/stat-card';
 import { ThemeToggle } from '@/components/theme-toggle';
@@ -25,6 +25,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { UserAvatar } from '@/components/user-avatar';
 import { BooksTab } from '@/features/admin-books/books-tab';
+import { CustomerPageView } from '@/features/admin-customer/customer-page';
 import { PayoutsTab } from '@/features/admin-payouts/payouts-tab';
 import { RatesTab } from '@/features/admin-rates/rates-tab';
 import { UploadsTab } from '@/features/admin-review/uploads-tab';
@@ -41,6 +42,8 @@ import { useStaffCan } from '@/lib/staff-role';
 
 export function AdminPage() {
   const { user, isAdmin } = useAuth();
+  // One customer's page (issue 43 item 15) sits in the portal's shell, under its header.
+  const [onCustomer, params] = useRoute('/admin/users/:id');
   useLiveUpdates(isAdmin);
   if (!isAdmin || !user) {
     return (
@@ -84,20 +87,33 @@ export function AdminPage() {
         </div>
       </header>
       <main className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-6 px-4 py-8 sm:px-6">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Admin Dashboard</h1>
-          <p className="mt-1 text-muted-foreground">
-            Review uploads, pay customers and answer support.
-          </p>
-        </div>
-        <SummaryCards />
-        <Card>
-          <CardContent className="p-4 sm:p-6">
-            <PortalTabs />
-          </CardContent>
-        </Card>
+        {onCustomer && params ? (
+          <CustomerPageView key={params.id} userId={params.id} />
+        ) : (
+          <Dashboard />
+        )}
       </main>
     </div>
+  );
+}
+
+/** The portal's home: its figures and its tabs. */
+function Dashboard() {
+  return (
+    <>
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Admin Dashboard</h1>
+        <p className="mt-1 text-muted-foreground">
+          Review uploads, pay customers and answer support.
+        </p>
+      </div>
+      <SummaryCards />
+      <Card>
+        <CardContent className="p-4 sm:p-6">
+          <PortalTabs />
+        </CardContent>
+      </Card>
+    </>
   );
 }
 

@@ -14,6 +14,15 @@ import {
   updateTransactionSchema,
 } from '../../../shared/admin';
 import {
+  customerNoteInputSchema,
+  customerNoteSchema,
+  customerNotesPageSchema,
+  customerPageQuerySchema,
+  customerPageSchema,
+  customerPayoutsPageSchema,
+  customerTransactionsPageSchema,
+} from '../../../shared/customer-page';
+import {
   appealDecisionSchema,
   makeOfferSchema,
   offerCreatedSchema,
@@ -50,6 +59,14 @@ import {
 } from '../cards';
 import { checksOf } from '../checks';
 import { clawbacksOf } from '../ledger';
+import {
+  customerCards,
+  customerExists,
+  customerNotesOf,
+  customerPage,
+  customerPayouts,
+} from './customer-page';
+import { addCustomerNote, USER_NOT_FOUND } from './notes';
 import { adminStats, findAdminUser, listAdminUsers } from './queries';
 import { changeStanding } from './standing';
 
@@ -275,6 +292,83 @@ export default async function adminRoutes(app: FastifyInstance) {
       const { items, nextCursor } = await listAdminUsers(app.db, request.query);
       if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
       return items;
+    },
+  );
+
+  // A page per customer (issue 43 item 15, decision 145): every section at once, each list its
+  // first page; the paged ones go on below with their cursor.
+  r.get(
+    '/api/admin/users/:id',
+    {
+      config: { capability: 'users.read' },
+      schema: { params: idParams(USER_NOT_FOUND), response: { 200: customerPageSchema } },
+    },
+    async (request) => {
+      const page = await customerPage(app, accountOf(request).staffRole!, request.params.id);
+      if (!page) throw notFound(USER_NOT_FOUND);
+      return page;
+    },
+  );
+
+  // The paged sections' next pages: 404 for an unknown customer, never an empty list.
+  const pagedSection = {
+    config: { capability: 'users.read' as const },
+    schema: { params: idParams(USER_NOT_FOUND), querystring: customerPageQuerySchema },
+  };
+  const knownCustomer = async (id: string) => {
+    if (!(await customerExists(app.db, id))) throw notFound(USER_NOT_FOUND);
+  };
+  r.get(
+    '/api/admin/users/:id/transactions',
+    {
+      ...pagedSection,
+      schema: { ...pagedSection.schema, response: { 200: customerTransactionsPageSchema } },
+    },
+    async (request) => {
+      await knownCustomer(request.params.id);
+      const { items, nextCursor } = await customerCards(app, request.params.id, request.query);
+      return { items, nextCursor: nextCursor ?? null };
+    },
+  );
+  r.get(
+    '/api/admin/users/:id/payouts',
+    {
+      ...pagedSection,
+      schema: { ...pagedSection.schema, response: { 200: customerPayoutsPageSchema } },
+    },
+    async (request) => {
+      await knownCustomer(request.params.id);
+      return customerPayouts(app.db, request.params.id, request.query);
+    },
+  );
+  r.get(
+    '/api/admin/users/:id/notes',
+    {
+      ...pagedSection,
+      schema: { ...pagedSection.schema, response: { 200: customerNotesPageSchema } },
+    },
+    async (request) => {
+      await knownCustomer(request.params.id);
+      return customerNotesOf(app.db, request.params.id, request.query);
+    },
+  );
+
+  // Notes staff leave each other about a customer (decision 144): audited, never shown to them.
+  r.post(
+    '/api/admin/users/:id/notes',
+    {
+      config: { capability: 'users.read' },
+      schema: {
+        params: idParams(USER_NOT_FOUND),
+        body: customerNoteInputSchema,
+        response: { 201: customerNoteSchema },
+      },
+    },
+    async (request, reply) => {
+      const note = await app.run((context) =>
+        addCustomerNote(context, accountOf(request), request.params.id, request.body.body),
+      );
+      return reply.code(201).send(note);
     },
   );
 

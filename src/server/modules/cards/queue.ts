@@ -81,6 +81,8 @@ export interface AdminListOptions {
   validation?: string;
   appeal?: string;
   sampled?: string;
+  /** One customer's cards (the customer page, issue 43 item 15). */
+  userId?: string;
   sort?: QueueSort;
   cursor?: string;
   limit: number;
@@ -111,6 +113,7 @@ export async function listAdminTransactions(db: Db, options: AdminListOptions) {
   if (options.appeal && options.appeal !== 'all')
     filters.push(eq(transactions.appealStatus, options.appeal));
   if (options.sampled) filters.push(eq(transactions.sampleStatus, options.sampled));
+  if (options.userId) filters.push(eq(transactions.userId, options.userId));
   // Appeals waiting for a decision: the oldest appeal first (decision 073).
   const appealsFirst = options.appeal === 'pending' && !options.search;
   // The portal's queue order; a search lists its matches newest first.

@@ -1,2 +1,2 @@
 /** The payment methods' public entry: a card's submission reads the payee's method (cards). */
-export { findUsablePaymentMethod } from './queries';
+export { findUsablePaymentMethod, listPaymentMethods, toPaymentMethod } from './queries';

@@ -80,6 +80,7 @@ async function payableCards(db: Db, holds: HoldRules) {
         id: r.id,
         cardType: r.cardType,
         amount,
+        userId: r.userId,
         userEmail: r.userEmail,
         reason: standing === 'suspended' ? 'account_suspended' : hold!.reason,
         message: standing === 'suspended' ? SUSPENDED_PAYOUT : `${HOLD_MESSAGES[hold!.reason]}.`,

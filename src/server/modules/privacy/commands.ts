@@ -30,6 +30,7 @@ import {
   authTokens,
   chatConversations,
   chatMessages,
+  customerNotes,
   dataExports,
   feedback,
   mailOutbox,
@@ -292,6 +293,8 @@ export async function eraseAccount(
         ),
       );
     await tx.delete(notifications).where(eq(notifications.userId, userId));
+    // Staff's notes about the customer go with them (decision 144).
+    await tx.delete(customerNotes).where(eq(customerNotes.userId, userId));
     await tx.delete(notificationEmails).where(eq(notificationEmails.userId, userId));
     await tx
       .delete(accountDevices)

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client';
 import {
   accountDevices,
   chatMessages,
+  customerNotes,
   feedback,
   notifications,
   paymentMethods,
@@ -38,6 +39,8 @@ export const EXPORT_SECTIONS = [
   'sessions',
   'verification',
   'statement',
+  // Notes staff wrote about the customer (decision 144): the words and when, not who.
+  'staff-notes',
 ] as const;
 
 async function sectionsOf(db: Db, userId: string) {
@@ -155,6 +158,11 @@ async function sectionsOf(db: Db, userId: string) {
     ).map(({ userId: _u, decidedBy: _by, ...submission }) => submission),
     // The seller's account with us (issue 39): every entry, oldest first; also statement.csv.
     statement: await wholeStatement(db, userId),
+    'staff-notes': await db
+      .select({ note: customerNotes.body, createdAt: customerNotes.createdAt })
+      .from(customerNotes)
+      .where(eq(customerNotes.userId, userId))
+      .orderBy(asc(customerNotes.createdAt), asc(customerNotes.id)),
   } satisfies Record<(typeof EXPORT_SECTIONS)[number], unknown>;
 }
 

@@ -10,5 +10,5 @@ export {
   markSessionFresh,
   renewSessions,
 } from './commands';
-export { readSessions, reauthAtOf } from './queries';
+export { customerSessions, readSessions, reauthAtOf } from './queries';
 export { default as sessionRoutes } from './routes';

@@ -1,8 +1,21 @@
+import Bowser from 'bowser';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { type Account, type Principal, toAccount } from '../../common/account';
 import type { SessionData, StoredSession } from '../../common/session-cache';
 import type { Database, Db } from '../../db/client';
 import { sessions } from '../../db/schema';
+
+/** "Chrome 131" and "Windows 10" from a user agent; null parts when it does not say. */
+export function describeAgent(userAgent: string | undefined) {
+  if (!userAgent) return { browser: null, system: null };
+  const parsed = Bowser.parse(userAgent);
+  const version = parsed.browser.version?.split('.')[0];
+  const os = [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ');
+  return {
+    browser: parsed.browser.name ? [parsed.browser.name, version].filter(Boolean).join(' ') : null,
+    system: os || null,
+  };
+}
 
 /** An account's sessions still alive, the most recently used first. */
 export function accountSessions(db: Db, account: Principal, now: number) {
@@ -135,4 +148,19 @@ export async function reauthAtOf(db: Db, sid: string): Promise<number | null> {
     .from(sessions)
     .where(eq(sessions.sid, sid));
   return row?.at ? Number(row.at) : null;
+}
+
+/** A customer's sessions still alive, as staff read them (the customer page, issue 43 item 15). */
+export async function customerSessions(db: Db, userId: string, now: number) {
+  const rows = await accountSessions(db, { kind: 'user', id: userId }, now);
+  return rows.map((row) => {
+    const data = (row.sess ?? {}) as SessionData;
+    return {
+      id: row.publicId,
+      ...describeAgent(data.userAgent),
+      ipAddress: data.ip ?? null,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+    };
+  });
 }

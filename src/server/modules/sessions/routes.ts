@@ -1,4 +1,3 @@
-import Bowser from 'bowser';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,19 +7,7 @@ import type { SessionData } from '../../common/session-cache';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { clearSessionCookie } from '../../plugins/session';
 import { endAccountSession, endCustomerSessions, endOtherSessions } from './commands';
-import { accountSessions } from './queries';
-
-/** "Chrome 131" and "Windows 10" from a user agent; null parts when it does not say. */
-function describeAgent(userAgent: string | undefined) {
-  if (!userAgent) return { browser: null, system: null };
-  const parsed = Bowser.parse(userAgent);
-  const version = parsed.browser.version?.split('.')[0];
-  const os = [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ');
-  return {
-    browser: parsed.browser.name ? [parsed.browser.name, version].filter(Boolean).join(' ') : null,
-    system: os || null,
-  };
-}
+import { accountSessions, describeAgent } from './queries';
 
 export default async function sessionRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -3,4 +3,5 @@
  * selling limits of the customer's level (cards); the job deletes decided documents.
  */
 export { deleteExpiredVerificationDocuments } from './commands';
+export { verificationState } from './queries';
 export { sellingLimitRefusal } from './selling-limits';
