@@ -135,6 +135,7 @@ export function RatesTab() {
         open={editing !== null}
         onOpenChange={(open) => !open && setEditing(null)}
         data-testid="rate-dialog"
+        className={editing === 'new' ? undefined : 'max-w-2xl'}
         title={editing === 'new' ? 'Add a brand' : `Edit ${editing?.brand}`}
         description="The rate is the share of face value paid (0.91 pays $91 for a $100 card)."
       >
@@ -254,7 +255,17 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
           inputMode="decimal"
         />
       </div>
-      {!isNew && <TierEditor tiers={tiers} onChange={setTiers} errors={serverErrors} />}
+      {!isNew && (
+        <TierEditor
+          tiers={tiers}
+          onChange={(next) => {
+            setTiers(next);
+            // A message names a tier by its place, which an edit may change: they go together.
+            setServerErrors({});
+          }}
+          errors={serverErrors}
+        />
+      )}
       <FormActions
         label="Save Changes"
         pending={save.isPending}

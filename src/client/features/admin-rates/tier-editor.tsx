@@ -76,7 +76,7 @@ export function TierEditor({
           return (
             <li
               key={tier.key}
-              className="grid gap-3 rounded-lg border p-3 sm:grid-cols-[1fr_1fr_1fr_1fr_auto] sm:items-start"
+              className="grid gap-3 rounded-lg border p-3 sm:grid-cols-[9rem_1fr_1fr_1fr_auto] sm:items-start"
               data-testid="tier-row"
               aria-label={`Tier ${i + 1}`}
             >

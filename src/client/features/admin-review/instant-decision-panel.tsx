@@ -37,7 +37,7 @@ export function InstantDecisionPanel({ transaction: t }: { transaction: AdminTra
       data-testid="instant-decision"
     >
       <h3 id="instant-heading" className="flex items-center gap-2 font-semibold">
-        <ZapIcon className="size-4 text-primary" aria-hidden />
+        <ZapIcon className="size-4 shrink-0 text-primary" aria-hidden />
         {instant
           ? 'Approved at once by the instant-decision rules'
           : off

@@ -162,7 +162,10 @@ function AlertForm() {
           value={brand}
           aria-invalid={!!errors.brand}
           aria-describedby={errors.brand ? 'alert-brand-error' : undefined}
-          onChange={(e) => setBrand(e.target.value)}
+          onChange={(e) => {
+            setBrand(e.target.value);
+            setErrors(({ brand: _, ...rest }) => rest);
+          }}
         >
           <option value="">Choose a brand</option>
           {brands.map((r) => (
@@ -185,7 +188,10 @@ function AlertForm() {
         inputMode="decimal"
         value={percent}
         error={errors.percent}
-        onChange={(e) => setPercent(e.target.value)}
+        onChange={(e) => {
+          setPercent(e.target.value);
+          setErrors(({ percent: _, ...rest }) => rest);
+        }}
       />
       <Button
         type="submit"
