@@ -223,7 +223,7 @@ describe('instant screens (issue 41)', () => {
       await screenshot(page, 'rate-alert-notice', false);
       // Its link opens the upload form on that brand.
       await notice.click();
-      await expect(page).toHaveURL(/\/upload\?brand=Ulta/);
+      await expect.poll(() => page.url()).toMatch(/\/upload\?brand=Ulta$/);
       await expect(page.getByLabel('Gift Card Brand')).toHaveValue('Ulta');
     } finally {
       const restored = await staff.request.put('/api/admin/rates/Ulta', { data: { tiers: [] } });
