@@ -13,6 +13,7 @@ import {
   staffPage,
   test,
   uniqueEmail,
+  waitForMail,
 } from './fixtures';
 
 /**
@@ -221,6 +222,11 @@ describe('instant screens (issue 41)', () => {
         .filter({ hasText: 'Ulta (e-code) now pays up to 91%' });
       await expect(notice).toHaveCount(1);
       await screenshot(page, 'rate-alert-notice', false);
+      // And by email, with the link to sell and the one-click unsubscribe.
+      const mail = await waitForMail(customer.account.email, /Ulta/, 20_000);
+      expect(mail.text).toContain('Ulta (e-code) now pays up to 91%');
+      expect(mail.text).toMatch(/https?:\/\/\S+\/upload\?brand=Ulta/);
+      expect(mail.text).toMatch(/\/api\/unsubscribe\?token=/);
       // Its link opens the upload form on that brand.
       await notice.click();
       await expect.poll(() => page.url()).toMatch(/\/upload\?brand=Ulta$/);
