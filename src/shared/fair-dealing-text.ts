@@ -37,6 +37,16 @@ export function reviewTimeText(times: ReviewTimes, cardType?: string): string {
   return `Usually reviewed within ${durationText(median)}`;
 }
 
+/**
+ * The quote's time to payment (decision 150): "Usually paid within 25 minutes", the brand's median
+ * when it has enough paid cards in the last 7 days, else the overall one; null when none was paid.
+ */
+export function paymentTimeText(times: ReviewTimes, cardType?: string): string | null {
+  const brand = cardType ? times.payment.brands[cardType] : undefined;
+  const median = brand?.medianMinutes ?? times.payment.overall.medianMinutes;
+  return median === null ? null : `Usually paid within ${durationText(median)}`;
+}
+
 export const TIMELINE_LABELS: Record<TimelineStep, string> = {
   submitted: 'Submitted',
   in_review: 'In review',

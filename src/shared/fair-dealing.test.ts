@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canAppeal, makeOfferSchema } from './fair-dealing';
-import { durationText, offerHeadline, reviewTimeText } from './fair-dealing-text';
+import { durationText, offerHeadline, paymentTimeText, reviewTimeText } from './fair-dealing-text';
 
 describe('fair dealing rules (decision 073)', () => {
   it('says durations as people do', () => {
@@ -12,11 +12,14 @@ describe('fair dealing rules (decision 073)', () => {
     expect(durationText(3 * 24 * 60)).toBe('3 days');
   });
 
+  const unpaid = { overall: { medianMinutes: null, sample: 0 }, brands: {} };
+
   it('shows a brand’s median when it has one, else the overall, else the target', () => {
     const times = {
       overall: { medianMinutes: 42, sample: 30 },
       brands: { Target: { medianMinutes: 20, sample: 21 } },
       targetMinutes: 120,
+      payment: unpaid,
     };
     expect(reviewTimeText(times, 'Target')).toBe('Usually reviewed within 20 minutes');
     expect(reviewTimeText(times, 'Nike')).toBe('Usually reviewed within 42 minutes');
@@ -26,8 +29,24 @@ describe('fair dealing rules (decision 073)', () => {
         overall: { medianMinutes: null, sample: 0 },
         brands: {},
         targetMinutes: 120,
+        payment: unpaid,
       }),
     ).toBe('We aim to review every card within 2 hours');
+  });
+
+  it('says the time to payment of a brand, else overall, and nothing before a card is paid', () => {
+    const times = {
+      overall: { medianMinutes: 42, sample: 30 },
+      brands: {},
+      targetMinutes: 120,
+      payment: {
+        overall: { medianMinutes: 95, sample: 40 },
+        brands: { Target: { medianMinutes: 25, sample: 21 } },
+      },
+    };
+    expect(paymentTimeText(times, 'Target')).toBe('Usually paid within 25 minutes');
+    expect(paymentTimeText(times, 'Nike')).toBe('Usually paid within 1 hour 35 minutes');
+    expect(paymentTimeText({ ...times, payment: unpaid }, 'Target')).toBeNull();
   });
 
   it('allows one appeal of a rejected card within 14 days', () => {

@@ -167,6 +167,14 @@ export const reviewTimesSchema = z.object({
   overall: reviewTimeSchema,
   brands: z.record(z.string(), reviewTimeSchema),
   targetMinutes: z.number(),
+  /**
+   * Time to payment (issue 41, decision 150): the median minutes from submission to the payment
+   * sent, over the cards paid in the same 7 days, overall and per brand from 20 of them.
+   */
+  payment: z.object({
+    overall: reviewTimeSchema,
+    brands: z.record(z.string(), reviewTimeSchema),
+  }),
 });
 export type ReviewTimes = z.infer<typeof reviewTimesSchema>;
 

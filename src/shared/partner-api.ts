@@ -125,7 +125,7 @@ export const quoteSchema = z.object({
   value: z.string(),
   format: z.enum(CARD_FORMATS),
   rate: z.string(),
-  /** A rate tier by format or denomination, when one applies; none today. */
+  /** The rate tier that applies (decision 130), as the upload form names it; null for the brand rate. */
   tier: z.string().nullable(),
   payout: z.string(),
   minimum: z.string(),

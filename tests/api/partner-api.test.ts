@@ -263,6 +263,43 @@ describe('/api/v1', () => {
     expect(await cardsOf(who.user.id)).toBe(0);
   });
 
+  it('quotes the rate tier a card of that format and value is sold at (decision 130)', async () => {
+    const { who, methodId } = await seller();
+    const { key } = await keyFor(who);
+    const tiers = (list: unknown[]) =>
+      as(t.app, staff, { method: 'PUT', url: '/api/admin/rates/Xbox', payload: { tiers: list } });
+    expect(
+      (await tiers([{ format: 'egift', minValue: '50', maxValue: '150', rate: '0.7' }])).statusCode,
+    ).toBe(200);
+    try {
+      const quoted = async (value: string, format: string) =>
+        (await v1(key, 'POST', '/api/v1/quotes', { brand: 'Xbox', value, format })).json();
+      expect(await quoted('150', 'egift')).toMatchObject({
+        rate: '0.70',
+        payout: '105.00',
+        tier: 'E-code, $50–$150: 70%',
+      });
+      // Outside the band, or another format: the brand rate, no tier.
+      expect(await quoted('150.01', 'egift')).toMatchObject({ rate: '0.88', tier: null });
+      expect(await quoted('100', 'physical')).toMatchObject({ rate: '0.88', tier: null });
+      // The card sold at the quote keeps the tier's rate.
+      const sold = await v1(
+        key,
+        'POST',
+        '/api/v1/cards',
+        eCode(methodId, { brand: 'Xbox', value: '100', reference: 'tiered' }),
+      );
+      expect(sold.statusCode, sold.body).toBe(201);
+      const [row] = await t.database.db
+        .select({ payoutRate: transactions.payoutRate })
+        .from(transactions)
+        .where(eq(transactions.id, sold.json().id));
+      expect(Number(row!.payoutRate)).toBe(0.7);
+    } finally {
+      expect((await tiers([])).statusCode).toBe(200);
+    }
+  });
+
   it('sells an e-code without photos, echoes the reference, and reads it back', async () => {
     const { who, methodId } = await seller();
     const { key } = await keyFor(who);

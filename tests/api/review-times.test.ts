@@ -44,6 +44,7 @@ describe('review times (decision 073)', () => {
       overall: { medianMinutes: null, sample: 0 },
       brands: {},
       targetMinutes: 120,
+      payment: { overall: { medianMinutes: null, sample: 0 }, brands: {} },
     });
   });
 
@@ -60,7 +61,43 @@ describe('review times (decision 073)', () => {
       overall: { medianMinutes: 23, sample: 26 },
       brands: { Target: { medianMinutes: 20, sample: 21 } },
       targetMinutes: 120,
+      // Decided but not paid: no time to payment yet.
+      payment: { overall: { medianMinutes: null, sample: 0 }, brands: {} },
     });
+  });
+
+  it('is the median from submission to payment over the cards paid in 7 days (decision 150)', async () => {
+    const customer = await signUp(t.app);
+    const paid = async (
+      brand: string,
+      count: number,
+      minutes: (i: number) => number,
+      agoMs: number,
+    ) => {
+      const values = Array.from({ length: count }, (_, i) => sql`(${minutes(i)}::int)`);
+      const at = new Date(t.now() - agoMs).toISOString();
+      await t.database.db.execute(sql`
+        insert into ${transactions} (user_id, card_type, card_value, card_condition, card_format,
+          image_urls, payout_rate, expected_payout, status, payment_status, created_at,
+          first_decision_at, paid_at)
+        select ${customer.user.id}::uuid, ${brand}, '100', 'brand_new', 'egift', '{}', '0.9', '90',
+               'completed', 'sent', ${at}::timestamptz - m * interval '1 minute',
+               ${at}::timestamptz - m * interval '1 minute' + interval '1 minute', ${at}::timestamptz
+          from (values ${sql.join(values, sql`, `)}) as d(m)`);
+    };
+    // No card was paid before this one's seed.
+    expect((await times()).payment.overall.sample).toBe(0);
+    // 20 Apple cards paid 4 to 23 minutes after submission (median 13.5 → 14): a brand's own.
+    await paid('Apple', 20, (i) => 4 + i, 60 * 60 * 1000);
+    // 19 Sephora cards of 300 minutes: one short of a brand's own median.
+    await paid('Sephora', 19, () => 300, 60 * 60 * 1000);
+    // Paid 7 days and a minute ago: outside the window.
+    await paid('Apple', 25, () => 9000, (7 * 24 * 60 + 1) * 60 * 1000);
+    const { payment } = await times();
+    expect(payment.brands.Apple).toEqual({ medianMinutes: 14, sample: 20 });
+    expect(payment.brands.Sephora).toBeUndefined();
+    // 39 paid cards: 4..23 and nineteen 300s; the 20th is 23.
+    expect(payment.overall).toEqual({ medianMinutes: 23, sample: 39 });
   });
 
   it('stamps a card’s first decision once, from staff’s first status change', async () => {

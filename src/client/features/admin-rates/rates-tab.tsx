@@ -5,6 +5,7 @@ import {
   minimumProblem,
   OTHER_BRAND,
   type RateChange,
+  type RateTier,
   rateProblem,
   tierLabel,
 } from '@shared/rates';
@@ -20,7 +21,7 @@ import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/components/ui/table';
-import { apiRequest } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { problemsResolver } from '@/lib/form';
@@ -28,6 +29,7 @@ import { useStaffCan } from '@/lib/staff-role';
 import { toast } from '@/lib/toast';
 import { InstantPolicyPanel } from './instant-policy';
 import { adminRatesQuery, rateHistoryQuery, refreshRates } from './queries';
+import { type TierDraft, TierEditor, toTierDrafts, toTierInput } from './tier-editor';
 
 type Terms = { brand: string; rate: string; minimum: string };
 
@@ -133,6 +135,7 @@ export function RatesTab() {
         open={editing !== null}
         onOpenChange={(open) => !open && setEditing(null)}
         data-testid="rate-dialog"
+        className={editing === 'new' ? undefined : 'max-w-2xl'}
         title={editing === 'new' ? 'Add a brand' : `Edit ${editing?.brand}`}
         description="The rate is the share of face value paid (0.91 pays $91 for a $100 card)."
       >
@@ -161,15 +164,22 @@ export function RatesTab() {
   );
 }
 
-/** A change to one brand (PUT) or a new one (POST), with the spec's toasts. */
-function useRateWrite(onDone: () => void) {
+/**
+ * A change to one brand (PUT) or a new one (POST), with the spec's toasts; the server's field
+ * messages also go to `onFieldErrors` when given (the edit form shows them in place).
+ */
+function useRateWrite(
+  onDone: () => void,
+  onFieldErrors?: (errors: Record<string, string>) => void,
+) {
+  const failed = errorToast('Failed to save the rate');
   return useMutation({
     mutationFn: async ({
       brand,
       body,
     }: {
       brand: string | null;
-      body: Partial<Terms> & { retired?: boolean };
+      body: Partial<Terms> & { retired?: boolean; tiers?: RateTier[] };
       done: string;
     }) =>
       brand === null
@@ -180,7 +190,10 @@ function useRateWrite(onDone: () => void) {
       toast({ title: 'Success', description: `${brand ?? body.brand} ${done}` });
       onDone();
     },
-    onError: errorToast('Failed to save the rate'),
+    onError: (error) => {
+      if (onFieldErrors && error instanceof ApiError) onFieldErrors(error.errors);
+      failed(error);
+    },
   });
 }
 
@@ -200,22 +213,30 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
       minimum: terms?.minimum ?? '50.00',
     },
   });
-  const save = useRateWrite(onDone);
+  const [tiers, setTiers] = React.useState<TierDraft[]>(() => toTierDrafts(terms?.tiers ?? []));
+  const [serverErrors, setServerErrors] = React.useState<Record<string, string>>({});
+  const save = useRateWrite(onDone, (errors) => {
+    setServerErrors(errors);
+    for (const field of ['rate', 'minimum'] as const) {
+      if (errors[field]) form.setError(field, { type: 'server', message: errors[field] });
+    }
+  });
   return (
     <form
       className="grid gap-4"
       noValidate
-      onSubmit={form.handleSubmit((values) =>
+      onSubmit={form.handleSubmit((values) => {
+        setServerErrors({});
         save.mutate(
           isNew
             ? { brand: null, body: values, done: 'added' }
             : {
                 brand: terms.brand,
-                body: { rate: values.rate, minimum: values.minimum },
+                body: { rate: values.rate, minimum: values.minimum, tiers: toTierInput(tiers) },
                 done: 'updated',
               },
-        ),
-      )}
+        );
+      })}
     >
       {isNew && <FormTextField form={form} name="brand" id="rate-brand" label="Brand" />}
       <div className="grid gap-4 sm:grid-cols-2">
@@ -234,6 +255,17 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
           inputMode="decimal"
         />
       </div>
+      {!isNew && (
+        <TierEditor
+          tiers={tiers}
+          onChange={(next) => {
+            setTiers(next);
+            // A message names a tier by its place, which an edit may change: they go together.
+            setServerErrors({});
+          }}
+          errors={serverErrors}
+        />
+      )}
       <FormActions
         label="Save Changes"
         pending={save.isPending}
@@ -244,10 +276,20 @@ function RateForm({ terms, onDone }: { terms: AdminBrandRate | null; onDone: () 
   );
 }
 
+/** A set of tiers in the history as the quote names them: "none" for the brand rate alone. */
+const describeTiers = (value: unknown) =>
+  Array.isArray(value) && value.length > 0
+    ? (value as RateTier[]).map(tierLabel).join('; ')
+    : 'none';
+
 const describeChange = (change: RateChange) =>
   Object.entries(change.changes)
     .filter(([field]) => field !== 'brand')
-    .map(([field, { from, to }]) => `${field} ${String(from ?? '—')} → ${String(to)}`)
+    .map(([field, { from, to }]) =>
+      field === 'tiers'
+        ? `tiers ${describeTiers(from)} → ${describeTiers(to)}`
+        : `${field} ${String(from ?? '—')} → ${String(to)}`,
+    )
     .join(', ');
 
 /** Who changed which terms, newest first. */

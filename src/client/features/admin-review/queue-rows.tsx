@@ -265,6 +265,11 @@ function FairDealingBadges({ transaction: t }: { transaction: AdminTransaction }
           {OFFER_BADGES[t.offer.status]}
         </Badge>
       )}
+      {t.instantDecision && 'rules' in t.instantDecision && (
+        <Badge variant="outline" data-testid="instant-badge">
+          {t.sampleStatus === 'pending' ? 'Instant · sampled' : 'Instant'}
+        </Badge>
+      )}
     </>
   );
 }

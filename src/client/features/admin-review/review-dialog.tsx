@@ -12,6 +12,7 @@ import { CardSummary } from './card-summary';
 import { ChecksPanel } from './checks-panel';
 import { ClawbacksPanel } from './clawbacks-panel';
 import { FairDealingPanel } from './fair-dealing-panel';
+import { InstantDecisionPanel } from './instant-decision-panel';
 import { ClaimNotice, type ClaimState, useReviewClaim } from './review-claim';
 import { ReviewForm } from './review-form';
 
@@ -127,6 +128,7 @@ function ReviewContent({
   return (
     <div className="grid gap-6">
       <ClaimNotice state={claim} onTakeOver={() => onTakeOver?.()} />
+      <InstantDecisionPanel transaction={query.data} />
       {checksFirst && <Checks checks={query.data.checks} onOpen={onOpen} />}
       {canReview ? (
         <>

@@ -26,18 +26,26 @@ interface QueueFilter {
   status: StatusFilterValue;
   validation: 'all' | 'flagged';
   appeal: 'all' | 'pending';
+  /** 'pending': the sampled instant decisions awaiting a person (decision 131). */
+  sampled: 'all' | 'pending';
   sort: QueueSort;
 }
 
 // Oldest waiting first (issue 24): the card that has waited longest is reviewed next.
-const ALL: QueueFilter = { status: 'all', validation: 'all', appeal: 'all', sort: 'waiting' };
+const ALL: QueueFilter = {
+  status: 'all',
+  validation: 'all',
+  appeal: 'all',
+  sampled: 'all',
+  sort: 'waiting',
+};
 
 export function UploadsTab() {
   const [searchInput, setSearchInput] = React.useState('');
   const search = useDebounced(searchInput);
   const [filter, setFilter] = React.useState<QueueFilter>(ALL);
-  const { status, validation, appeal, sort } = filter;
-  const pages = useCursorPages(`${search}|${status}|${validation}|${appeal}|${sort}`);
+  const { status, validation, appeal, sampled, sort } = filter;
+  const pages = useCursorPages(`${search}|${status}|${validation}|${appeal}|${sampled}|${sort}`);
   const query = useQuery(adminTransactionsQuery({ search, ...filter, cursor: pages.cursor }));
   const summary = useQuery(reviewSummaryQuery()).data;
   const [reviewing, setReviewing] = React.useState<string | null>(null);
@@ -98,7 +106,13 @@ export function UploadsTab() {
       <QueueRows
         rows={rows}
         loading={query.isLoading}
-        filtered={!!search || status !== 'all' || validation !== 'all' || appeal !== 'all'}
+        filtered={
+          !!search ||
+          status !== 'all' ||
+          validation !== 'all' ||
+          appeal !== 'all' ||
+          sampled !== 'all'
+        }
         current={current}
         targetMinutes={summary?.targetMinutes}
         onReview={open}
@@ -178,7 +192,7 @@ function QueueToolbar({
             <option value="flagged">Flagged only</option>
           </NativeSelect>
         </div>
-        <div className="col-span-2 sm:w-40">
+        <div className="sm:w-40">
           <NativeSelect
             aria-label="Filter by appeals"
             value={filter.appeal}
@@ -188,6 +202,16 @@ function QueueToolbar({
             <option value="pending">
               {appealsPending ? `Appeals (${appealsPending})` : 'Appeals'}
             </option>
+          </NativeSelect>
+        </div>
+        <div className="sm:w-48">
+          <NativeSelect
+            aria-label="Filter by instant decisions"
+            value={filter.sampled}
+            onChange={(e) => onFilter({ sampled: e.target.value as 'all' | 'pending' })}
+          >
+            <option value="all">All decisions</option>
+            <option value="pending">Sampled for review</option>
           </NativeSelect>
         </div>
         <div className="col-span-2 sm:w-60">

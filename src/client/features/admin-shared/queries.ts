@@ -47,6 +47,8 @@ export interface UploadsFilter {
   validation: string;
   /** 'pending': only the cards whose appeal waits for a decision. */
   appeal: string;
+  /** 'pending': only the sampled instant decisions awaiting a person (decision 131). */
+  sampled: string;
   /** 'waiting': the cards waiting for a decision first, longest-waiting at the top. */
   sort: QueueSort;
   cursor: string | null;
@@ -57,11 +59,12 @@ export const adminTransactionsQuery = ({
   status,
   validation,
   appeal,
+  sampled,
   sort,
   cursor,
 }: UploadsFilter) =>
   queryOptions({
-    queryKey: [CARDS, { search, status, validation, appeal, sort, cursor }],
+    queryKey: [CARDS, { search, status, validation, appeal, sampled, sort, cursor }],
     queryFn: () =>
       getPage<AdminTransaction>(
         withParams(CARDS, {
@@ -69,6 +72,7 @@ export const adminTransactionsQuery = ({
           status: status === 'all' ? null : status,
           validation: validation === 'all' ? null : validation,
           appeal: appeal === 'all' ? null : appeal,
+          sampled: sampled === 'all' ? null : sampled,
           sort,
           cursor,
         }),

@@ -20,6 +20,7 @@ import { cn } from '@/lib/utils';
 import { ChangeEmailCard } from './change-email-card';
 import { PrivacyTab } from './privacy-tab';
 import { ProfileDetails } from './profile-details';
+import { RateAlertsCard } from './rate-alerts-card';
 import { ChangePasswordCard, SessionsCard } from './security-card';
 import { TwoFactorCard } from './two-factor-card';
 
@@ -76,6 +77,7 @@ export function ProfilePage() {
         </TabsList>
         <TabsContent value="info">
           <ProfileDetails user={user} />
+          {!user.isAdmin && <RateAlertsCard className="mt-6" />}
         </TabsContent>
         <TabsContent value="security" className="grid gap-6">
           <ChangePasswordCard />

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2Icon, Loader2Icon, ShieldCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'wouter';
-import { ReviewTimeLine } from '@/components/fair/review-time';
+import { PaymentTimeLine, ReviewTimeLine } from '@/components/fair/review-time';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -112,6 +112,7 @@ function UploadForm({
           retired={!!cardType && cardType !== OTHER_BRAND && !terms && rates.length > 0}
         />
         <ReviewTimeLine cardType={typeForQuote || undefined} className="mt-3" />
+        <PaymentTimeLine cardType={typeForQuote || undefined} className="mt-1" />
         <Button
           type="submit"
           form="upload-form"

@@ -5,6 +5,7 @@ import { LIMIT_REFUSAL_CODE } from '@shared/verification';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { useSearch } from 'wouter';
 import { usePaymentMethods } from '@/components/payment-methods/use-payment-methods';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { problemsResolver } from '@/lib/form';
@@ -66,6 +67,13 @@ export function useUploadForm(onPhase: (phase: Phase) => void) {
     ),
     defaultValues: EMPTY,
   });
+
+  // A rate alert's link (/upload?brand=Best%20Buy, decision 132) opens the form on that brand.
+  const askedBrand = new URLSearchParams(useSearch()).get('brand')?.toLowerCase();
+  const listed = rates.find((r) => r.brand !== OTHER_BRAND && r.brand.toLowerCase() === askedBrand);
+  React.useEffect(() => {
+    if (listed && !form.getValues('cardType')) form.setValue('cardType', listed.brand);
+  }, [listed, form]);
 
   // Preselect the default payment method once the list arrives.
   React.useEffect(() => {

@@ -20,6 +20,7 @@ import {
   webhookDeliverySchema,
   webhookEndpointSchema,
 } from '../../../shared/partner-api';
+import { tierFor, tierLabel } from '../../../shared/rates';
 import { badRequest, notFound } from '../../common/http-error';
 import { accountOf } from '../../plugins/auth';
 import { perKeyLimit, requireApiKey } from '../api-keys';
@@ -85,13 +86,15 @@ export default async function partnerRoutes(app: FastifyInstance) {
       const terms = await termsForSubmission(app.db, brand);
       const problem = belowMinimum(terms, value);
       if (problem) throw badRequest(problem, 'value');
-      const { rate, expectedPayout } = quote(terms.rate, value);
+      // The tier a card of this format and value is bought at, as the submission uses (decision 130).
+      const tier = tierFor(terms, format, value);
+      const { rate, expectedPayout } = quote(tier?.rate ?? terms.rate, value);
       return {
         brand: terms.brand,
         value: fromCents(toCents(value)),
         format,
         rate,
-        tier: null,
+        tier: tier ? tierLabel(tier) : null,
         payout: expectedPayout,
         minimum: terms.minimum,
       };
