@@ -348,3 +348,92 @@ describe('webhooks', () => {
     expect(refused.json().code).toBe('insufficient_scope');
   });
 });
+
+describe('webhooks in the profile (cookie session)', () => {
+  it('a level-2 seller manages endpoints as the API does: created with its secret once, tested, logged, deleted', async () => {
+    const { who, call } = await partner();
+    const created = await as(t.app, who, {
+      method: 'POST',
+      url: '/api/webhook-endpoints',
+      payload: {
+        url: receiver.url('/ok?from=profile'),
+        events: ['card.updated', 'payout.updated'],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = created.json() as { id: string; secret: string; events: string[] };
+    expect(hook.secret).toMatch(/^whsec_/);
+    expect(hook.events).toEqual(['card.updated', 'payout.updated']);
+    // The same endpoint the key sees, without its secret.
+    const listed = await as(t.app, who, { method: 'GET', url: '/api/webhook-endpoints' });
+    expect(listed.json().map((e: { id: string }) => e.id)).toEqual([hook.id]);
+    expect(listed.body).not.toContain('whsec_');
+    expect((await call('GET', '/api/v1/webhook-endpoints')).json()[0].id).toBe(hook.id);
+
+    const before = receiver.at('/ok?from=profile').length;
+    const test = await as(t.app, who, {
+      method: 'POST',
+      url: `/api/webhook-endpoints/${hook.id}/test`,
+    });
+    expect(test.statusCode, test.body).toBe(202);
+    await t.app.webhooks.deliverDue();
+    const [message] = (await receiver.waitFor('/ok?from=profile', before + 1)).slice(before);
+    expect(new Webhook(hook.secret).verify(message!.body, message!.headers)).toMatchObject({
+      type: 'webhook.test',
+    });
+    const log = await as(t.app, who, {
+      method: 'GET',
+      url: `/api/webhook-endpoints/${hook.id}/deliveries`,
+    });
+    expect(log.json()[0]).toMatchObject({
+      eventType: 'webhook.test',
+      status: 'delivered',
+      lastStatus: 200,
+    });
+
+    // Another seller reaches none of it.
+    const other = await partner();
+    for (const [method, url] of [
+      ['GET', `/api/webhook-endpoints/${hook.id}/deliveries`],
+      ['POST', `/api/webhook-endpoints/${hook.id}/test`],
+      ['DELETE', `/api/webhook-endpoints/${hook.id}`],
+    ] as const) {
+      expect((await as(t.app, other.who, { method, url })).statusCode, url).toBe(404);
+    }
+    const deleted = await as(t.app, who, {
+      method: 'DELETE',
+      url: `/api/webhook-endpoints/${hook.id}`,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await as(t.app, who, { method: 'GET', url: '/api/webhook-endpoints' })).json()).toEqual(
+      [],
+    );
+  });
+
+  it('is refused below level 2, signed out, and with a key instead of the session', async () => {
+    const seller = await signUp(t.app);
+    const refused = await as(t.app, seller, {
+      method: 'POST',
+      url: '/api/webhook-endpoints',
+      payload: { url: receiver.url('/ok'), events: ['card.updated'] },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('verification_required');
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/webhook-endpoints',
+          payload: { url: receiver.url('/ok'), events: ['card.updated'] },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const { key } = await partner();
+    const withKey = await t.app.inject({
+      method: 'GET',
+      url: '/api/webhook-endpoints',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(withKey.statusCode).toBe(401);
+  });
+});

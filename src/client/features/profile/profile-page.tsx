@@ -1,5 +1,6 @@
 import {
   BadgeCheckIcon,
+  KeyRoundIcon,
   LockKeyholeIcon,
   PlusIcon,
   ShieldIcon,
@@ -17,13 +18,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/lib/auth';
 import { cn } from '@/lib/utils';
+import { PartnerApiTab } from '../partner-api/partner-api-tab';
 import { ChangeEmailCard } from './change-email-card';
 import { PrivacyTab } from './privacy-tab';
 import { ProfileDetails } from './profile-details';
 import { ChangePasswordCard, SessionsCard } from './security-card';
 import { TwoFactorCard } from './two-factor-card';
 
-const TABS = ['info', 'payments', 'security', 'privacy'] as const;
+const TABS = ['info', 'payments', 'security', 'privacy', 'api'] as const;
 
 export function ProfilePage() {
   const { user } = useAuth();
@@ -51,7 +53,7 @@ export function ProfilePage() {
         <TabsList
           className={cn(
             'grid w-full sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block',
-            user.isAdmin ? 'grid-cols-3' : 'grid-cols-4',
+            user.isAdmin ? 'grid-cols-3' : 'grid-cols-5',
           )}
         >
           <TabsTrigger value="info">
@@ -70,6 +72,11 @@ export function ProfilePage() {
               <LockKeyholeIcon className="size-4" /> Privacy
             </TabsTrigger>
           )}
+          {!user.isAdmin && (
+            <TabsTrigger value="api">
+              <KeyRoundIcon className="size-4" /> API
+            </TabsTrigger>
+          )}
         </TabsList>
         <TabsContent value="info">
           <ProfileDetails user={user} />
@@ -86,6 +93,11 @@ export function ProfilePage() {
         {!user.isAdmin && (
           <TabsContent value="privacy">
             <PrivacyTab />
+          </TabsContent>
+        )}
+        {!user.isAdmin && (
+          <TabsContent value="api">
+            <PartnerApiTab />
           </TabsContent>
         )}
       </Tabs>

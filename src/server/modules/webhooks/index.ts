@@ -12,4 +12,5 @@ export {
   sendTestEvent,
 } from './commands';
 export { deliveriesOf, listWebhookEndpoints } from './queries';
+export { default as webhookRoutes } from './routes';
 export { WebhookSender } from './sender';
