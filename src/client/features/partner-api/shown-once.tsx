@@ -33,9 +33,9 @@ export function ShownOnce({
           aria-hidden
         />
         <div className="grid gap-1">
-          <h4 id={`${id}-title`} className="font-semibold">
+          <h3 id={`${id}-title`} className="font-semibold">
             {label}
-          </h4>
+          </h3>
           <p className="text-sm">{warning}</p>
         </div>
       </div>

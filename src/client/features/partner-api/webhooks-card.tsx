@@ -278,12 +278,16 @@ function outcome(delivery: WebhookDelivery) {
   return delivery.lastError ?? (delivery.attempts === 0 ? 'Not tried yet' : 'No answer');
 }
 
+/** A try is claimed for a minute; the first retry comes 5 s after the first try. */
+const dueSoon = (d: WebhookDelivery) =>
+  d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) - Date.now() <= 70_000;
+
 function DeliveryLog({ id, endpointId }: { id: string; endpointId: string }) {
   const log = useQuery({
     ...deliveriesQuery(endpointId),
-    // While a delivery waits for its first try, look again every few seconds.
+    // While a delivery is being tried, or is due again within a minute, look every few seconds.
     refetchInterval: (query) =>
-      query.state.data?.some((d) => d.status === 'pending' && d.attempts === 0) ? 2000 : false,
+      query.state.data?.some((d) => d.status === 'pending' && dueSoon(d)) ? 2000 : false,
   });
   const resend = useMutation({
     mutationFn: (deliveryId: string) =>
@@ -302,7 +306,7 @@ function DeliveryLog({ id, endpointId }: { id: string; endpointId: string }) {
   const rows = log.data ?? [];
   return (
     <section id={id} aria-label="Recent deliveries" className="grid gap-2">
-      <h4 className="text-sm font-semibold">Recent deliveries</h4>
+      <h3 className="text-sm font-semibold">Recent deliveries</h3>
       {log.isSuccess && rows.length === 0 && (
         <p className="text-sm text-muted-foreground">Nothing sent yet.</p>
       )}

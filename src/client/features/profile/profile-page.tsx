@@ -53,7 +53,10 @@ export function ProfilePage() {
         <TabsList
           className={cn(
             'grid w-full sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block',
-            user.isAdmin ? 'grid-cols-3' : 'grid-cols-5',
+            user.isAdmin
+              ? 'grid-cols-3'
+              : // Five tabs share a phone's width: smaller words, less padding.
+                'grid-cols-5 [&>button]:px-1 [&>button]:text-xs sm:[&>button]:px-3 sm:[&>button]:text-sm',
           )}
         >
           <TabsTrigger value="info">
