@@ -437,3 +437,94 @@ describe('webhooks in the profile (cookie session)', () => {
     expect(withKey.statusCode).toBe(401);
   });
 });
+
+describe('payout.updated and clawback.created (decision 147)', () => {
+  it("sends a payout's state and money taken back, each once its change commits, only to endpoints that take them", async () => {
+    const { call, methodId } = await partner();
+    const path = '/ok?events=money';
+    const created = await call('POST', '/api/v1/webhook-endpoints', {
+      url: receiver.url(path),
+      events: ['payout.updated', 'clawback.created'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = created.json() as { id: string; secret: string };
+    const card = (
+      await call('POST', '/api/v1/cards', {
+        brand: 'Amazon',
+        value: '100',
+        format: 'egift',
+        code: 'AMZN-MONEY-EVENTS-1',
+        paymentMethodId: methodId,
+      })
+    ).json() as { id: string };
+    expect((await reviewCard(t.app, staff, card.id, { status: 'processing' })).statusCode).toBe(
+      200,
+    );
+    // card.updated is not among this endpoint's events.
+    expect(await deliveries(call, hook.id)).toEqual([]);
+
+    const payouts = (await as(t.app, staff, { method: 'GET', url: '/api/admin/payouts' })).json();
+    const row = payouts.groups
+      .flatMap((g: { cards: { id: string; amount: string }[] }) => g.cards)
+      .find((c: { id: string }) => c.id === card.id);
+    const sent = await as(t.app, staff, {
+      method: 'POST',
+      url: '/api/admin/payouts/mark-sent',
+      payload: { items: [{ id: card.id, amount: row.amount }], payoutReference: 'PP-7781' },
+    });
+    expect(sent.json().sent, sent.body).toHaveLength(1);
+    await t.app.webhooks.deliverDue();
+    const [payoutMessage] = await receiver.waitFor(path, 1);
+    const payoutEvent = new Webhook(hook.secret).verify(
+      payoutMessage!.body,
+      payoutMessage!.headers,
+    ) as { type: string; data: Record<string, unknown> };
+    expect(payoutEvent.type).toBe('payout.updated');
+    expect(payoutEvent.data).toMatchObject({
+      rail: 'manual',
+      amount: '91.00',
+      status: 'confirmed',
+      reference: 'PP-7781',
+      failureReason: null,
+      cardIds: [card.id],
+    });
+
+    // A clawback refused (more than the card paid) writes no event: nothing committed.
+    const refused = await as(t.app, staff, {
+      method: 'POST',
+      url: `/api/admin/transactions/${card.id}/clawback`,
+      payload: { amount: '91.01', reason: 'already_redeemed' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await deliveries(call, hook.id)).toHaveLength(1);
+
+    const taken = await as(t.app, staff, {
+      method: 'POST',
+      url: `/api/admin/transactions/${card.id}/clawback`,
+      payload: { amount: '10.00', reason: 'already_redeemed' },
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    await t.app.webhooks.deliverDue();
+    const [, clawbackMessage] = await receiver.waitFor(path, 2);
+    const clawbackEvent = new Webhook(hook.secret).verify(
+      clawbackMessage!.body,
+      clawbackMessage!.headers,
+    ) as { type: string; data: Record<string, unknown> };
+    expect(clawbackEvent.type).toBe('clawback.created');
+    expect(clawbackEvent.data).toMatchObject({
+      id: taken.json().id,
+      cardId: card.id,
+      amount: '10.00',
+      outstanding: '10.00',
+      reason: 'already_redeemed',
+      note: null,
+    });
+    expect(clawbackEvent.data.card).toEqual((await call('GET', `/api/v1/cards/${card.id}`)).json());
+
+    const log = await deliveries(call, hook.id);
+    expect(log.map((d: { eventType: string; status: string }) => [d.eventType, d.status])).toEqual([
+      ['clawback.created', 'delivered'],
+      ['payout.updated', 'delivered'],
+    ]);
+  });
+});
