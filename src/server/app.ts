@@ -37,7 +37,7 @@ import {
 import staffRoutes from './modules/staff/routes';
 import supportRoutes from './modules/support/routes';
 import verificationRoutes from './modules/verification/routes';
-import { WebhookSender } from './modules/webhooks';
+import { WebhookSender, webhookRoutes } from './modules/webhooks';
 import { registerStaffGuard } from './plugins/auth';
 import { registerClient } from './plugins/client';
 import { registerApiDocs } from './plugins/docs';
@@ -171,6 +171,7 @@ export async function buildApp(
   await app.register(cardRoutes);
   await app.register(apiKeyRoutes);
   await app.register(partnerRoutes);
+  await app.register(webhookRoutes);
   await app.register(adminRoutes);
   await app.register(analyticsRoutes);
   await app.register(payoutRoutes);

@@ -263,6 +263,39 @@ export const webhookDeliverySchema = z.object({
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
+/** The `data` of a `payout.updated` event: one payout of the seller's cards and its state. */
+export const partnerPayoutSchema = z.object({
+  id: z.string(),
+  /** manual, ach or usdt_bep20. */
+  rail: z.string(),
+  amount: z.string(),
+  /** queued, submitted (sent on its rail), confirmed, failed or cancelled. */
+  status: z.string(),
+  /** The rail's reference: staff's reference, an ACH trace number, a transaction hash. */
+  reference: z.string().nullable(),
+  /** Why it failed, when it did. */
+  failureReason: z.string().nullable(),
+  cardIds: z.array(z.string()),
+  createdAt: z.string(),
+  submittedAt: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+});
+export type PartnerPayout = z.infer<typeof partnerPayoutSchema>;
+
+/** The `data` of a `clawback.created` event: money taken back from a paid card, and the card. */
+export const partnerClawbackSchema = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  amount: z.string(),
+  /** What is still owed back; it is set against the seller's next payouts. */
+  outstanding: z.string(),
+  reason: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  card: partnerCardSchema.nullable(),
+});
+export type PartnerClawback = z.infer<typeof partnerClawbackSchema>;
+
 // --- Bulk ---
 
 export const MAX_BULK_CARDS = 500;

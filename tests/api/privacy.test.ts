@@ -4,7 +4,15 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { auditLog, paymentMethods, transactions, uploads, users } from '../../src/server/db/schema';
+import {
+  apiKeys,
+  auditLog,
+  paymentMethods,
+  transactions,
+  uploads,
+  users,
+  webhookEndpoints,
+} from '../../src/server/db/schema';
 import { eraseSettledAccounts, expireExports } from '../../src/server/modules/privacy/commands';
 import {
   addPaymentMethod,
@@ -404,5 +412,93 @@ describe('delete my account', () => {
     await expect(
       t.database.pool.query(`update audit_log set actor_email = 'someone@example.com'`),
     ).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('export my data: the partner API (issue 42)', () => {
+  it("holds the seller's API keys and webhook endpoints, never a key's hash or an endpoint's secret", async () => {
+    const seller = await signUp(t.app);
+    await t.database.db
+      .update(users)
+      .set({ verificationLevel: 2 })
+      .where(eq(users.id, seller.user.id));
+    const created = await as(t.app, seller, {
+      method: 'POST',
+      url: '/api/api-keys',
+      payload: { name: 'Warehouse', scopes: ['cards:read', 'cards:write'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id: keyId, key } = created.json() as { id: string; key: string };
+    const revoked = await as(t.app, seller, { method: 'DELETE', url: `/api/api-keys/${keyId}` });
+    expect(revoked.statusCode).toBe(200);
+    const allowed = t.app.config.webhooks.allowPrivate;
+    t.app.config.webhooks.allowPrivate = true;
+    let secret: string;
+    try {
+      const endpoint = await as(t.app, seller, {
+        method: 'POST',
+        url: '/api/webhook-endpoints',
+        payload: { url: 'https://127.0.0.1/cardbridge-hooks', events: ['card.updated'] },
+      });
+      expect(endpoint.statusCode, endpoint.body).toBe(201);
+      secret = endpoint.json().secret;
+    } finally {
+      t.app.config.webhooks.allowPrivate = allowed;
+    }
+    const [sealed] = await t.database.db
+      .select({ secret: webhookEndpoints.secret })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.userId, seller.user.id));
+
+    const asked = await as(t.app, seller, { method: 'POST', url: '/api/account/export' });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const ready = await waitForExport(seller, asked.json().id);
+    expect(ready.status).toBe('ready');
+    const entries = await unzip((await download(seller, asked.json().id)).rawPayload);
+    const partner = JSON.parse(entries.get('partner-api.json')!.toString('utf8'));
+    expect(partner.apiKeys).toEqual([
+      {
+        id: keyId,
+        name: 'Warehouse',
+        last4: key.slice(-4),
+        scopes: ['cards:read', 'cards:write'],
+        createdAt: expect.any(String),
+        expiresAt: null,
+        lastUsedAt: null,
+        lastUsedIp: null,
+        revokedAt: expect.any(String),
+      },
+    ]);
+    expect(partner.webhookEndpoints).toEqual([
+      {
+        id: expect.any(String),
+        url: 'https://127.0.0.1/cardbridge-hooks',
+        events: ['card.updated'],
+        createdAt: expect.any(String),
+        disabledAt: null,
+      },
+    ]);
+    // Nothing in the whole archive opens anything: no key, no hash of it, no secret.
+    const everything = Buffer.concat([...entries.values()]).toString('latin1');
+    const keyHash = createHash('sha256').update(key).digest('hex');
+    for (const secretThing of [key, keyHash, secret!, sealed!.secret]) {
+      expect(everything).not.toContain(secretThing);
+    }
+    expect(JSON.parse(entries.get('README.json')!.toString()).sections).toContain('partner-api');
+
+    // Deleting the account erases both.
+    const deleted = await as(t.app, seller, {
+      method: 'DELETE',
+      url: '/api/account',
+      payload: { password: PASSWORD },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    for (const table of [apiKeys, webhookEndpoints]) {
+      const left = await t.database.db
+        .select({ id: table.id })
+        .from(table)
+        .where(eq(table.userId, seller.user.id));
+      expect(left).toEqual([]);
+    }
   });
 });

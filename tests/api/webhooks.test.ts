@@ -348,3 +348,183 @@ describe('webhooks', () => {
     expect(refused.json().code).toBe('insufficient_scope');
   });
 });
+
+describe('webhooks in the profile (cookie session)', () => {
+  it('a level-2 seller manages endpoints as the API does: created with its secret once, tested, logged, deleted', async () => {
+    const { who, call } = await partner();
+    const created = await as(t.app, who, {
+      method: 'POST',
+      url: '/api/webhook-endpoints',
+      payload: {
+        url: receiver.url('/ok?from=profile'),
+        events: ['card.updated', 'payout.updated'],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = created.json() as { id: string; secret: string; events: string[] };
+    expect(hook.secret).toMatch(/^whsec_/);
+    expect(hook.events).toEqual(['card.updated', 'payout.updated']);
+    // The same endpoint the key sees, without its secret.
+    const listed = await as(t.app, who, { method: 'GET', url: '/api/webhook-endpoints' });
+    expect(listed.json().map((e: { id: string }) => e.id)).toEqual([hook.id]);
+    expect(listed.body).not.toContain('whsec_');
+    expect((await call('GET', '/api/v1/webhook-endpoints')).json()[0].id).toBe(hook.id);
+
+    const before = receiver.at('/ok?from=profile').length;
+    const test = await as(t.app, who, {
+      method: 'POST',
+      url: `/api/webhook-endpoints/${hook.id}/test`,
+    });
+    expect(test.statusCode, test.body).toBe(202);
+    await t.app.webhooks.deliverDue();
+    const [message] = (await receiver.waitFor('/ok?from=profile', before + 1)).slice(before);
+    expect(new Webhook(hook.secret).verify(message!.body, message!.headers)).toMatchObject({
+      type: 'webhook.test',
+    });
+    const log = await as(t.app, who, {
+      method: 'GET',
+      url: `/api/webhook-endpoints/${hook.id}/deliveries`,
+    });
+    expect(log.json()[0]).toMatchObject({
+      eventType: 'webhook.test',
+      status: 'delivered',
+      lastStatus: 200,
+    });
+
+    // Another seller reaches none of it.
+    const other = await partner();
+    for (const [method, url] of [
+      ['GET', `/api/webhook-endpoints/${hook.id}/deliveries`],
+      ['POST', `/api/webhook-endpoints/${hook.id}/test`],
+      ['DELETE', `/api/webhook-endpoints/${hook.id}`],
+    ] as const) {
+      expect((await as(t.app, other.who, { method, url })).statusCode, url).toBe(404);
+    }
+    const deleted = await as(t.app, who, {
+      method: 'DELETE',
+      url: `/api/webhook-endpoints/${hook.id}`,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await as(t.app, who, { method: 'GET', url: '/api/webhook-endpoints' })).json()).toEqual(
+      [],
+    );
+  });
+
+  it('is refused below level 2, signed out, and with a key instead of the session', async () => {
+    const seller = await signUp(t.app);
+    const refused = await as(t.app, seller, {
+      method: 'POST',
+      url: '/api/webhook-endpoints',
+      payload: { url: receiver.url('/ok'), events: ['card.updated'] },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('verification_required');
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/webhook-endpoints',
+          payload: { url: receiver.url('/ok'), events: ['card.updated'] },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const { key } = await partner();
+    const withKey = await t.app.inject({
+      method: 'GET',
+      url: '/api/webhook-endpoints',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(withKey.statusCode).toBe(401);
+  });
+});
+
+describe('payout.updated and clawback.created (decision 147)', () => {
+  it("sends a payout's state and money taken back, each once its change commits, only to endpoints that take them", async () => {
+    const { call, methodId } = await partner();
+    const path = '/ok?events=money';
+    const created = await call('POST', '/api/v1/webhook-endpoints', {
+      url: receiver.url(path),
+      events: ['payout.updated', 'clawback.created'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = created.json() as { id: string; secret: string };
+    const card = (
+      await call('POST', '/api/v1/cards', {
+        brand: 'Amazon',
+        value: '100',
+        format: 'egift',
+        code: 'AMZN-MONEY-EVENTS-1',
+        paymentMethodId: methodId,
+      })
+    ).json() as { id: string };
+    expect((await reviewCard(t.app, staff, card.id, { status: 'processing' })).statusCode).toBe(
+      200,
+    );
+    // card.updated is not among this endpoint's events.
+    expect(await deliveries(call, hook.id)).toEqual([]);
+
+    const payouts = (await as(t.app, staff, { method: 'GET', url: '/api/admin/payouts' })).json();
+    const row = payouts.groups
+      .flatMap((g: { cards: { id: string; amount: string }[] }) => g.cards)
+      .find((c: { id: string }) => c.id === card.id);
+    const sent = await as(t.app, staff, {
+      method: 'POST',
+      url: '/api/admin/payouts/mark-sent',
+      payload: { items: [{ id: card.id, amount: row.amount }], payoutReference: 'PP-7781' },
+    });
+    expect(sent.json().sent, sent.body).toHaveLength(1);
+    await t.app.webhooks.deliverDue();
+    const [payoutMessage] = await receiver.waitFor(path, 1);
+    const payoutEvent = new Webhook(hook.secret).verify(
+      payoutMessage!.body,
+      payoutMessage!.headers,
+    ) as { type: string; data: Record<string, unknown> };
+    expect(payoutEvent.type).toBe('payout.updated');
+    expect(payoutEvent.data).toMatchObject({
+      rail: 'manual',
+      amount: '91.00',
+      status: 'confirmed',
+      reference: 'PP-7781',
+      failureReason: null,
+      cardIds: [card.id],
+    });
+
+    // A clawback refused (more than the card paid) writes no event: nothing committed.
+    const refused = await as(t.app, staff, {
+      method: 'POST',
+      url: `/api/admin/transactions/${card.id}/clawback`,
+      payload: { amount: '91.01', reason: 'already_redeemed' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await deliveries(call, hook.id)).toHaveLength(1);
+
+    const taken = await as(t.app, staff, {
+      method: 'POST',
+      url: `/api/admin/transactions/${card.id}/clawback`,
+      payload: { amount: '10.00', reason: 'already_redeemed' },
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    await t.app.webhooks.deliverDue();
+    const [, clawbackMessage] = await receiver.waitFor(path, 2);
+    const clawbackEvent = new Webhook(hook.secret).verify(
+      clawbackMessage!.body,
+      clawbackMessage!.headers,
+    ) as { type: string; data: Record<string, unknown> };
+    expect(clawbackEvent.type).toBe('clawback.created');
+    expect(clawbackEvent.data).toMatchObject({
+      id: taken.json().id,
+      cardId: card.id,
+      amount: '10.00',
+      outstanding: '10.00',
+      reason: 'already_redeemed',
+      note: null,
+    });
+    expect(clawbackEvent.data.card).toEqual((await call('GET', `/api/v1/cards/${card.id}`)).json());
+
+    const log = await deliveries(call, hook.id);
+    expect(log.map((d: { eventType: string; status: string }) => [d.eventType, d.status])).toEqual([
+      ['clawback.created', 'delivered'],
+      ['payout.updated', 'delivered'],
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generate } from 'selfsigned';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../../scripts/lib/free-port';
 import { startBuiltServer } from '../../scripts/lib/processes';
@@ -28,6 +29,11 @@ declare module 'vitest' {
     mailDir: string;
     /** The last authenticator time step used, shared by the test files (a code is good once). */
     codeStepFile: string;
+    /**
+     * A self-signed certificate for 127.0.0.1 the server trusts for webhooks (WEBHOOK_CA_FILE):
+     * a browser test's HTTPS receiver serves with it (partner-api.e2e.ts).
+     */
+    webhookTls: { key: string; cert: string };
   }
 }
 
@@ -52,6 +58,12 @@ export default async function setup(project: TestProject) {
   const mail = await startMailSink(mailDir);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
+  const tls = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    days: 2,
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  } as never);
+  const webhookCa = path.join(dataDir, 'webhook-ca.pem');
+  writeFileSync(webhookCa, tls.cert);
   const env = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -68,6 +80,9 @@ export default async function setup(project: TestProject) {
     // API tests of their own (payout-holds.test.ts).
     PAYOUT_HOLD_NEW_METHOD_HOURS: '0',
     PAYOUT_HOLD_NEW_ACCOUNT_HOURS: '0',
+    // Webhooks to a receiver on 127.0.0.1 that a browser test starts (never in production).
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_CA_FILE: webhookCa,
   };
 
   // As `npm start` runs it (its node flags included), on the same port both times.
@@ -96,6 +111,7 @@ export default async function setup(project: TestProject) {
   project.provide('unenrolledStaff', UNENROLLED_STAFF);
   project.provide('mailDir', mailDir);
   project.provide('codeStepFile', codeStepFile);
+  project.provide('webhookTls', { key: tls.private, cert: tls.cert });
 
   return async () => {
     await server.stop();

@@ -1120,6 +1120,33 @@ export const CATALOGUE: RouteSpec[] = [
       param: ({ rng }) => rng.uuid(),
     }),
   ),
+  // The same endpoints from the profile, by the cookie session (issue 42, decision 146).
+  { method: 'GET', path: '/api/webhook-endpoints', access: 'customer' },
+  {
+    method: 'POST',
+    path: '/api/webhook-endpoints',
+    access: 'customer',
+    body: 'json',
+    validBody: ({ rng }) =>
+      obj({
+        url: rng.pick(['https://127.0.0.1/hook', 'http://example.com/hook', 'not a url']),
+        events: rng.pick<JsonLike>([['card.updated'], ['clawback.created'], [], ['x']]),
+      }),
+  },
+  ...[
+    ['DELETE', '/api/webhook-endpoints/:id'],
+    ['GET', '/api/webhook-endpoints/:id/deliveries'],
+    ['POST', '/api/webhook-endpoints/:id/test'],
+    ['POST', '/api/webhook-endpoints/:id/rotate-secret'],
+    ['POST', '/api/webhook-endpoints/:id/deliveries/:deliveryId/resend'],
+  ].map(
+    ([method, path]): RouteSpec => ({
+      method: method as RouteSpec['method'],
+      path: path!,
+      access: 'customer',
+      param: ({ rng }) => rng.uuid(),
+    }),
+  ),
 
   // payouts on rails (issue 40)
   { method: 'GET', path: '/api/admin/payout-rails', access: 'staff' },

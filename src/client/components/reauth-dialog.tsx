@@ -6,19 +6,21 @@ import { CurrentPasswordField } from '@/components/ui/text-field';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { finishReauth, onReauthRequest } from '@/lib/reauth';
 
-/** Asks for the password again before a payment-method change (decision 072). */
+/** Asks for the password again before a payment-method change (decision 072) or an API key. */
 export function ReauthDialog() {
   const [open, setOpen] = React.useState(false);
   const [password, setPassword] = React.useState('');
   const [error, setError] = React.useState<string>();
   const [pending, setPending] = React.useState(false);
+  const [reason, setReason] = React.useState<string>();
   React.useEffect(
     () =>
-      onReauthRequest((next) => {
+      onReauthRequest((next, why) => {
         setOpen(next);
         if (next) {
           setPassword('');
           setError(undefined);
+          setReason(why);
         }
       }),
     [],
@@ -46,7 +48,7 @@ export function ReauthDialog() {
           <LockIcon className="size-5" aria-hidden /> Confirm it's you
         </>
       }
-      description="For your safety, enter your password again to change where your payouts go."
+      description={`For your safety, enter your password again to ${reason ?? 'change where your payouts go'}.`}
     >
       <form className="grid gap-4" onSubmit={submit}>
         <CurrentPasswordField

@@ -7,17 +7,20 @@ import { ApiError } from './api';
 
 type Waiter = (confirmed: boolean) => void;
 let waiting: Waiter[] = [];
-const listeners = new Set<(open: boolean) => void>();
+const listeners = new Set<(open: boolean, reason?: string) => void>();
 
 export function isReauthRequired(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401 && error.code === 'reauth_required';
 }
 
-/** Opens the password dialog; resolves true once the server took the password. */
-export function requestReauth(): Promise<boolean> {
+/**
+ * Opens the password dialog; resolves true once the server took the password. `reason` says what
+ * the password is asked for (a payment-method change when none is given).
+ */
+export function requestReauth(reason?: string): Promise<boolean> {
   return new Promise((resolve) => {
     waiting.push(resolve);
-    for (const listener of listeners) listener(true);
+    for (const listener of listeners) listener(true, reason);
   });
 }
 
@@ -29,7 +32,7 @@ export function finishReauth(confirmed: boolean) {
   for (const listener of listeners) listener(false);
 }
 
-export function onReauthRequest(listener: (open: boolean) => void) {
+export function onReauthRequest(listener: (open: boolean, reason?: string) => void) {
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
@@ -37,11 +40,11 @@ export function onReauthRequest(listener: (open: boolean) => void) {
 }
 
 /** Runs a write; when it needs a fresh password, asks for it and runs it once more. */
-export async function withStepUp<T>(write: () => Promise<T>): Promise<T> {
+export async function withStepUp<T>(write: () => Promise<T>, reason?: string): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (!isReauthRequired(error) || !(await requestReauth())) throw error;
+    if (!isReauthRequired(error) || !(await requestReauth(reason))) throw error;
     return write();
   }
 }

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
-import { twoFactor } from '../db/schema';
-import { keyringOf, parseDataKey, sealText } from '../encryption';
+import { twoFactor, users, webhookEndpoints } from '../db/schema';
+import { keyringOf, openText, parseDataKey, sealText } from '../encryption';
 import { findTwoFactor } from '../modules/auth';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
@@ -77,6 +77,53 @@ describe('npm run keys:rotate', { timeout: 120_000 }, () => {
 
     // Run again (as after an interruption): nothing left to do.
     expect(keysRotate().output).toContain('two-factor secrets: 0 re-sealed');
+  });
+
+  it("re-seals webhook endpoints' signing secrets, the previous one a rotation keeps too", async () => {
+    const [oldKey] = keysInFile();
+    const oldRing = keyringOf(oldKey!);
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const previous = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    await withDb(async (db) => {
+      const [seller] = await db
+        .insert(users)
+        .values({ email: 'partner@example.com', password: 'x', verificationLevel: 2 })
+        .returning({ id: users.id });
+      await db.insert(webhookEndpoints).values([
+        {
+          userId: seller!.id,
+          url: 'https://example.com/a',
+          events: ['card.updated'],
+          secret: sealText(oldRing, 'webhook.secret', secret),
+          previousSecret: sealText(oldRing, 'webhook.secret', previous),
+          previousSecretUntil: new Date(Date.now() + 3600_000),
+        },
+        {
+          userId: seller!.id,
+          url: 'https://example.com/b',
+          events: ['payout.updated'],
+          secret: sealText(oldRing, 'webhook.secret', previous),
+        },
+      ]);
+    });
+
+    const rotated = keysRotate('--new-key');
+    expect(rotated.status, rotated.output).toBe(0);
+    expect(rotated.output).toContain('webhook signing secrets: 2 re-sealed');
+    const [newKey] = keysInFile();
+    expect(newKey!.id).not.toBe(oldKey!.id);
+    const newRing = keyringOf(newKey!);
+    await withDb(async (db) => {
+      const rows = await db.select().from(webhookEndpoints).orderBy(webhookEndpoints.url);
+      for (const sealed of [rows[0]!.secret, rows[0]!.previousSecret!, rows[1]!.secret]) {
+        expect(sealed.split('.')[1]).toBe(newKey!.id);
+      }
+      expect(openText(newRing, 'webhook.secret', rows[0]!.secret)).toBe(secret);
+      expect(openText(newRing, 'webhook.secret', rows[0]!.previousSecret!)).toBe(previous);
+      expect(openText(newRing, 'webhook.secret', rows[1]!.secret)).toBe(previous);
+      expect(rows[1]!.previousSecret).toBeNull();
+    });
+    expect(keysRotate().output).toContain('webhook signing secrets: 0 re-sealed');
   });
 
   it('names the missing key when a secret is sealed under a key it does not have', async () => {

@@ -3,6 +3,7 @@ import type { Keyring } from '../encryption';
 import { sealTwoFactorSecrets } from '../modules/auth';
 import { resealCardCodes } from '../modules/cards';
 import { resealDocuments } from '../modules/files';
+import { resealWebhookSecrets } from '../modules/webhooks';
 import type { ObjectStorage } from '../storage/object-storage';
 
 /**
@@ -19,6 +20,7 @@ export const SEALED_DATA: {
     name: 'identity documents',
     reseal: (db, keyring, storage) => resealDocuments(db, storage, keyring),
   },
+  { name: 'webhook signing secrets', reseal: (db, keyring) => resealWebhookSecrets(db, keyring) },
 ];
 
 /** Re-seals everything under the keyring's current key; answers the count of each kind. */

@@ -75,9 +75,9 @@ function ExportCard() {
         <CardTitle>Download your data</CardTitle>
         <CardDescription>
           One ZIP file with your account, payment methods, every card with its history, chat,
-          tickets, notifications, sessions, notes our staff keep about you, and every photo you
-          uploaded. The download works for {EXPORT_HOURS} hours, and you can ask for one export
-          every {EXPORT_HOURS} hours.
+          tickets, notifications, sessions, notes our staff keep about you, API keys and webhook
+          endpoints (never a key or a secret), and every photo you uploaded. The download works for{' '}
+          {EXPORT_HOURS} hours, and you can ask for one export every {EXPORT_HOURS} hours.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">

@@ -1,5 +1,6 @@
 import {
   BadgeCheckIcon,
+  KeyRoundIcon,
   LockKeyholeIcon,
   PlusIcon,
   ShieldIcon,
@@ -17,6 +18,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/lib/auth';
 import { cn } from '@/lib/utils';
+import { PartnerApiTab } from '../partner-api/partner-api-tab';
 import { ChangeEmailCard } from './change-email-card';
 import { PrivacyTab } from './privacy-tab';
 import { ProfileDetails } from './profile-details';
@@ -24,7 +26,7 @@ import { RateAlertsCard } from './rate-alerts-card';
 import { ChangePasswordCard, SessionsCard } from './security-card';
 import { TwoFactorCard } from './two-factor-card';
 
-const TABS = ['info', 'payments', 'security', 'privacy'] as const;
+const TABS = ['info', 'payments', 'security', 'privacy', 'api'] as const;
 
 export function ProfilePage() {
   const { user } = useAuth();
@@ -55,7 +57,10 @@ export function ProfilePage() {
         <TabsList
           className={cn(
             'grid w-full sm:inline-flex sm:w-auto [&_svg]:hidden sm:[&_svg]:block',
-            user.isAdmin ? 'grid-cols-3' : 'grid-cols-4',
+            user.isAdmin
+              ? 'grid-cols-3'
+              : // Five tabs share a phone's width: smaller words, less padding.
+                'grid-cols-5 [&>button]:px-1 [&>button]:text-xs sm:[&>button]:px-3 sm:[&>button]:text-sm',
           )}
         >
           <TabsTrigger value="info">
@@ -72,6 +77,11 @@ export function ProfilePage() {
           {!user.isAdmin && (
             <TabsTrigger value="privacy">
               <LockKeyholeIcon className="size-4" /> Privacy
+            </TabsTrigger>
+          )}
+          {!user.isAdmin && (
+            <TabsTrigger value="api">
+              <KeyRoundIcon className="size-4" /> API
             </TabsTrigger>
           )}
         </TabsList>
@@ -91,6 +101,11 @@ export function ProfilePage() {
         {!user.isAdmin && (
           <TabsContent value="privacy">
             <PrivacyTab />
+          </TabsContent>
+        )}
+        {!user.isAdmin && (
+          <TabsContent value="api">
+            <PartnerApiTab />
           </TabsContent>
         )}
       </Tabs>

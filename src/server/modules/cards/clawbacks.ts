@@ -5,6 +5,7 @@ import {
   type CreateClawbackInput,
 } from '../../../shared/ledger';
 import { formatMoney, fromCents, toCents } from '../../../shared/money';
+import type { PartnerClawback } from '../../../shared/partner-api';
 import type { Account } from '../../common/account';
 import { auditCard } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -17,8 +18,10 @@ import {
   takenBackFrom,
   writeOffClawback,
 } from '../ledger';
+import { queueWebhookEvent } from '../webhooks';
 import { suspendOnFraudRejections } from './account-standing';
 import { CARD_TOPICS, lockCard } from './change';
+import { partnerCard } from './partner';
 
 export const NOT_PAID =
   'Money can only be taken back from a card whose payment was sent or confirmed';
@@ -74,6 +77,23 @@ export async function takeBack(
         to: { amount: clawback.amount, reason: input.reason, note: input.note ?? null },
       },
     });
+    // The seller's webhooks hear of it from the outbox, in this transaction (decision 147).
+    await queueWebhookEvent(
+      tx,
+      card.userId,
+      'clawback.created',
+      async (): Promise<PartnerClawback> => ({
+        id: clawback.id,
+        cardId: id,
+        amount: clawback.amount,
+        outstanding: clawback.outstanding,
+        reason: clawback.reason,
+        note: clawback.note,
+        createdAt: clawback.createdAt,
+        card: await partnerCard(tx, card.userId, id),
+      }),
+      context.now(),
+    );
     await notify(context, tx, card.userId, {
       kind: 'transaction',
       title: `${cardName}: ${formatMoney(clawback.amount)} taken back`.slice(0, 200),

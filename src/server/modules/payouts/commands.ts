@@ -10,6 +10,7 @@ import {
 } from '../../../shared/disbursements';
 import { onTheWayAccount, paidOutAccount } from '../../../shared/ledger';
 import { fromCents, toCents } from '../../../shared/money';
+import type { PartnerPayout } from '../../../shared/partner-api';
 import { isPayable, type MarkSentResult } from '../../../shared/payouts';
 import type { Account } from '../../common/account';
 import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
@@ -36,6 +37,7 @@ import {
   recordPayoutQueued,
 } from '../cards';
 import { lockSeller, postEntry, sentFor, toSendFor } from '../ledger';
+import { queueWebhookEvent } from '../webhooks';
 import { type AchEntry, achFile, traceOf } from './ach';
 import { broadcast, type EvmChain, evmChain, gasFor, unitsOf, walletFunds } from './evm';
 import { disbursementsByIds, railConfigured } from './rails';
@@ -262,6 +264,7 @@ export async function createDisbursements(
         action: 'queued',
         changes: { amount: { from: null, to: fromCents(amount) }, rail: { from: null, to: rail } },
       });
+      await queuePayoutEvent(context, tx, userId, id);
       created.push(id);
     }
     result.disbursements = await disbursementsByIds(tx, created, context.config);
@@ -270,6 +273,34 @@ export async function createDisbursements(
       changed: payoutChanged([...groups.keys()].map((k) => k.split('|')[0]!)),
     };
   });
+}
+
+/**
+ * The seller's webhooks hear of a payout's new state (`payout.updated`, issue 42): queued in the
+ * outbox in the same transaction as the change, the payout as it now stands (decision 147).
+ */
+async function queuePayoutEvent(context: CommandContext, tx: Db, userId: string, id: string) {
+  await queueWebhookEvent(
+    tx,
+    userId,
+    'payout.updated',
+    async (): Promise<PartnerPayout> => {
+      const [payout] = await disbursementsByIds(tx, [id]);
+      return {
+        id,
+        rail: payout!.rail,
+        amount: payout!.amount,
+        status: payout!.status,
+        reference: payout!.reference,
+        failureReason: payout!.status === 'failed' ? payout!.lastError : null,
+        cardIds: payout!.transactionIds,
+        createdAt: payout!.createdAt,
+        submittedAt: payout!.submittedAt,
+        confirmedAt: payout!.confirmedAt,
+      };
+    },
+    context.now(),
+  );
 }
 
 /** A payout locked for a change of its state; 404 when there is none. */
@@ -316,6 +347,7 @@ export async function cancelDisbursement(
       action: 'cancelled',
       changes: { status: { from: 'queued', to: 'cancelled' } },
     });
+    await queuePayoutEvent(context, tx, row.userId, id);
     const [value] = await disbursementsByIds(tx, [id], context.config);
     return { value: value!, changed: payoutChanged([row.userId]) };
   });
@@ -374,6 +406,7 @@ export async function retryDisbursement(
       action: 'retried',
       changes: { status: { from: 'failed', to: 'queued' } },
     });
+    await queuePayoutEvent(context, tx, row.userId, id);
     const [value] = await disbursementsByIds(tx, [id], context.config);
     return { value: value!, changed: payoutChanged([row.userId]) };
   });
@@ -453,6 +486,7 @@ export async function submitDisbursement(
       { account: onTheWayAccount(row.rail), userId: row.userId, amount: -amount },
     ],
   });
+  await queuePayoutEvent(context, tx, row.userId, row.id);
   return amount;
 }
 
@@ -477,6 +511,7 @@ export async function confirmDisbursement(context: CommandContext, tx: Db, row: 
       { account: paidOutAccount(row.paymentType), amount: -row.amount },
     ],
   });
+  await queuePayoutEvent(context, tx, row.userId, row.id);
   return true;
 }
 
@@ -508,6 +543,7 @@ export async function failDisbursement(
     .set({ active: false })
     .where(eq(disbursementCards.disbursementId, row.id));
   await markCardsFailed(context, tx, SYSTEM_ACTOR, ids, reason);
+  await queuePayoutEvent(context, tx, row.userId, row.id);
   if (row.status === 'submitted' && row.amount > 0) {
     await postEntry(tx, SYSTEM_ACTOR, {
       at: now,
@@ -603,6 +639,7 @@ export async function markSentManually(
             owed: amounts.get(o.id) ?? 0,
           })),
         );
+        await queuePayoutEvent(context, tx, first.userId, id);
       }
     }
     return { value: result, changed: inner.changed };

@@ -26,6 +26,7 @@ import { hashPassword } from '../../common/passwords';
 import type { Db } from '../../db/client';
 import {
   accountDevices,
+  apiKeys,
   auditLog,
   authTokens,
   chatConversations,
@@ -42,6 +43,7 @@ import {
   uploads,
   users,
   verificationSubmissions,
+  webhookEndpoints,
 } from '../../db/schema';
 import { queueMail } from '../../mail/queue';
 import { exportKey } from '../../storage/object-storage';
@@ -227,8 +229,8 @@ const last4 = (value: string | null) => (value ? value.slice(-4) : null);
  * Deletes a customer's account (decision 083): refused with the open items while a card is under
  * review, owed money or appealed, unless `whenSettled` asks for it to happen once they settle.
  * Otherwise, in one transaction: a goodbye email to the address, then the name, the email, the
- * payee details but their last 4, chat, tickets, notifications, sessions, devices, tokens and
- * identity documents erased; cards, amounts and audit rows stay, pointing at the anonymous
+ * payee details but their last 4, chat, tickets, notifications, sessions, devices, tokens, API
+ * keys, webhook endpoints and identity documents erased; cards, amounts and audit rows stay, pointing at the anonymous
  * account. The files go from storage after the commit (the hourly sweep catches any left).
  */
 export async function eraseAccount(
@@ -302,6 +304,9 @@ export async function eraseAccount(
     await tx
       .delete(authTokens)
       .where(and(eq(authTokens.accountKind, 'user'), eq(authTokens.accountId, userId)));
+    // The partner API (issue 42): its keys and webhook endpoints (their log with them) go too.
+    await tx.delete(apiKeys).where(eq(apiKeys.userId, userId));
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
     // Mail not sent yet to the address is dropped; mail sent keeps no address.
     await tx
       .delete(mailOutbox)

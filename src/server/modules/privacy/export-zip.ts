@@ -6,6 +6,7 @@ import type { CommandContext } from '../../common/command';
 import type { Db } from '../../db/client';
 import {
   accountDevices,
+  apiKeys,
   chatMessages,
   customerNotes,
   feedback,
@@ -18,6 +19,7 @@ import {
   uploads,
   users,
   verificationSubmissions,
+  webhookEndpoints,
 } from '../../db/schema';
 import { cardTimeline } from '../cards';
 import { openStoredDocument } from '../files';
@@ -27,7 +29,8 @@ import { statementCsvRows, wholeStatement } from '../ledger';
  * What an export holds (issue 22, item 1; decision 083): one JSON file per kind of data, and
  * every file the customer uploaded that is still stored, under `files/<folder>/`. Secrets the
  * customer never typed or that open anything stay out: the password hash, session tokens, the
- * sealed card code (its last 4 are in cards.json).
+ * sealed card code (its last 4 are in cards.json), an API key's hash (its last 4 are in
+ * partner-api.json) and a webhook endpoint's signing secret.
  */
 export const EXPORT_SECTIONS = [
   'account',
@@ -41,6 +44,7 @@ export const EXPORT_SECTIONS = [
   'statement',
   // Notes staff wrote about the customer (decision 144): the words and when, not who.
   'staff-notes',
+  'partner-api',
 ] as const;
 
 async function sectionsOf(db: Db, userId: string) {
@@ -163,6 +167,35 @@ async function sectionsOf(db: Db, userId: string) {
       .from(customerNotes)
       .where(eq(customerNotes.userId, userId))
       .orderBy(asc(customerNotes.createdAt), asc(customerNotes.id)),
+    // The partner API (issue 42): keys without their hash, endpoints without their secret.
+    'partner-api': {
+      apiKeys: await db
+        .select({
+          id: apiKeys.id,
+          name: apiKeys.name,
+          last4: apiKeys.last4,
+          scopes: apiKeys.scopes,
+          createdAt: apiKeys.createdAt,
+          expiresAt: apiKeys.expiresAt,
+          lastUsedAt: apiKeys.lastUsedAt,
+          lastUsedIp: apiKeys.lastUsedIp,
+          revokedAt: apiKeys.revokedAt,
+        })
+        .from(apiKeys)
+        .where(eq(apiKeys.userId, userId))
+        .orderBy(asc(apiKeys.createdAt)),
+      webhookEndpoints: await db
+        .select({
+          id: webhookEndpoints.id,
+          url: webhookEndpoints.url,
+          events: webhookEndpoints.events,
+          createdAt: webhookEndpoints.createdAt,
+          disabledAt: webhookEndpoints.disabledAt,
+        })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.userId, userId))
+        .orderBy(asc(webhookEndpoints.createdAt)),
+    },
   } satisfies Record<(typeof EXPORT_SECTIONS)[number], unknown>;
 }
 

@@ -12,4 +12,6 @@ export {
   sendTestEvent,
 } from './commands';
 export { deliveriesOf, listWebhookEndpoints } from './queries';
+export { resealWebhookSecrets } from './reseal';
+export { default as webhookRoutes } from './routes';
 export { WebhookSender } from './sender';

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../../shared/partner-api';
 import type { Db } from '../../db/client';
-import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import { users, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 
 export const toDelivery = (row: typeof webhookDeliveries.$inferSelect): WebhookDelivery => ({
   id: row.id,
@@ -50,4 +50,13 @@ export async function deliveriesOf(
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(100);
   return rows.map(toDelivery);
+}
+
+/** The seller's verification level as it is now (a session's copy may be older). */
+export async function verificationLevelOf(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ level: users.verificationLevel })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.level ?? 0;
 }

@@ -1,0 +1,354 @@
+import {
+  type CreateWebhookEndpointInput,
+  WEBHOOK_EVENTS,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from '@shared/partner-api';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { PlusIcon, SendIcon, WebhookIcon, XIcon } from 'lucide-react';
+import * as React from 'react';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { TextField } from '@/components/ui/text-field';
+import { ApiError, apiRequest, serverMessage } from '@/lib/api';
+import { formatDateTime } from '@/lib/dates';
+import { withStepUp } from '@/lib/reauth';
+import { toast } from '@/lib/toast';
+import {
+  deliveriesQuery,
+  refreshDeliveries,
+  refreshWebhookEndpoints,
+  WEBHOOK_ENDPOINTS_PATH,
+  webhookEndpointsQuery,
+} from './queries';
+import { ShownOnce } from './shown-once';
+
+const EVENT_LABELS: Record<WebhookEvent, string> = {
+  'card.updated': "A card's status, payment, offer or appeal changes",
+  'payout.updated': 'A payout is sent, settles or fails',
+  'clawback.created': 'Money paid for a card is taken back',
+};
+
+type Created = { id: string; url: string; events: WebhookEvent[]; secret: string };
+
+/** Issue 42: a seller's webhook endpoints, their signing secret shown once, and their log. */
+export function WebhooksCard() {
+  const [formOpen, setFormOpen] = React.useState(false);
+  const [created, setCreated] = React.useState<Created | null>(null);
+  const endpoints = useQuery(webhookEndpointsQuery());
+  const list = endpoints.data ?? [];
+  return (
+    <Card data-testid="webhooks-card">
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
+        <div>
+          <CardTitle>Webhooks</CardTitle>
+          <CardDescription>
+            We send your cards' changes to up to 5 HTTPS addresses, signed per Standard Webhooks,
+            and try again for 3 days if your server does not answer 2xx.
+          </CardDescription>
+        </div>
+        <Button
+          variant={formOpen ? 'outline' : 'default'}
+          onClick={() => setFormOpen((open) => !open)}
+          aria-expanded={formOpen}
+          data-testid="toggle-webhook-form"
+        >
+          {formOpen ? <XIcon /> : <PlusIcon />} {formOpen ? 'Close' : 'Add endpoint'}
+        </Button>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        {created && (
+          <ShownOnce
+            testId="new-webhook-secret"
+            label={`Signing secret for ${created.url}`}
+            value={created.secret}
+            warning="Copy this secret into the system that receives the webhooks: it checks each delivery's signature with it. It is shown only this once."
+            onDone={() => setCreated(null)}
+          />
+        )}
+        {formOpen && (
+          <div className="rounded-lg border bg-muted/30 p-4">
+            <EndpointForm
+              onCreated={(endpoint) => {
+                setCreated(endpoint);
+                setFormOpen(false);
+              }}
+            />
+          </div>
+        )}
+        {endpoints.isSuccess && list.length === 0 && (
+          <p className="text-sm text-muted-foreground">No webhook endpoints yet.</p>
+        )}
+        {list.length > 0 && (
+          <ul className="grid gap-4" aria-label="Your webhook endpoints">
+            {list.map((endpoint) => (
+              <EndpointRow key={endpoint.id} endpoint={endpoint} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function EndpointForm({ onCreated }: { onCreated: (endpoint: Created) => void }) {
+  const [url, setUrl] = React.useState('');
+  const [events, setEvents] = React.useState<WebhookEvent[]>(['card.updated']);
+  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const add = useMutation({
+    mutationFn: (body: CreateWebhookEndpointInput) =>
+      withStepUp(
+        async () =>
+          (await (await apiRequest('POST', WEBHOOK_ENDPOINTS_PATH, body)).json()) as Created,
+        'add a webhook endpoint',
+      ),
+    onSuccess: (endpoint) => {
+      void refreshWebhookEndpoints();
+      toast({ title: 'Webhook endpoint added' });
+      onCreated(endpoint);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setErrors(error.errors);
+      toast({
+        title: 'Could not add the endpoint',
+        description: serverMessage(error),
+        variant: 'destructive',
+      });
+    },
+  });
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const problems: Record<string, string> = {};
+    if (!url.trim().startsWith('https://')) problems.url = 'The URL must start with https://';
+    if (events.length === 0) problems.events = 'Choose at least one event';
+    setErrors(problems);
+    if (Object.keys(problems).length === 0) add.mutate({ url: url.trim(), events });
+  };
+  return (
+    <form className="grid gap-4" onSubmit={submit} noValidate aria-label="Add a webhook endpoint">
+      <TextField
+        id="webhook-url"
+        label="URL"
+        type="url"
+        inputMode="url"
+        placeholder="https://example.com/cardbridge"
+        value={url}
+        maxLength={2000}
+        onChange={(e) => setUrl(e.target.value)}
+        error={errors.url}
+        hint="HTTPS, reachable from the internet. Redirects are not followed."
+      />
+      <fieldset
+        className="grid gap-2"
+        aria-describedby={errors.events ? 'webhook-events-error' : undefined}
+      >
+        <legend className="mb-2 text-sm font-medium">Events</legend>
+        {WEBHOOK_EVENTS.map((type) => (
+          <div key={type} className="flex items-start gap-2">
+            <Checkbox
+              id={`event-${type}`}
+              className="mt-0.5"
+              checked={events.includes(type)}
+              onCheckedChange={(on) =>
+                setEvents((now) => (on === true ? [...now, type] : now.filter((e) => e !== type)))
+              }
+            />
+            <Label htmlFor={`event-${type}`} className="grid gap-0.5 font-normal">
+              <code className="text-sm">{type}</code>
+              <span className="text-xs text-muted-foreground">{EVENT_LABELS[type]}</span>
+            </Label>
+          </div>
+        ))}
+        {errors.events && (
+          <p
+            id="webhook-events-error"
+            role="alert"
+            className="text-sm font-medium text-destructive"
+          >
+            {errors.events}
+          </p>
+        )}
+      </fieldset>
+      <Button type="submit" className="w-fit" disabled={add.isPending}>
+        <WebhookIcon /> {add.isPending ? 'Adding...' : 'Add endpoint'}
+      </Button>
+    </form>
+  );
+}
+
+function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const [confirming, setConfirming] = React.useState(false);
+  const [logOpen, setLogOpen] = React.useState(false);
+  const remove = useMutation({
+    mutationFn: () => apiRequest('DELETE', `${WEBHOOK_ENDPOINTS_PATH}/${endpoint.id}`),
+    onSuccess: async () => {
+      await refreshWebhookEndpoints();
+      setConfirming(false);
+      toast({ title: 'Webhook endpoint deleted' });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Could not delete the endpoint',
+        description: serverMessage(error),
+        variant: 'destructive',
+      }),
+  });
+  const test = useMutation({
+    mutationFn: () => apiRequest('POST', `${WEBHOOK_ENDPOINTS_PATH}/${endpoint.id}/test`),
+    onSuccess: () => {
+      setLogOpen(true);
+      void refreshDeliveries(endpoint.id);
+      toast({ title: 'Test event queued', description: 'It appears in the log below.' });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Could not send a test event',
+        description: serverMessage(error),
+        variant: 'destructive',
+      }),
+  });
+  const logId = `deliveries-${endpoint.id}`;
+  return (
+    <li className="grid gap-3 rounded-lg border p-4" data-testid="webhook-endpoint-row">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="grid min-w-0 gap-1">
+          <p className="break-all font-mono text-sm font-semibold">{endpoint.url}</p>
+          <div className="flex flex-wrap gap-1">
+            {endpoint.events.map((type) => (
+              <Badge key={type} variant="secondary">
+                {type}
+              </Badge>
+            ))}
+            {endpoint.disabledAt && (
+              <Badge variant="outline" className="border-destructive text-destructive">
+                Turned off {formatDateTime(endpoint.disabledAt)}
+              </Badge>
+            )}
+          </div>
+          <p className="text-xs text-muted-foreground">
+            Added {formatDateTime(endpoint.createdAt)}
+          </p>
+        </div>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" variant="outline" onClick={() => test.mutate()} disabled={test.isPending}>
+          <SendIcon /> Send test event
+        </Button>
+        <Button
+          size="sm"
+          variant="outline"
+          aria-expanded={logOpen}
+          aria-controls={logId}
+          onClick={() => setLogOpen((open) => !open)}
+        >
+          {logOpen ? 'Hide deliveries' : 'Show deliveries'}
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => setConfirming(true)}>
+          Delete<span className="sr-only"> {endpoint.url}</span>
+        </Button>
+      </div>
+      {logOpen && <DeliveryLog id={logId} endpointId={endpoint.id} />}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete this webhook endpoint?"
+        description={`Nothing more is sent to ${endpoint.url}, and its delivery log is deleted with it.`}
+        confirmLabel="Delete endpoint"
+        pendingLabel="Deleting..."
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate()}
+      />
+    </li>
+  );
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  pending: 'Pending',
+  delivered: 'Delivered',
+  failed: 'Failed',
+};
+
+function outcome(delivery: WebhookDelivery) {
+  if (delivery.lastStatus !== null) return `HTTP ${delivery.lastStatus}`;
+  return delivery.lastError ?? (delivery.attempts === 0 ? 'Not tried yet' : 'No answer');
+}
+
+/** A try is claimed for a minute; the first retry comes 5 s after the first try. */
+const dueSoon = (d: WebhookDelivery) =>
+  d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) - Date.now() <= 70_000;
+
+function DeliveryLog({ id, endpointId }: { id: string; endpointId: string }) {
+  const log = useQuery({
+    ...deliveriesQuery(endpointId),
+    // While a delivery is being tried, or is due again within a minute, look every few seconds.
+    refetchInterval: (query) =>
+      query.state.data?.some((d) => d.status === 'pending' && dueSoon(d)) ? 2000 : false,
+  });
+  const resend = useMutation({
+    mutationFn: (deliveryId: string) =>
+      apiRequest('POST', `${WEBHOOK_ENDPOINTS_PATH}/${endpointId}/deliveries/${deliveryId}/resend`),
+    onSuccess: () => {
+      void refreshDeliveries(endpointId);
+      toast({ title: 'Delivery queued again' });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Could not resend',
+        description: serverMessage(error),
+        variant: 'destructive',
+      }),
+  });
+  const rows = log.data ?? [];
+  return (
+    <section id={id} aria-label="Recent deliveries" className="grid gap-2">
+      <h3 className="text-sm font-semibold">Recent deliveries</h3>
+      {log.isSuccess && rows.length === 0 && (
+        <p className="text-sm text-muted-foreground">Nothing sent yet.</p>
+      )}
+      {rows.length > 0 && (
+        <ul className="grid gap-2">
+          {rows.map((delivery) => (
+            <li
+              key={delivery.id}
+              data-testid="webhook-delivery"
+              data-status={delivery.status}
+              className="flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm"
+            >
+              <div className="grid min-w-0 gap-0.5">
+                <span>
+                  <code className="font-medium">{delivery.eventType}</code>
+                  <span className="text-muted-foreground">
+                    {' · '}
+                    {formatDateTime(delivery.lastAttemptAt ?? delivery.createdAt)}
+                  </span>
+                </span>
+                <span className="text-muted-foreground">
+                  <span className="font-medium text-foreground">
+                    {STATUS_TEXT[delivery.status] ?? delivery.status}
+                  </span>
+                  {' · '}
+                  {outcome(delivery)}
+                  {delivery.lastDurationMs !== null ? ` · ${delivery.lastDurationMs} ms` : ''}
+                  {delivery.attempts > 1 ? ` · ${delivery.attempts} tries` : ''}
+                </span>
+              </div>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => resend.mutate(delivery.id)}
+                disabled={resend.isPending}
+              >
+                Resend
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
