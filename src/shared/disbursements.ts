@@ -69,6 +69,9 @@ export const railParamsSchema = z.object({
 export const disbursementSchema = z.object({
   id: z.string(),
   customerId: z.string(),
+  /** Who is paid, as staff recognise them: the seller's email and name. */
+  customerEmail: z.string(),
+  customerName: z.string(),
   rail: z.string(),
   /** What is sent, as a decimal string: what the cards are owed less what the seller owes back. */
   amount: z.string(),
@@ -125,6 +128,8 @@ export const cardPayoutSchema = z
     reference: z.string().nullable(),
     /** A link to the reference (an explorer's page for a transaction hash), or null. */
     url: z.string().nullable(),
+    /** A failed payout's reason in words (only when failed). */
+    reason: z.string().nullable().optional(),
   })
   .nullable();
 export type CardPayout = z.infer<typeof cardPayoutSchema>;
@@ -150,6 +155,13 @@ export const achBatchSchema = z.object({
   entries: z.number(),
   total: z.string(),
 });
+
+/** An ACH batch as finance lists them: to download again, mark settled or match returns to. */
+export const achBatchListItemSchema = achBatchSchema.extend({
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+export type AchBatchListItem = z.infer<typeof achBatchListItemSchema>;
 
 export const achReturnsResultSchema = z.object({
   returned: z.array(z.object({ disbursementId: z.string(), code: z.string() })),
