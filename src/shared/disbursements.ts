@@ -78,6 +78,8 @@ export const disbursementSchema = z.object({
   status: z.enum(DISBURSEMENT_STATUSES),
   /** The rail's reference: a staff reference, an ACH trace number, a transaction hash. */
   reference: z.string().nullable(),
+  /** Where the reference can be looked at (a transaction hash on the explorer), or null. */
+  url: z.string().nullable(),
   attempts: z.number(),
   lastError: z.string().nullable(),
   transactionIds: z.array(z.string()),
@@ -192,3 +194,11 @@ export const ACH_RETURN_REASONS: Record<string, string> = {
 
 export const achReturnText = (code: string) =>
   `${code}: ${ACH_RETURN_REASONS[code] ?? 'returned by the receiving bank'}`;
+
+/** A rail as screens name it. */
+export const RAIL_LABELS: Record<string, string> = {
+  manual: 'Manual',
+  ach: 'ACH bank transfer',
+  usdt_bep20: 'USDT (BEP-20)',
+};
+export const railLabel = (rail: string) => RAIL_LABELS[rail] ?? rail;

@@ -157,5 +157,24 @@ describe('what the payout screens show', () => {
     });
     const again = await get(`/api/transactions/${paid.id}/receipt`, paid.who);
     expect((await pdfText(again.rawPayload)).join('|')).toContain(`Payout reference|${trace}`);
+
+    // The seller's timeline: queued by its rail, sent with the trace number, confirmed.
+    const steps = (await get(`/api/transactions/${paid.id}/timeline`, paid.who)).json() as {
+      step: string;
+      detail?: string;
+    }[];
+    expect(steps.filter((s) => s.step.startsWith('pay'))).toEqual([
+      expect.objectContaining({ step: 'payout_queued', detail: 'To be sent by ACH bank transfer' }),
+      expect.objectContaining({ step: 'payment_sent', detail: expect.stringContaining(trace) }),
+      expect.objectContaining({ step: 'payment_confirmed' }),
+    ]);
+    // Staff's list: an ACH trace links nowhere.
+    const confirmed = (await get('/api/admin/disbursements?status=confirmed')).json().items;
+    expect(
+      confirmed.find((d: { customerId: string }) => d.customerId === paid.who.user.id),
+    ).toMatchObject({
+      reference: trace,
+      url: null,
+    });
   }, 60_000);
 });

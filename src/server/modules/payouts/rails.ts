@@ -61,6 +61,7 @@ const toDisbursement = (row: Row, transactionIds: string[], customer?: Customer)
   amount: fromCents(row.amount),
   status: row.status as DisbursementStatus,
   reference: row.reference,
+  url: row.reference ? row.referenceUrl : null,
   attempts: row.attempts,
   lastError: row.lastError,
   transactionIds,
