@@ -144,7 +144,7 @@ function AchBatches() {
                     variant="outline"
                     onClick={() => setSettling(batch)}
                     data-testid="ach-settle"
-                    aria-label={`Mark the batch built ${formatDateTime(batch.createdAt)} settled`}
+                    aria-label={`Mark settled: the batch built ${formatDateTime(batch.createdAt)}`}
                   >
                     <CheckIcon /> Mark settled
                   </Button>

@@ -26,7 +26,7 @@ import { errorToast } from '@/lib/error-toast';
 import { toast } from '@/lib/toast';
 import { AchPanel } from './ach-panel';
 import { DisbursementsList } from './disbursements-list';
-import { payoutRailsQuery, refreshPayouts } from './queries';
+import { payoutRailsQuery, refreshPayouts, useFollowQueue } from './queries';
 import { RailsPanel } from './rails-panel';
 
 /** The CSV of the same cards, downloaded by the browser. */
@@ -62,6 +62,7 @@ function resultToast(result: MarkSentResult) {
  * payout made and, with the ACH rail configured, its batches.
  */
 export function PayoutsTab() {
+  useFollowQueue();
   return (
     <div className="grid gap-10">
       <RailsPanel />

@@ -4,7 +4,8 @@ import type {
   DisbursementStatus,
   PayoutRail,
 } from '@shared/disbursements';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import * as React from 'react';
 import {
   adminPayoutsQuery,
   refreshAfterReview,
@@ -75,3 +76,15 @@ export const refreshPayouts = () =>
     refresh([RAILS], [DISBURSEMENTS], [ACH_BATCHES], adminPayoutsQuery().queryKey),
     refreshAfterReview(),
   ]);
+
+/**
+ * The payouts list and the batches follow the cards to pay: the server's change of a payout
+ * publishes the staff's queue topic, which refetches the cards to pay (live), and each time they
+ * are read again so are these. No topic of their own, so no server cache of them to keep coherent.
+ */
+export function useFollowQueue() {
+  const { dataUpdatedAt } = useQuery(adminPayoutsQuery());
+  React.useEffect(() => {
+    if (dataUpdatedAt > 0) void refresh([DISBURSEMENTS], [ACH_BATCHES]);
+  }, [dataUpdatedAt]);
+}
