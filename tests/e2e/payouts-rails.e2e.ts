@@ -87,6 +87,9 @@ beforeAll(async () => {
   env.chain = await startLocalChain();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  // A fresh embedded database's first start (its migrations) on a loaded machine can pass a
+  // minute; this second server of the run gets longer unless told otherwise.
+  process.env.SERVER_START_SECONDS ||= '240';
   env.server = await startBuiltServer(
     {
       DATA_DIR: env.dataDir,
@@ -145,7 +148,7 @@ beforeAll(async () => {
   env.financeCookie = (
     await signInStaffOverHttp(base, { email, password: FINANCE_PASSWORD })
   ).cookie;
-}, 180_000);
+}, 360_000);
 
 afterAll(async () => {
   await env.owner?.dispose();

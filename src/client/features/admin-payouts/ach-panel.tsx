@@ -28,7 +28,11 @@ export function AchPanel() {
   const ach = rails.data?.find((r) => r.kind === 'ach_file');
   if (!ach?.configured) return null;
   return (
-    <section className="grid gap-4" aria-labelledby="ach-heading" data-testid="ach-panel">
+    <section
+      className="grid grid-cols-[minmax(0,1fr)] gap-4"
+      aria-labelledby="ach-heading"
+      data-testid="ach-panel"
+    >
       <div>
         <h2 id="ach-heading" className="font-semibold">
           ACH batches
@@ -90,7 +94,7 @@ function AchBatches() {
     },
   });
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <div>
         <Button onClick={() => setBuilding(true)} data-testid="build-ach-batch">
           <FileStackIcon /> Build a batch from queued bank payouts
@@ -215,9 +219,9 @@ function AchReturnsUpload() {
     upload.mutate();
   };
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <form
-        className="grid gap-3 sm:grid-cols-[minmax(0,20rem)_auto] sm:items-end sm:justify-start"
+        className="grid grid-cols-[minmax(0,1fr)] gap-3 sm:grid-cols-[minmax(0,20rem)_auto] sm:items-end sm:justify-start"
         onSubmit={submit}
         noValidate
         data-testid="ach-returns-form"

@@ -75,7 +75,7 @@ export function DisbursementsList() {
   });
   return (
     <section
-      className="grid gap-3"
+      className="grid grid-cols-[minmax(0,1fr)] gap-3"
       aria-labelledby="disbursements-heading"
       data-testid="disbursements"
     >

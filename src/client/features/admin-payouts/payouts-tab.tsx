@@ -64,7 +64,7 @@ function resultToast(result: MarkSentResult) {
 export function PayoutsTab() {
   useFollowQueue();
   return (
-    <div className="grid gap-10">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-10">
       <RailsPanel />
       <PayableCards />
       <DisbursementsList />
@@ -193,7 +193,7 @@ function PayableCards() {
   if (query.isLoading || !query.data) return <Skeleton className="h-48" />;
   const { groups, count, total, more, held } = query.data;
   return (
-    <div className="grid gap-4" data-testid="payouts">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="payouts">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <p className="font-semibold" data-testid="payouts-summary">

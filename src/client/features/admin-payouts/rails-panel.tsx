@@ -86,7 +86,11 @@ export function RailsPanel() {
   });
   const turningOn = asking ? !asking.autoPayout : false;
   return (
-    <section className="grid gap-3" aria-labelledby="rails-heading" data-testid="payout-rails">
+    <section
+      className="grid grid-cols-[minmax(0,1fr)] gap-3"
+      aria-labelledby="rails-heading"
+      data-testid="payout-rails"
+    >
       <div>
         <h2 id="rails-heading" className="font-semibold">
           Payout rails
@@ -97,7 +101,7 @@ export function RailsPanel() {
         </p>
       </div>
       {data ? (
-        <ul className="grid gap-3 lg:grid-cols-3">
+        <ul className="grid grid-cols-[minmax(0,1fr)] gap-3 lg:grid-cols-3">
           {data.map((rail) => (
             <RailCard
               key={rail.rail}
