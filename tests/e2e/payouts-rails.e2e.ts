@@ -477,10 +477,65 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     test(`the payout screens in the ${theme} theme, on a desktop and a phone`, async ({
       browser,
     }) => {
+      // Four sellers' bank cards, one in each state: queued, sent, failed (returned), confirmed.
+      const sellers: { page: Page; card: { id: string } }[] = [];
+      for (let i = 0; i < 4; i++) {
+        const { page } = await sellerPage(browser, theme);
+        sellers.push({ page, card: await approvedCard(page, BANK) });
+      }
+      const queued = await env.owner.post('/api/admin/disbursements', {
+        data: { transactionIds: sellers.map((s) => s.card.id) },
+      });
+      const payouts = (await queued.json()).disbursements as {
+        id: string;
+        transactionIds: string[];
+      }[];
+      const payoutOf = (i: number) =>
+        payouts.find((d) => d.transactionIds.includes(sellers[i]!.card.id))!.id;
+      const settled = await env.owner.post('/api/admin/ach-batches', {
+        data: { disbursementIds: [payoutOf(3)] },
+      });
+      await env.owner.post(`/api/admin/ach-batches/${(await settled.json()).id}/settled`);
+      await env.owner.post('/api/admin/ach-batches', {
+        data: { disbursementIds: [payoutOf(1), payoutOf(2)] },
+      });
+      const returnedPayout = await (
+        await env.owner.get(`/api/admin/disbursements/${payoutOf(2)}`)
+      ).json();
+      const returned = await env.owner.post('/api/admin/ach-returns', {
+        multipart: {
+          file: {
+            name: 'returns.ach',
+            mimeType: 'text/plain',
+            buffer: Buffer.from(
+              achReturnFile(ACH, [{ trace: returnedPayout.reference, code: 'R01' }]),
+            ),
+          },
+        },
+      });
+      expect((await returned.json()).returned).toHaveLength(1);
+      const states = ['queued', 'submitted', 'failed', 'confirmed'];
       for (const [size, viewport] of [
         ['desktop', DESKTOP],
         ['phone', PHONE],
       ] as const) {
+        for (const [i, { page, card }] of sellers.entries()) {
+          await page.setViewportSize(viewport);
+          const dialog = await openCard(page, card.id);
+          const progress = dialog.getByTestId('payout-progress');
+          await expect(progress).toHaveAttribute('data-status', states[i]!);
+          await expectNoSidewaysScroll(page);
+          await expectNoFindings(page, `the seller's card, ${states[i]} (${theme}, ${size})`);
+          await screenshot(page, `payouts-seller-${states[i]}-${theme}-${size}`, false);
+        }
+        // The History list itself (a phone's cards, a desktop's table) with the payout line.
+        await sellers[2]!.page.goto('/history');
+        await expect(sellers[2]!.page.getByTestId('payout-progress').first()).toBeVisible();
+        await expectNoFindings(
+          sellers[2]!.page,
+          `History with a failed payout (${theme}, ${size})`,
+        );
+        await screenshot(sellers[2]!.page, `payouts-history-failed-${theme}-${size}`, false);
         const finance = await financePage(browser, theme, viewport);
         await expect(finance.getByTestId('disbursement-row').first()).toBeVisible();
         await expectNoSidewaysScroll(finance);
@@ -491,6 +546,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
         await screenshot(finance, `payouts-list-${theme}-${size}`, false);
         await finance.context().close();
       }
-    }, 180_000);
+      for (const { page } of sellers) await page.context().close();
+    }, 300_000);
   }
 });
