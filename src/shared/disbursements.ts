@@ -69,12 +69,17 @@ export const railParamsSchema = z.object({
 export const disbursementSchema = z.object({
   id: z.string(),
   customerId: z.string(),
+  /** Who is paid, as staff recognise them: the seller's email and name. */
+  customerEmail: z.string(),
+  customerName: z.string(),
   rail: z.string(),
   /** What is sent, as a decimal string: what the cards are owed less what the seller owes back. */
   amount: z.string(),
   status: z.enum(DISBURSEMENT_STATUSES),
   /** The rail's reference: a staff reference, an ACH trace number, a transaction hash. */
   reference: z.string().nullable(),
+  /** Where the reference can be looked at (a transaction hash on the explorer), or null. */
+  url: z.string().nullable(),
   attempts: z.number(),
   lastError: z.string().nullable(),
   transactionIds: z.array(z.string()),
@@ -125,6 +130,8 @@ export const cardPayoutSchema = z
     reference: z.string().nullable(),
     /** A link to the reference (an explorer's page for a transaction hash), or null. */
     url: z.string().nullable(),
+    /** A failed payout's reason in words (only when failed). */
+    reason: z.string().nullable().optional(),
   })
   .nullable();
 export type CardPayout = z.infer<typeof cardPayoutSchema>;
@@ -150,6 +157,13 @@ export const achBatchSchema = z.object({
   entries: z.number(),
   total: z.string(),
 });
+
+/** An ACH batch as finance lists them: to download again, mark settled or match returns to. */
+export const achBatchListItemSchema = achBatchSchema.extend({
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+export type AchBatchListItem = z.infer<typeof achBatchListItemSchema>;
 
 export const achReturnsResultSchema = z.object({
   returned: z.array(z.object({ disbursementId: z.string(), code: z.string() })),
@@ -180,3 +194,11 @@ export const ACH_RETURN_REASONS: Record<string, string> = {
 
 export const achReturnText = (code: string) =>
   `${code}: ${ACH_RETURN_REASONS[code] ?? 'returned by the receiving bank'}`;
+
+/** A rail as screens name it. */
+export const RAIL_LABELS: Record<string, string> = {
+  manual: 'Manual',
+  ach: 'ACH bank transfer',
+  usdt_bep20: 'USDT (BEP-20)',
+};
+export const railLabel = (rail: string) => RAIL_LABELS[rail] ?? rail;

@@ -79,6 +79,7 @@ const ADMIN_ROUTE_CAPABILITIES: Record<string, Capability> = {
   'GET /api/admin/ach-batches/:id/file': 'payouts',
   'POST /api/admin/ach-batches/:id/settled': 'payouts',
   'POST /api/admin/ach-returns': 'payouts',
+  'GET /api/admin/ach-batches': 'payouts',
   'GET /api/admin/ledger/trial-balance': 'books',
   'GET /api/admin/ledger/entries': 'books',
   'GET /api/admin/ledger/books': 'books',

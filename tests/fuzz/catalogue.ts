@@ -1213,6 +1213,7 @@ export const CATALOGUE: RouteSpec[] = [
     param: ({ rng }) => rng.uuid(),
   },
   { method: 'POST', path: '/api/admin/ach-returns', access: 'staff', body: 'multipart' },
+  { method: 'GET', path: '/api/admin/ach-batches', access: 'staff' },
 
   // the books (issue 39)
   { method: 'GET', path: '/api/balance', access: 'signed-in' },

@@ -1,4 +1,5 @@
 import { brandName } from '@shared/brands';
+import { type CreateDisbursementsResult, railLabel } from '@shared/disbursements';
 import { formatMoney, fromCents, toCents } from '@shared/money';
 import {
   type MarkSentResult,
@@ -8,7 +9,7 @@ import {
 } from '@shared/payouts';
 import { displayName } from '@shared/user-display';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { BanknoteIcon, DownloadIcon, SendIcon } from 'lucide-react';
+import { BanknoteIcon, DownloadIcon, SendIcon, ZapIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { HoldBadge } from '@/components/hold-badge';
@@ -19,11 +20,15 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextField } from '@/components/ui/text-field';
 import { CustomerLink } from '@/features/admin-shared/customer-link';
-import { adminPayoutsQuery, refreshAfterReview } from '@/features/admin-shared/queries';
+import { adminPayoutsQuery } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { toast } from '@/lib/toast';
+import { AchPanel } from './ach-panel';
+import { DisbursementsList } from './disbursements-list';
+import { payoutRailsQuery, refreshPayouts, useFollowQueue } from './queries';
+import { RailsPanel } from './rails-panel';
 
 /** The CSV of the same cards, downloaded by the browser. */
 const PAYOUTS_CSV_URL = '/api/admin/payouts.csv';
@@ -53,8 +58,81 @@ function resultToast(result: MarkSentResult) {
   });
 }
 
+/**
+ * The Payouts tab, owners and finance: the rails, the cards to pay (by hand or by rail), every
+ * payout made and, with the ACH rail configured, its batches.
+ */
 export function PayoutsTab() {
+  useFollowQueue();
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-10">
+      <RailsPanel />
+      <PayableCards />
+      <DisbursementsList />
+      <AchPanel />
+    </div>
+  );
+}
+
+/** What "Pay by rail" did: the payouts queued and the cards refused, in words. */
+function PayByRailResult({
+  result,
+  cards,
+}: {
+  result: CreateDisbursementsResult;
+  cards: PayoutCard[];
+}) {
+  const named = (id: string) => {
+    const card = cards.find((c) => c.id === id);
+    return card ? `${brandName(card.cardType)} of ${card.userEmail}` : id;
+  };
+  return (
+    <div
+      className="rounded-md border px-3 py-2 text-sm"
+      role="status"
+      data-testid="pay-by-rail-result"
+    >
+      <p className="font-medium">
+        {result.disbursements.length > 0
+          ? `${plural(result.disbursements.length, 'payout')} queued: ${result.disbursements
+              .map((d) => `${formatMoney(d.amount)} by ${railLabel(d.rail)}`)
+              .join(', ')}.`
+          : 'No payout was queued.'}
+      </p>
+      {result.refused.length > 0 && (
+        <ul className="mt-1 grid gap-1" data-testid="pay-by-rail-refused">
+          {result.refused.map((r) => (
+            <li key={r.transactionId}>
+              <span className="font-medium">{named(r.transactionId)}</span>
+              <span className="text-muted-foreground">
+                {' '}
+                · {REFUSAL_WORDS[r.reason]}: {r.message}
+                {r.until ? ` (until ${formatDate(r.until)})` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+const REFUSAL_WORDS: Record<CreateDisbursementsResult['refused'][number]['reason'], string> = {
+  not_payable: 'Not paid by a rail',
+  held: 'Held',
+  in_payout: 'Already in a payout',
+};
+
+/** The approved cards waiting for payment: marked sent by hand, or handed to their rail. */
+function PayableCards() {
   const query = useQuery(adminPayoutsQuery());
+  const rails = useQuery(payoutRailsQuery());
+  const anyRail = rails.data?.some((r) => r.kind !== 'manual' && r.configured) ?? false;
+  const [paying, setPaying] = React.useState(false);
+  const [railResult, setRailResult] = React.useState<{
+    result: CreateDisbursementsResult;
+    cards: PayoutCard[];
+  } | null>(null);
   const [selection, setSelection] = React.useState<Selection>(new Map());
   const [confirming, setConfirming] = React.useState(false);
   const [reference, setReference] = React.useState('');
@@ -85,7 +163,7 @@ export function PayoutsTab() {
       setConfirming(false);
       setSelection(new Map());
       setReference('');
-      await refreshAfterReview();
+      await refreshPayouts();
       resultToast(result);
     },
     onError: (error) => {
@@ -94,10 +172,29 @@ export function PayoutsTab() {
     },
   });
 
+  const payByRail = useMutation({
+    mutationFn: async () =>
+      (await (
+        await apiRequest('POST', '/api/admin/disbursements', {
+          transactionIds: chosen.map((c) => c.id),
+        })
+      ).json()) as CreateDisbursementsResult,
+    onSuccess: async (result) => {
+      setPaying(false);
+      setRailResult({ result, cards: chosen });
+      setSelection(new Map());
+      await refreshPayouts();
+    },
+    onError: (error) => {
+      setPaying(false);
+      errorToast('Could not queue the payouts')(error);
+    },
+  });
+
   if (query.isLoading || !query.data) return <Skeleton className="h-48" />;
   const { groups, count, total, more, held } = query.data;
   return (
-    <div className="grid gap-4" data-testid="payouts">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="payouts">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <p className="font-semibold" data-testid="payouts-summary">
@@ -115,6 +212,16 @@ export function PayoutsTab() {
               <DownloadIcon /> Export CSV
             </a>
           </Button>
+          {anyRail && (
+            <Button
+              variant="outline"
+              disabled={chosen.length === 0}
+              onClick={() => setPaying(true)}
+              data-testid="pay-by-rail"
+            >
+              <ZapIcon /> Pay by rail
+            </Button>
+          )}
           <Button
             disabled={chosen.length === 0}
             onClick={() => setConfirming(true)}
@@ -124,6 +231,7 @@ export function PayoutsTab() {
           </Button>
         </div>
       </div>
+      {railResult && <PayByRailResult result={railResult.result} cards={railResult.cards} />}
       {more > 0 && (
         <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm">
           {plural(more, 'more card')} wait behind these. Pay and mark these first, and the next ones
@@ -168,6 +276,16 @@ export function PayoutsTab() {
           />
         ))
       )}
+      <ConfirmDialog
+        open={paying}
+        onOpenChange={setPaying}
+        title={`Pay ${plural(chosen.length, 'card')} by rail?`}
+        description={`Each card is queued on the automatic rail of its payment method (ACH for bank transfers, the hot wallet for USDT BEP-20), one payout per customer: ${formatMoney(chosenTotal)} in all. Cards whose method is paid by hand, held or already in a payout are left out, and you are told why.`}
+        confirmLabel="Queue payouts"
+        pendingLabel="Queueing..."
+        pending={payByRail.isPending}
+        onConfirm={() => payByRail.mutate()}
+      />
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

@@ -22,6 +22,7 @@ import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
 import { PayoutHoldNotice } from '@/components/payout-hold-notice';
+import { PayoutProgress } from '@/components/payout-progress';
 import { RejectionReason } from '@/components/rejection-reason';
 import { StatCard } from '@/components/stat-card';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
@@ -212,6 +213,7 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
         <PayoutAmount transaction={t} />
       </div>
       <MoneyStatusLine transaction={t} amount={false} className="mt-2" />
+      <PayoutProgress payout={t.payout} className="mt-3" />
       <PayoutHoldNotice until={t.payoutHoldUntil} reason={t.payoutHoldReason} className="mt-3" />
       {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />

@@ -12,6 +12,7 @@ import { DateTimeStack } from '@/components/date-time';
 import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PageHeader } from '@/components/page-header';
+import { PayoutProgress } from '@/components/payout-progress';
 import { RejectionReason } from '@/components/rejection-reason';
 import { SearchInput } from '@/components/search-input';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
@@ -174,6 +175,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
         <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </div>
       <MoneyStatusLine transaction={t} className="mt-2" />
+      <PayoutProgress payout={t.payout} className="mt-2" />
       <CardSpeed transaction={t} className="mt-2" />
       {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />
@@ -195,6 +197,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell>
         <StatusBadge status={t.status} />
         <MoneyStatusLine transaction={t} className="mt-1 max-w-64 whitespace-normal text-xs" />
+        <PayoutProgress payout={t.payout} compact className="mt-1 max-w-64" />
         <CardSpeed transaction={t} className="mt-1 whitespace-normal text-xs" />
         {t.offer?.status === 'pending' && (
           <RevisedOffer transaction={t} className="mt-2 max-w-80 whitespace-normal" />

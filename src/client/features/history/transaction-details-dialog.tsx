@@ -14,6 +14,7 @@ import { ReviewTimeLine } from '@/components/fair/review-time';
 import { RevisedOffer } from '@/components/fair/revised-offer';
 import { MoneyStatusLine } from '@/components/money-status';
 import { PayoutHoldNotice } from '@/components/payout-hold-notice';
+import { PayoutProgress } from '@/components/payout-progress';
 import { RejectionReason } from '@/components/rejection-reason';
 import { PaymentColumnBadge, StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
@@ -55,6 +56,7 @@ export function TransactionDetailsDialog({
             <CardSpeed transaction={t} />
           </div>
           <RevisedOffer transaction={t} />
+          <PayoutProgress payout={t.payout} />
           <PayoutHoldNotice until={t.payoutHoldUntil} reason={t.payoutHoldReason} />
           {t.status === 'pending' && <ReviewTimeLine cardType={t.cardType} />}
           <WithdrawCard transaction={t} />

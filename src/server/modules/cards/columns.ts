@@ -184,13 +184,13 @@ export function answerFields<T extends FeedbackRow & RejectionRow & FairDealingR
 
 /**
  * The card's latest payout on an automatic rail (issue 40), as one text column: status, rail,
- * link and reference, separated by tabs (a reference is typed by no one on these rails, and a tab
+ * link, a failed payout's reason and reference, separated by tabs (a reference is typed by no one on these rails, and a tab
  * in it would only shorten it). One index lookup per card (disbursement_cards by card).
  */
 export const payoutColumn = () =>
   sql<
     string | null
-  >`(select d.status || chr(9) || d.rail || chr(9) || coalesce(d.reference_url, '') || chr(9) || coalesce(d.reference, '')
+  >`(select d.status || chr(9) || d.rail || chr(9) || coalesce(d.reference_url, '') || chr(9) || (case when d.status = 'failed' then coalesce(replace(d.last_error, chr(9), ' '), '') else '' end) || chr(9) || coalesce(d.reference, '')
     from disbursement_cards dc join disbursements d on d.id = dc.disbursement_id
    where dc.transaction_id = ${transactions.id} and d.rail <> 'manual'
    order by d.created_at desc limit 1)`.as('payout_text');
@@ -198,11 +198,15 @@ export const payoutColumn = () =>
 /** The payout column read back as the card's `payout`. */
 export function payoutOf(text: string | null | undefined): CardPayout {
   if (!text) return null;
-  const [status, rail, url, ...reference] = text.split('\t');
+  const [status, rail, url, reason, ...reference] = text.split('\t');
+  const ref = reference.join('\t') || null;
   return {
     status: status as DisbursementStatus,
     rail: rail!,
-    reference: reference.join('\t') || null,
-    url: url || null,
+    reference: ref,
+    // A link only beside its reference (a retried payout's old hash is not shown).
+    url: (ref && url) || null,
+    // Why a failed payout failed, in words; absent otherwise.
+    ...(status === 'failed' ? { reason: reason || null } : {}),
   };
 }

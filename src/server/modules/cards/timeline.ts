@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { railLabel } from '../../../shared/disbursements';
 import type { TimelineEntry } from '../../../shared/fair-dealing';
 import { offerHeadline } from '../../../shared/fair-dealing-text';
 import { formatMoney } from '../../../shared/money';
@@ -101,7 +102,7 @@ export async function cardTimeline(
       // A payout on an automatic rail (issue 40): queued, sent with the rail's reference,
       // confirmed, or failed with its reason.
       case 'payout_queued':
-        add('payout_queued', at, by, `Payout queued (${text(changes.rail?.to) ?? 'rail'})`);
+        add('payout_queued', at, by, `To be sent by ${railLabel(text(changes.rail?.to) ?? '')}`);
         continue;
       case 'payout_submitted': {
         const amount = text(changes.paymentAmount?.to);

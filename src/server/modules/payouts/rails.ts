@@ -7,10 +7,11 @@ import {
   type RailName,
 } from '../../../shared/disbursements';
 import { fromCents } from '../../../shared/money';
+import { displayName } from '../../../shared/user-display';
 import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/client';
-import { disbursementCards, disbursements, payoutRails } from '../../db/schema';
+import { achBatches, disbursementCards, disbursements, payoutRails, users } from '../../db/schema';
 
 /** Whether a rail has what it needs to pay (its env); the manual rail always has. */
 export function railConfigured(config: AppConfig, rail: RailName): boolean {
@@ -49,13 +50,18 @@ export async function listRails(
 
 type Row = typeof disbursements.$inferSelect;
 
-const toDisbursement = (row: Row, transactionIds: string[]): Disbursement => ({
+type Customer = { email: string; name: string };
+
+const toDisbursement = (row: Row, transactionIds: string[], customer?: Customer): Disbursement => ({
   id: row.id,
   customerId: row.userId,
+  customerEmail: customer?.email ?? '',
+  customerName: customer?.name ?? '',
   rail: row.rail,
   amount: fromCents(row.amount),
   status: row.status as DisbursementStatus,
   reference: row.reference,
+  url: row.reference ? row.referenceUrl : null,
   attempts: row.attempts,
   lastError: row.lastError,
   transactionIds,
@@ -77,6 +83,24 @@ async function cardsOf(db: Db, ids: string[]) {
   return byId;
 }
 
+/** The sellers of some payouts, by id: email and display name. */
+async function customersOf(db: Db, userIds: string[]) {
+  const byId = new Map<string, Customer>();
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return byId;
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(users)
+    .where(inArray(users.id, ids));
+  for (const r of rows) byId.set(r.id, { email: r.email, name: displayName(r) });
+  return byId;
+}
+
 /** Payouts by id, in the order asked. */
 export async function disbursementsByIds(
   db: Db,
@@ -87,11 +111,15 @@ export async function disbursementsByIds(
   // In turn: `db` may be a transaction, whose connection runs one query at once.
   const rows = await db.select().from(disbursements).where(inArray(disbursements.id, ids));
   const cards = await cardsOf(db, ids);
+  const customers = await customersOf(
+    db,
+    rows.map((r) => r.userId),
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids
     .map((id) => byId.get(id))
     .filter((r): r is Row => r !== undefined)
-    .map((r) => toDisbursement(r, cards.get(r.id) ?? []));
+    .map((r) => toDisbursement(r, cards.get(r.id) ?? [], customers.get(r.userId)));
 }
 
 export const DISBURSEMENT_PAGE = 50;
@@ -120,10 +148,40 @@ export async function listDisbursements(
     db,
     items.map((r) => r.id),
   );
+  const customers = await customersOf(
+    db,
+    items.map((r) => r.row.userId),
+  );
   return {
-    items: items.map((r) => toDisbursement(r.row, cards.get(r.id) ?? [])),
+    items: items.map((r) =>
+      toDisbursement(r.row, cards.get(r.id) ?? [], customers.get(r.row.userId)),
+    ),
     nextCursor,
   };
+}
+
+export const ACH_BATCH_LIST_LIMIT = 50;
+
+/** The latest ACH batches, newest first (GET /api/admin/ach-batches). */
+export async function listAchBatches(db: Db) {
+  const rows = await db
+    .select({
+      id: achBatches.id,
+      entries: achBatches.entries,
+      total: achBatches.total,
+      createdAt: achBatches.createdAt,
+      settledAt: achBatches.settledAt,
+    })
+    .from(achBatches)
+    .orderBy(desc(achBatches.createdAt), desc(achBatches.id))
+    .limit(ACH_BATCH_LIST_LIMIT);
+  return rows.map((r) => ({
+    id: r.id,
+    entries: r.entries,
+    total: fromCents(r.total),
+    createdAt: r.createdAt.toISOString(),
+    settledAt: r.settledAt?.toISOString() ?? null,
+  }));
 }
 
 /** One payout, or undefined. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { toCsv } from '../../../shared/csv';
 import {
   achBatchCreateSchema,
+  achBatchListItemSchema,
   achBatchSchema,
   achReturnsResultSchema,
   createDisbursementsResultSchema,
@@ -37,7 +38,7 @@ import {
 } from './commands';
 import { evmChain, walletBalances } from './evm';
 import { achBatchFile, listPayouts } from './queries';
-import { findDisbursement, listDisbursements, listRails } from './rails';
+import { findDisbursement, listAchBatches, listDisbursements, listRails } from './rails';
 
 const idParams = z.object({ id: z.uuid({ error: 'Payout not found' }) });
 const batchParams = z.object({ id: z.uuid({ error: 'ACH batch not found' }) });
@@ -226,6 +227,15 @@ export default async function payoutRoutes(app: FastifyInstance) {
       );
       return reply.code(201).send(batch);
     },
+  );
+
+  r.get(
+    '/api/admin/ach-batches',
+    {
+      config: { capability: 'payouts' },
+      schema: { response: { 200: z.array(achBatchListItemSchema) } },
+    },
+    async () => listAchBatches(app.db),
   );
 
   r.get(

@@ -1,0 +1,279 @@
+import { type AchBatchListItem, achReturnText, type Disbursement } from '@shared/disbursements';
+import { formatMoney } from '@shared/money';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CheckIcon, DownloadIcon, FileStackIcon, LandmarkIcon, UploadIcon } from 'lucide-react';
+import * as React from 'react';
+import { EmptyState } from '@/components/empty-state';
+import { FormAlert } from '@/components/form-text-field';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { apiRequest, getJson, serverMessage } from '@/lib/api';
+import { formatDateTime } from '@/lib/dates';
+import { errorToast } from '@/lib/error-toast';
+import { toast } from '@/lib/toast';
+import { achBatchesQuery, achFileUrl, payoutRailsQuery, refreshPayouts } from './queries';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The ACH file rail (issue 40, decision 122): finance builds a batch of the queued bank payouts,
+ * downloads its NACHA file for the bank, marks it settled when the bank has paid, or uploads the
+ * bank's return file, whose entries fail their payouts with the reason in words.
+ */
+export function AchPanel() {
+  const rails = useQuery(payoutRailsQuery());
+  const ach = rails.data?.find((r) => r.kind === 'ach_file');
+  if (!ach?.configured) return null;
+  return (
+    <section
+      className="grid grid-cols-[minmax(0,1fr)] gap-4"
+      aria-labelledby="ach-heading"
+      data-testid="ach-panel"
+    >
+      <div>
+        <h2 id="ach-heading" className="font-semibold">
+          ACH batches
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Queued bank payouts go out in a NACHA file you upload to the bank. Mark the batch settled
+          once the bank has paid it, or upload the bank's return file.
+        </p>
+      </div>
+      <AchBatches />
+      <AchReturnsUpload />
+    </section>
+  );
+}
+
+function AchBatches() {
+  const { data } = useQuery(achBatchesQuery());
+  const [building, setBuilding] = React.useState(false);
+  const [settling, setSettling] = React.useState<AchBatchListItem | null>(null);
+  const build = useMutation({
+    mutationFn: async () =>
+      (await (await apiRequest('POST', '/api/admin/ach-batches', {})).json()) as {
+        id: string;
+        entries: number;
+        total: string;
+      },
+    onSuccess: async (batch) => {
+      setBuilding(false);
+      await refreshPayouts();
+      toast({
+        title: 'Success',
+        description:
+          batch.entries > 0
+            ? `Batch built: ${plural(batch.entries, 'payout')}, ${formatMoney(batch.total)}. Download its file and upload it to the bank.`
+            : 'No payout could go in the batch: each was held or failed (see the payouts list).',
+      });
+    },
+    onError: (error) => {
+      setBuilding(false);
+      errorToast('Could not build the batch')(error);
+    },
+  });
+  const settle = useMutation({
+    mutationFn: async (id: string) =>
+      (await (await apiRequest('POST', `/api/admin/ach-batches/${id}/settled`)).json()) as {
+        confirmed: number;
+      },
+    onSuccess: async (result) => {
+      setSettling(null);
+      await refreshPayouts();
+      toast({
+        title: 'Success',
+        description: `Batch settled: ${plural(result.confirmed, 'payout')} confirmed. Each seller was told.`,
+      });
+    },
+    onError: (error) => {
+      setSettling(null);
+      errorToast('Could not mark the batch settled')(error);
+    },
+  });
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
+      <div>
+        <Button onClick={() => setBuilding(true)} data-testid="build-ach-batch">
+          <FileStackIcon /> Build a batch from queued bank payouts
+        </Button>
+      </div>
+      {!data ? (
+        <Skeleton className="h-24" />
+      ) : data.length === 0 ? (
+        <EmptyState icon={<LandmarkIcon />} testId="ach-batches-empty">
+          No batches yet
+        </EmptyState>
+      ) : (
+        <ul className="divide-y rounded-lg border" data-testid="ach-batches">
+          {data.map((batch) => (
+            <li
+              key={batch.id}
+              className="flex flex-col gap-2 px-3 py-3 text-sm sm:flex-row sm:items-center sm:justify-between"
+              data-testid="ach-batch"
+            >
+              <div className="min-w-0">
+                <span className="block font-medium">
+                  {plural(batch.entries, 'payout')} · {formatMoney(batch.total)}
+                </span>
+                <span className="block text-muted-foreground">
+                  Built {formatDateTime(batch.createdAt)} ·{' '}
+                  {batch.settledAt ? (
+                    <span className="font-medium text-primary">
+                      Settled {formatDateTime(batch.settledAt)}
+                    </span>
+                  ) : (
+                    'Waiting for the bank'
+                  )}
+                </span>
+              </div>
+              <div className="flex flex-wrap gap-2">
+                {batch.entries > 0 && (
+                  <Button size="sm" variant="outline" asChild>
+                    <a
+                      href={achFileUrl(batch.id)}
+                      download
+                      data-testid="ach-download"
+                      aria-label={`Download the NACHA file of the batch built ${formatDateTime(batch.createdAt)}`}
+                    >
+                      <DownloadIcon /> NACHA file
+                    </a>
+                  </Button>
+                )}
+                {!batch.settledAt && batch.entries > 0 && (
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setSettling(batch)}
+                    data-testid="ach-settle"
+                    aria-label={`Mark settled: the batch built ${formatDateTime(batch.createdAt)}`}
+                  >
+                    <CheckIcon /> Mark settled
+                  </Button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={building}
+        onOpenChange={setBuilding}
+        title="Build an ACH batch?"
+        description="Every queued bank payout that is not held goes into one NACHA file, and each becomes Sent: its seller sees it on the way. Upload the file to the bank once it is built."
+        confirmLabel="Build batch"
+        pendingLabel="Building..."
+        pending={build.isPending}
+        onConfirm={() => build.mutate()}
+      />
+      <ConfirmDialog
+        open={settling !== null}
+        onOpenChange={(open) => !open && setSettling(null)}
+        title="Mark this batch settled?"
+        description={`Only once the bank has paid it: its ${settling ? plural(settling.entries, 'payout') : ''} (${settling ? formatMoney(settling.total) : ''}) become Confirmed and each seller is told. A payout returned later can still be failed by the bank's return file.`}
+        confirmLabel="Mark settled"
+        pendingLabel="Saving..."
+        pending={settle.isPending}
+        onConfirm={() => settling && settle.mutate(settling.id)}
+      />
+    </div>
+  );
+}
+
+interface Returned {
+  code: string;
+  payout: Disbursement | null;
+  disbursementId: string;
+}
+
+function AchReturnsUpload() {
+  const [file, setFile] = React.useState<File | null>(null);
+  const [error, setError] = React.useState<string | null>(null);
+  const upload = useMutation({
+    mutationFn: async (): Promise<Returned[]> => {
+      const form = new FormData();
+      form.append('file', file!);
+      const response = await apiRequest('POST', '/api/admin/ach-returns', form);
+      const { returned } = (await response.json()) as {
+        returned: { disbursementId: string; code: string }[];
+      };
+      // Each returned payout, to name its seller and amount.
+      return Promise.all(
+        returned.map(async (r) => ({
+          ...r,
+          payout: await getJson<Disbursement>(`/api/admin/disbursements/${r.disbursementId}`).catch(
+            () => null,
+          ),
+        })),
+      );
+    },
+    onSuccess: () => refreshPayouts(),
+    onError: (e) => setError(serverMessage(e) ?? 'Could not read the return file'),
+  });
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!file) return setError('Choose the return file');
+    setError(null);
+    upload.mutate();
+  };
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
+      <form
+        className="grid grid-cols-[minmax(0,1fr)] gap-3 sm:grid-cols-[minmax(0,20rem)_auto] sm:items-end sm:justify-start"
+        onSubmit={submit}
+        noValidate
+        data-testid="ach-returns-form"
+      >
+        <Field id="ach-return-file" label="Return file from the bank">
+          <Input
+            id="ach-return-file"
+            type="file"
+            accept=".ach,.txt,text/plain"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        </Field>
+        <Button
+          type="submit"
+          variant="outline"
+          disabled={upload.isPending}
+          data-testid="ach-returns-submit"
+        >
+          <UploadIcon /> {upload.isPending ? 'Reading...' : 'Upload return file'}
+        </Button>
+      </form>
+      <FormAlert message={error} />
+      {upload.data && (
+        <div
+          className="rounded-lg border p-3 text-sm"
+          role="status"
+          data-testid="ach-returns-result"
+        >
+          {upload.data.length === 0 ? (
+            <p>No payout of ours was returned in this file (or each was failed already).</p>
+          ) : (
+            <>
+              <p className="font-medium">
+                {plural(upload.data.length, 'payout')} returned and failed; each seller is asked to
+                fix their bank details:
+              </p>
+              <ul className="mt-2 grid gap-1.5">
+                {upload.data.map((r) => (
+                  <li key={r.disbursementId} data-testid="ach-returned">
+                    <span className="font-medium">
+                      {r.payout
+                        ? `${r.payout.customerEmail} · ${formatMoney(r.payout.amount)}`
+                        : r.disbursementId}
+                    </span>
+                    <span className="text-destructive"> · {achReturnText(r.code)}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
