@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
+import { PRODUCT_NAME } from '../../../shared/brand';
 import {
   achReturnText,
   automaticRailOf,
@@ -11,6 +12,7 @@ import {
 import { onTheWayAccount, paidOutAccount } from '../../../shared/ledger';
 import { fromCents, toCents } from '../../../shared/money';
 import { isPayable, type MarkSentResult } from '../../../shared/payouts';
+import { can, STAFF_ROLES } from '../../../shared/staff-roles';
 import type { Account } from '../../common/account';
 import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -18,12 +20,15 @@ import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import {
   achBatches,
+  admins,
   disbursementCards,
   disbursements,
+  jobRuns,
   paymentMethods,
   payoutRails,
   transactions,
 } from '../../db/schema';
+import { queueMail } from '../../mail/queue';
 import {
   CARD_TOPICS,
   holdRulesOf,
@@ -38,6 +43,7 @@ import {
 import { lockSeller, postEntry, sentFor, toSendFor } from '../ledger';
 import { type AchEntry, achFile, traceOf } from './ach';
 import { broadcast, type EvmChain, evmChain, gasFor, unitsOf, walletFunds } from './evm';
+import { faultAt } from './faults';
 import { disbursementsByIds, railConfigured } from './rails';
 
 /** Records that staff exported the payout list (it holds account numbers). */
@@ -886,8 +892,70 @@ export async function applyAchReturns(
   });
 }
 
-/** Whether the worker already told finance the rail is stuck (once per outage, per instance). */
-const evmAlerted = { rpc: false, funds: false };
+/**
+ * One alert per outage or shortage across every instance (decision 153): a `job_runs` row named
+ * for it stands while it lasts. The instance whose insert makes the row sends the alert; the
+ * others, and every later pass, find it there. It is removed when the node answers again (or a
+ * payout goes out), so the next outage is told again.
+ */
+const alertName = (what: 'rpc' | 'funds') => `payout-alert:usdt_bep20:${what}`;
+
+async function claimAlert(db: Db, what: 'rpc' | 'funds', now: number) {
+  const made = await db
+    .insert(jobRuns)
+    .values({ name: alertName(what), lastRunAt: new Date(now) })
+    .onConflictDoNothing()
+    .returning({ name: jobRuns.name });
+  return made.length === 1;
+}
+
+async function alertStanding(db: Db, what: 'rpc' | 'funds') {
+  const [row] = await db
+    .select({ name: jobRuns.name })
+    .from(jobRuns)
+    .where(eq(jobRuns.name, alertName(what)));
+  return row !== undefined;
+}
+
+const endAlert = (db: Db, what: 'rpc' | 'funds') =>
+  db.delete(jobRuns).where(eq(jobRuns.name, alertName(what)));
+
+/**
+ * Tells finance the USDT rail waits: an email to every active staff member who holds payouts
+ * (owners, finance), queued in the outbox, and `alert` (the log line). Once per outage.
+ */
+async function raiseAlert(
+  context: CommandContext,
+  what: 'rpc' | 'funds',
+  message: string,
+  alert: (what: 'rpc' | 'funds', message: string) => void,
+) {
+  if (!(await claimAlert(context.db, what, context.now()))) return;
+  const payers = STAFF_ROLES.filter((role) => can(role, 'payouts'));
+  const staff = await context.db
+    .select({ email: admins.email })
+    .from(admins)
+    .where(and(eq(admins.active, true), inArray(admins.role, payers)));
+  const subject =
+    what === 'rpc'
+      ? `${PRODUCT_NAME}: USDT payouts wait, the chain's node does not answer`
+      : `${PRODUCT_NAME}: USDT payouts wait, the hot wallet is short`;
+  const lines = [
+    message,
+    what === 'rpc'
+      ? 'Nothing fails meanwhile: the payouts stay queued and go out by themselves once the node (PAYOUT_EVM_RPC_URL) answers again.'
+      : 'Nothing fails meanwhile: fund the hot wallet with the token and with gas (docs/operations.md) and the payouts go out by themselves.',
+    'This is the only email about it until the rail has recovered.',
+  ];
+  for (const member of staff) {
+    await queueMail(context.db, context.now(), member.email, 'staff-alert', {
+      subject,
+      lines,
+      url: `${context.config.appUrl}/admin?tab=payouts`,
+    });
+  }
+  alert(what, message);
+}
 
 /** How long a USDT payout waits before the worker tries again when the node or funds are short. */
 export const EVM_WAIT_MS = 30 * 1000;
@@ -901,7 +969,8 @@ export const EVM_WAIT_MS = 30 * 1000;
  * with the payout submitted (cards Payment Sent, money on the way), all committed **before** the
  * broadcast. A crash after the commit leaves a submitted payout the next pass finds by its hash
  * and sends again; never signed twice. The node down, or the wallet short of token or gas: the
- * payout waits (due later), and one alert is logged per outage. Answers how many changed.
+ * payout waits, finance is alerted once across instances (decision 153), and while the node is
+ * down a pass asks it one question only (no error loop). Answers how many changed.
  */
 export async function payEvmPayouts(
   context: CommandContext,
@@ -914,20 +983,29 @@ export async function payEvmPayouts(
   const users = new Set<string>();
   let changedCount = 0;
   try {
+    if (await alertStanding(context.db, 'rpc')) {
+      // Down when last asked: one question, and nothing else until it answers.
+      await chain.client.getBlockNumber();
+      await endAlert(context.db, 'rpc');
+    }
     changedCount += await watchSubmitted(context, chain, users);
+    let paid = false;
     for (let i = 0; i < limit; i++) {
-      const paid = await payOne(context, chain, users, alert);
-      if (paid === 'none') break;
-      if (paid === 'waiting') break;
+      const outcome = await payOne(context, chain, users, alert);
+      if (outcome === 'none') break;
+      if (outcome === 'waiting') break;
+      paid = true;
       changedCount += 1;
     }
-    if (evmAlerted.rpc) evmAlerted.rpc = false;
+    if (paid) await endAlert(context.db, 'funds');
   } catch (error) {
     if (!isRpcError(error)) throw error;
-    if (!evmAlerted.rpc) {
-      evmAlerted.rpc = true;
-      alert('rpc', `The USDT rail's node does not answer: payouts wait (${String(error)})`);
-    }
+    await raiseAlert(
+      context,
+      'rpc',
+      `The USDT rail's node does not answer: payouts wait (${String((error as Error).message ?? error).split('\n')[0]})`,
+      alert,
+    );
   }
   return { value: changedCount, changed: payoutChanged(users) };
 }
@@ -940,13 +1018,28 @@ const isRpcError = (error: unknown) => {
   );
 };
 
-/** The submitted USDT payouts, each settled by what the chain says of its hash. */
+/** The block each transfer was mined in, as this process saw it (saves a receipt per pass). */
+const minedIn = new Map<string, bigint>();
+
+/**
+ * The submitted USDT payouts, each settled by what the chain says of its hash. The wallet's mined
+ * count is read first: a transfer whose nonce it covers is either found by its receipt (mined) or
+ * was replaced (dropped). Read the other way round, a transfer mined between the two questions
+ * would look dropped, and its cards be paid again.
+ */
 async function watchSubmitted(context: CommandContext, chain: EvmChain, users: Set<string>) {
   const submitted = await context.db
     .select({ id: disbursements.id })
     .from(disbursements)
     .where(and(eq(disbursements.rail, 'usdt_bep20'), eq(disbursements.status, 'submitted')))
     .orderBy(asc(disbursements.chainNonce));
+  if (submitted.length === 0) return 0;
+  const mined = await chain.client.getTransactionCount({
+    address: chain.wallet,
+    blockTag: 'latest',
+  });
+  const head = await chain.client.getBlockNumber();
+  const enough = BigInt(chain.config.confirmations);
   let changed = 0;
   for (const { id } of submitted) {
     const outcome = await context.db.transaction(async (tx) => {
@@ -956,35 +1049,43 @@ async function watchSubmitted(context: CommandContext, chain: EvmChain, users: S
         .where(and(eq(disbursements.id, id), eq(disbursements.status, 'submitted')))
         .for('update', { skipLocked: true });
       if (!row?.chainTxHash || !row.chainRawTx) return false;
-      const receipt = await chain.client
-        .getTransactionReceipt({ hash: row.chainTxHash as Hex })
-        .catch((error: unknown) => {
-          if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
-          throw error;
-        });
-      if (receipt) {
-        if (receipt.status === 'reverted') {
-          await failDisbursement(context, tx, row, 'The transfer reverted on chain');
-          return true;
-        }
-        const head = await chain.client.getBlockNumber();
-        if (head - receipt.blockNumber + 1n >= BigInt(chain.config.confirmations)) {
-          return confirmDisbursement(context, tx, row);
-        }
+      const hash = row.chainTxHash as Hex;
+      if (row.chainNonce !== null && row.chainNonce >= mined) {
+        // Not mined when counted: the node may never have had it (a crash before the broadcast,
+        // a node restart): the stored raw transaction, as signed, once more.
+        await broadcast(chain, row.chainRawTx as Hex);
         return false;
       }
-      const mined = await chain.client.getTransactionCount({
-        address: chain.wallet,
-        blockTag: 'latest',
+      const seen = minedIn.get(hash);
+      if (seen !== undefined && head - seen + 1n < enough) {
+        faultAt(context.config, 'confirming');
+        return false;
+      }
+      const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+        if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
+        throw error;
       });
-      if (row.chainNonce !== null && mined > row.chainNonce) {
-        // Its nonce was used by another transaction: this one can never be mined.
-        await failDisbursement(context, tx, row, 'The transfer was dropped from the chain');
+      if (!receipt) {
+        minedIn.delete(hash);
+        if (row.chainNonce !== null) {
+          // Its nonce was used by another transaction: this one can never be mined.
+          await failDisbursement(context, tx, row, 'The transfer was dropped from the chain');
+          return true;
+        }
+        await broadcast(chain, row.chainRawTx as Hex);
+        return false;
+      }
+      if (receipt.status === 'reverted') {
+        minedIn.delete(hash);
+        await failDisbursement(context, tx, row, 'The transfer reverted on chain');
         return true;
       }
-      // Never mined and not known to the node (a crash before the broadcast, a node restart):
-      // the stored raw transaction, as signed, once more.
-      await broadcast(chain, row.chainRawTx as Hex);
+      minedIn.set(hash, receipt.blockNumber);
+      if (head - receipt.blockNumber + 1n >= enough) {
+        minedIn.delete(hash);
+        return confirmDisbursement(context, tx, row);
+      }
+      faultAt(context.config, 'confirming');
       return false;
     });
     if (outcome) {
@@ -1080,21 +1181,26 @@ async function payOne(
       throw new Error(`USDT payout ${row.id}: signed ${cents} cents, the books sent ${amount}`);
     }
     users.add(row.userId);
+    // Signed, and stored in this transaction, not yet committed.
+    faultAt(context.config, 'after-sign');
     return { state: 'broadcast' as const, raw };
   });
   if (result.state === 'none') return 'none';
   if (result.state === 'held') return 'paid';
   if (result.state === 'short') {
-    if (!evmAlerted.funds) {
-      evmAlerted.funds = true;
-      alert('funds', 'The USDT hot wallet is short of token or gas: payouts wait');
-    }
+    await raiseAlert(
+      context,
+      'funds',
+      'The USDT hot wallet is short of token or gas for the payouts queued: they wait',
+      alert,
+    );
     return 'waiting';
   }
-  evmAlerted.funds = false;
   if (result.state === 'broadcast') {
+    faultAt(context.config, 'before-broadcast');
     // After the commit: the stored raw transaction. A failure here is retried by the watcher.
     await broadcast(chain, result.raw).catch(() => {});
+    faultAt(context.config, 'after-broadcast');
   }
   return 'paid';
 }
