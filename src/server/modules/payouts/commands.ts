@@ -957,6 +957,9 @@ async function raiseAlert(
   alert(what, message);
 }
 
+/** A queued USDT payout's wait for the hot wallet's funds (its `last_error`). */
+const SHORT_OF_FUNDS = 'Waiting: the hot wallet is short of token or gas';
+
 /** How long a USDT payout waits before the worker tries again when the node or funds are short. */
 export const EVM_WAIT_MS = 30 * 1000;
 
@@ -989,15 +992,28 @@ export async function payEvmPayouts(
       await endAlert(context.db, 'rpc');
     }
     changedCount += await watchSubmitted(context, chain, users);
-    let paid = false;
     for (let i = 0; i < limit; i++) {
       const outcome = await payOne(context, chain, users, alert);
       if (outcome === 'none') break;
       if (outcome === 'waiting') break;
-      paid = true;
       changedCount += 1;
     }
-    if (paid) await endAlert(context.db, 'funds');
+    // The shortage is over once no queued payout still waits for funds (a payout that goes out
+    // clears its wait); an instance that merely found nothing to claim does not end it.
+    if (await alertStanding(context.db, 'funds')) {
+      const [stillShort] = await context.db
+        .select({ id: disbursements.id })
+        .from(disbursements)
+        .where(
+          and(
+            eq(disbursements.rail, 'usdt_bep20'),
+            eq(disbursements.status, 'queued'),
+            eq(disbursements.lastError, SHORT_OF_FUNDS),
+          ),
+        )
+        .limit(1);
+      if (!stillShort) await endAlert(context.db, 'funds');
+    }
   } catch (error) {
     if (!isRpcError(error)) throw error;
     await raiseAlert(
@@ -1147,15 +1163,6 @@ async function payOne(
     const cents = cards.reduce((sum, c) => sum + (toSend.get(c.id)?.net ?? c.owed), 0);
     const units = unitsOf(cents, chain.config.tokenDecimals);
     const gasPrice = await chain.client.getGasPrice();
-    const funds = await walletFunds(chain);
-    const queuedNeed = units;
-    if (funds.token < queuedNeed || funds.gas < gasFor(gasPrice)) {
-      await tx
-        .update(disbursements)
-        .set({ dueAt: later, lastError: 'Waiting: the hot wallet is short of token or gas' })
-        .where(eq(disbursements.id, row.id));
-      return { state: 'short' as const };
-    }
     // The nonce, under a lock every instance takes: the next after the highest stored, or the
     // chain's count when it is ahead (a transfer made outside the app).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('payout-evm-nonce'))`);
@@ -1168,6 +1175,30 @@ async function payOne(
       address: chain.wallet,
       blockTag: 'pending',
     });
+    const mined = await chain.client.getTransactionCount({
+      address: chain.wallet,
+      blockTag: 'latest',
+    });
+    // The funds, under the same lock: what this transfer needs on top of those signed and not yet
+    // mined (another instance's, committed a moment ago, may not even be broadcast), so that two
+    // workers never both spend the last of the wallet and one transfer reverts.
+    const [{ cents: inFlightCents, count: inFlight }] = (
+      await tx.execute<{ cents: string; count: string }>(
+        sql`select coalesce(sum(amount), 0)::text as cents, count(*)::text as count
+            from disbursements
+            where rail = 'usdt_bep20' and status = 'submitted' and chain_nonce >= ${mined}`,
+      )
+    ).rows as [{ cents: string; count: string }];
+    const funds = await walletFunds(chain);
+    const tokenNeed = units + unitsOf(Number(inFlightCents), chain.config.tokenDecimals);
+    const gasNeed = gasFor(gasPrice) * BigInt(Number(inFlight) + 1);
+    if (funds.token < tokenNeed || funds.gas < gasNeed) {
+      await tx
+        .update(disbursements)
+        .set({ dueAt: later, lastError: SHORT_OF_FUNDS })
+        .where(eq(disbursements.id, row.id));
+      return { state: 'short' as const };
+    }
     const nonce = Math.max(highest === null ? 0 : Number(highest) + 1, pending);
     const { raw, hash } = await chain.sign(nonce, method.identifier as Hex, units, gasPrice);
     const amount = await submitDisbursement(context, tx, row, hash, {
