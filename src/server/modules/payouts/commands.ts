@@ -1045,7 +1045,12 @@ const minedIn = new Map<string, bigint>();
  */
 async function watchSubmitted(context: CommandContext, chain: EvmChain, users: Set<string>) {
   const submitted = await context.db
-    .select({ id: disbursements.id })
+    .select({
+      id: disbursements.id,
+      nonce: disbursements.chainNonce,
+      hash: disbursements.chainTxHash,
+      raw: disbursements.chainRawTx,
+    })
     .from(disbursements)
     .where(and(eq(disbursements.rail, 'usdt_bep20'), eq(disbursements.status, 'submitted')))
     .orderBy(asc(disbursements.chainNonce));
@@ -1057,52 +1062,55 @@ async function watchSubmitted(context: CommandContext, chain: EvmChain, users: S
   const head = await chain.client.getBlockNumber();
   const enough = BigInt(chain.config.confirmations);
   let changed = 0;
-  for (const { id } of submitted) {
+  for (const { id, nonce, hash: stored, raw } of submitted) {
+    if (!stored || !raw) continue;
+    const hash = stored as Hex;
+    if (nonce !== null && nonce >= mined) {
+      // Not mined when counted: the node may never have had it (a crash before the broadcast,
+      // a node restart): the stored raw transaction, as signed, once more.
+      await broadcast(chain, raw as Hex);
+      continue;
+    }
+    // Mined, and known to be short of its confirmations: nothing to ask or lock.
+    const seen = minedIn.get(hash);
+    if (seen !== undefined && head - seen + 1n < enough) {
+      faultAt(context.config, 'confirming');
+      continue;
+    }
+    const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
+      throw error;
+    });
+    if (receipt && receipt.status !== 'reverted') {
+      minedIn.set(hash, receipt.blockNumber);
+      if (head - receipt.blockNumber + 1n < enough) {
+        faultAt(context.config, 'confirming');
+        continue;
+      }
+    }
+    if (!receipt && nonce === null) {
+      await broadcast(chain, raw as Hex);
+      continue;
+    }
+    // A change of state: under the payout's lock, still submitted with this very transaction.
     const outcome = await context.db.transaction(async (tx) => {
       const [row] = await tx
         .select()
         .from(disbursements)
         .where(and(eq(disbursements.id, id), eq(disbursements.status, 'submitted')))
         .for('update', { skipLocked: true });
-      if (!row?.chainTxHash || !row.chainRawTx) return false;
-      const hash = row.chainTxHash as Hex;
-      if (row.chainNonce !== null && row.chainNonce >= mined) {
-        // Not mined when counted: the node may never have had it (a crash before the broadcast,
-        // a node restart): the stored raw transaction, as signed, once more.
-        await broadcast(chain, row.chainRawTx as Hex);
-        return false;
-      }
-      const seen = minedIn.get(hash);
-      if (seen !== undefined && head - seen + 1n < enough) {
-        faultAt(context.config, 'confirming');
-        return false;
-      }
-      const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-        if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
-        throw error;
-      });
+      if (!row || row.chainTxHash !== hash) return false;
+      minedIn.delete(hash);
       if (!receipt) {
-        minedIn.delete(hash);
-        if (row.chainNonce !== null) {
-          // Its nonce was used by another transaction: this one can never be mined.
-          await failDisbursement(context, tx, row, 'The transfer was dropped from the chain');
-          return true;
-        }
-        await broadcast(chain, row.chainRawTx as Hex);
-        return false;
+        // Its nonce was used by another transaction: this one can never be mined.
+        await failDisbursement(context, tx, row, 'The transfer was dropped from the chain');
+        return true;
       }
       if (receipt.status === 'reverted') {
-        minedIn.delete(hash);
         await failDisbursement(context, tx, row, 'The transfer reverted on chain');
         return true;
       }
-      minedIn.set(hash, receipt.blockNumber);
-      if (head - receipt.blockNumber + 1n >= enough) {
-        minedIn.delete(hash);
-        return confirmDisbursement(context, tx, row);
-      }
-      faultAt(context.config, 'confirming');
-      return false;
+      return confirmDisbursement(context, tx, row);
     });
     if (outcome) {
       changed += 1;
