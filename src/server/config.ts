@@ -6,6 +6,19 @@ import { z } from 'zod';
 import { DEFAULT_OFFER_EXPIRY_HOURS, DEFAULT_REVIEW_TARGET_MINUTES } from '../shared/fair-dealing';
 import { type Keyring, keyringOf, newDataKeyText, parseDataKey } from './encryption';
 
+/**
+ * Where the USDT worker may be made to kill itself (decision 152): `after-sign` (signed and
+ * stored, not committed), `before-broadcast` (committed, not sent), `after-broadcast` (sent,
+ * nothing more done), `confirming` (mined, waiting for its confirmations).
+ */
+export const PAYOUT_FAULT_POINTS = [
+  'after-sign',
+  'before-broadcast',
+  'after-broadcast',
+  'confirming',
+] as const;
+export type PayoutFaultPoint = (typeof PAYOUT_FAULT_POINTS)[number];
+
 /** Every variable the server reads (.env.example lists them all; a test checks). */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -175,6 +188,12 @@ export const envSchema = z.object({
   PAYOUT_EVM_EXPLORER_TX_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .default('https://bscscan.com/tx/'),
+  /**
+   * A test hook (decision 152): the USDT worker kills its own process (SIGKILL) at this point of
+   * a payout, so the fault tests can stop the built server exactly there. Inert unless set;
+   * refused at start when NODE_ENV=production.
+   */
+  PAYOUT_FAULT_POINT: z.enum(PAYOUT_FAULT_POINTS).optional(),
   /** Card photos are deleted this many days after the card settles (completed or rejected). */
   RETAIN_CARD_IMAGES_DAYS: z.coerce.number().int().min(1).max(36500).default(180),
   /** Chat attachments are deleted this many days after they were sent. */
@@ -247,6 +266,8 @@ export interface PayoutsConfig {
   evm: EvmConfig | undefined;
   /** Where a transaction hash is shown: the hash is appended. */
   explorerTxUrl: string;
+  /** The test hook's point (decision 152); never set in production. */
+  faultPoint?: PayoutFaultPoint;
 }
 
 export interface VerificationConfig {
@@ -331,6 +352,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid WEBHOOK_ALLOW_PRIVATE: webhooks to private addresses are for tests and local development, never NODE_ENV=production',
     );
   }
+  if (e.NODE_ENV === 'production' && e.PAYOUT_FAULT_POINT) {
+    throw new ConfigError(
+      'Invalid PAYOUT_FAULT_POINT: a test hook that kills the server, never NODE_ENV=production',
+    );
+  }
   if (e.NODE_ENV === 'production' && e.BCRYPT_COST < 12) {
     throw new ConfigError('Invalid BCRYPT_COST: must be at least 12 when NODE_ENV=production');
   }
@@ -390,6 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ach: achConfigOf(e),
       evm: evmConfigOf(e),
       explorerTxUrl: e.PAYOUT_EVM_EXPLORER_TX_URL,
+      faultPoint: e.PAYOUT_FAULT_POINT,
     },
   };
 }

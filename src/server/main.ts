@@ -198,19 +198,25 @@ async function main() {
 
   // Automatic payout (issue 40): on each instance, every few seconds, approved cards on a rail
   // whose automatic payout is on are queued (their card rows are the locks, so two instances
-  // never queue one card twice).
+  // never queue one card twice), and the USDT rail's worker pays and watches them. A pass that
+  // changed something is followed at once by another (a queue of a thousand is not paid twenty
+  // per tick); one that changed nothing waits for the next tick.
   let paying = false;
+  const payoutsPass = async () => {
+    for (let round = 0; round < 100 && !closing; round++) {
+      const queued = await app.run(queueAutomaticPayouts);
+      // The USDT rail's worker (decision 123): one alert per outage or shortage across the
+      // instances, mailed to finance (decision 153), not one per payout or per pass.
+      const paid = await app.run((context) =>
+        payEvmPayouts(context, (what, message) => app.log.error({ alert: what }, message)),
+      );
+      if (queued === 0 && paid === 0) return;
+    }
+  };
   const payoutTimer = setInterval(() => {
     if (paying) return;
     paying = true;
-    app
-      .run(queueAutomaticPayouts)
-      // The USDT rail's worker (decision 123): one alert per outage or shortage, not per payout.
-      .then(() =>
-        app.run((context) =>
-          payEvmPayouts(context, (_what, message) => app.log.error({ alert: true }, message)),
-        ),
-      )
+    payoutsPass()
       .catch((err: unknown) => app.log.warn({ err: loggableError(err) }, 'payouts worker failed'))
       .finally(() => {
         paying = false;

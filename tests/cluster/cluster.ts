@@ -24,9 +24,9 @@ export interface Cluster {
 /**
  * Starts `count` built servers (dist/server/main.js) at once on one new, empty PostgreSQL
  * database and one S3 bucket, as several instances behind a load balancer would run: same
- * database, same bucket, same session secret.
+ * database, same bucket, same session secret; `env` is added to each instance's.
  */
-export async function startCluster(count = 2): Promise<Cluster> {
+export async function startCluster(count = 2, env: Record<string, string> = {}): Promise<Cluster> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('npm run test:cluster needs DATABASE_URL (a PostgreSQL server)');
   // An empty database and one bucket: the instances start together and migrate it themselves.
@@ -56,6 +56,7 @@ export async function startCluster(count = 2): Promise<Cluster> {
         PAYOUT_HOLD_NEW_METHOD_HOURS: '0',
         PAYOUT_HOLD_NEW_ACCOUNT_HOURS: '0',
         ...bucket.env,
+        ...env,
       });
       return { ...server, dataDir };
     }),

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
+import { PRODUCT_NAME } from '../../../shared/brand';
 import {
   achReturnText,
   automaticRailOf,
@@ -12,6 +13,7 @@ import { onTheWayAccount, paidOutAccount } from '../../../shared/ledger';
 import { fromCents, toCents } from '../../../shared/money';
 import type { PartnerPayout } from '../../../shared/partner-api';
 import { isPayable, type MarkSentResult } from '../../../shared/payouts';
+import { can, STAFF_ROLES } from '../../../shared/staff-roles';
 import type { Account } from '../../common/account';
 import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
 import { type CommandContext, change, type Outcome, STAFF } from '../../common/command';
@@ -19,12 +21,15 @@ import { HttpError } from '../../common/http-error';
 import type { Db } from '../../db/client';
 import {
   achBatches,
+  admins,
   disbursementCards,
   disbursements,
+  jobRuns,
   paymentMethods,
   payoutRails,
   transactions,
 } from '../../db/schema';
+import { queueMail } from '../../mail/queue';
 import {
   CARD_TOPICS,
   holdRulesOf,
@@ -40,6 +45,7 @@ import { lockSeller, postEntry, sentFor, toSendFor } from '../ledger';
 import { queueWebhookEvent } from '../webhooks';
 import { type AchEntry, achFile, traceOf } from './ach';
 import { broadcast, type EvmChain, evmChain, gasFor, unitsOf, walletFunds } from './evm';
+import { faultAt } from './faults';
 import { disbursementsByIds, railConfigured } from './rails';
 
 /** Records that staff exported the payout list (it holds account numbers). */
@@ -923,8 +929,73 @@ export async function applyAchReturns(
   });
 }
 
-/** Whether the worker already told finance the rail is stuck (once per outage, per instance). */
-const evmAlerted = { rpc: false, funds: false };
+/**
+ * One alert per outage or shortage across every instance (decision 153): a `job_runs` row named
+ * for it stands while it lasts. The instance whose insert makes the row sends the alert; the
+ * others, and every later pass, find it there. It is removed when the node answers again (or a
+ * payout goes out), so the next outage is told again.
+ */
+const alertName = (what: 'rpc' | 'funds') => `payout-alert:usdt_bep20:${what}`;
+
+async function claimAlert(db: Db, what: 'rpc' | 'funds', now: number) {
+  const made = await db
+    .insert(jobRuns)
+    .values({ name: alertName(what), lastRunAt: new Date(now) })
+    .onConflictDoNothing()
+    .returning({ name: jobRuns.name });
+  return made.length === 1;
+}
+
+async function alertStanding(db: Db, what: 'rpc' | 'funds') {
+  const [row] = await db
+    .select({ name: jobRuns.name })
+    .from(jobRuns)
+    .where(eq(jobRuns.name, alertName(what)));
+  return row !== undefined;
+}
+
+const endAlert = (db: Db, what: 'rpc' | 'funds') =>
+  db.delete(jobRuns).where(eq(jobRuns.name, alertName(what)));
+
+/**
+ * Tells finance the USDT rail waits: an email to every active staff member who holds payouts
+ * (owners, finance), queued in the outbox, and `alert` (the log line). Once per outage.
+ */
+async function raiseAlert(
+  context: CommandContext,
+  what: 'rpc' | 'funds',
+  message: string,
+  alert: (what: 'rpc' | 'funds', message: string) => void,
+) {
+  if (!(await claimAlert(context.db, what, context.now()))) return;
+  const payers = STAFF_ROLES.filter((role) => can(role, 'payouts'));
+  const staff = await context.db
+    .select({ email: admins.email })
+    .from(admins)
+    .where(and(eq(admins.active, true), inArray(admins.role, payers)));
+  const subject =
+    what === 'rpc'
+      ? `${PRODUCT_NAME}: USDT payouts wait, the chain's node does not answer`
+      : `${PRODUCT_NAME}: USDT payouts wait, the hot wallet is short`;
+  const lines = [
+    message,
+    what === 'rpc'
+      ? 'Nothing fails meanwhile: the payouts stay queued and go out by themselves once the node (PAYOUT_EVM_RPC_URL) answers again.'
+      : 'Nothing fails meanwhile: fund the hot wallet with the token and with gas (docs/operations.md) and the payouts go out by themselves.',
+    'This is the only email about it until the rail has recovered.',
+  ];
+  for (const member of staff) {
+    await queueMail(context.db, context.now(), member.email, 'staff-alert', {
+      subject,
+      lines,
+      url: `${context.config.appUrl}/admin?tab=payouts`,
+    });
+  }
+  alert(what, message);
+}
+
+/** A queued USDT payout's wait for the hot wallet's funds (its `last_error`). */
+const SHORT_OF_FUNDS = 'Waiting: the hot wallet is short of token or gas';
 
 /** How long a USDT payout waits before the worker tries again when the node or funds are short. */
 export const EVM_WAIT_MS = 30 * 1000;
@@ -938,7 +1009,8 @@ export const EVM_WAIT_MS = 30 * 1000;
  * with the payout submitted (cards Payment Sent, money on the way), all committed **before** the
  * broadcast. A crash after the commit leaves a submitted payout the next pass finds by its hash
  * and sends again; never signed twice. The node down, or the wallet short of token or gas: the
- * payout waits (due later), and one alert is logged per outage. Answers how many changed.
+ * payout waits, finance is alerted once across instances (decision 153), and while the node is
+ * down a pass asks it one question only (no error loop). Answers how many changed.
  */
 export async function payEvmPayouts(
   context: CommandContext,
@@ -951,20 +1023,42 @@ export async function payEvmPayouts(
   const users = new Set<string>();
   let changedCount = 0;
   try {
+    if (await alertStanding(context.db, 'rpc')) {
+      // Down when last asked: one question, and nothing else until it answers.
+      await chain.client.getBlockNumber();
+      await endAlert(context.db, 'rpc');
+    }
     changedCount += await watchSubmitted(context, chain, users);
     for (let i = 0; i < limit; i++) {
-      const paid = await payOne(context, chain, users, alert);
-      if (paid === 'none') break;
-      if (paid === 'waiting') break;
+      const outcome = await payOne(context, chain, users, alert);
+      if (outcome === 'none') break;
+      if (outcome === 'waiting') break;
       changedCount += 1;
     }
-    if (evmAlerted.rpc) evmAlerted.rpc = false;
+    // The shortage is over once no queued payout still waits for funds (a payout that goes out
+    // clears its wait); an instance that merely found nothing to claim does not end it.
+    if (await alertStanding(context.db, 'funds')) {
+      const [stillShort] = await context.db
+        .select({ id: disbursements.id })
+        .from(disbursements)
+        .where(
+          and(
+            eq(disbursements.rail, 'usdt_bep20'),
+            eq(disbursements.status, 'queued'),
+            eq(disbursements.lastError, SHORT_OF_FUNDS),
+          ),
+        )
+        .limit(1);
+      if (!stillShort) await endAlert(context.db, 'funds');
+    }
   } catch (error) {
     if (!isRpcError(error)) throw error;
-    if (!evmAlerted.rpc) {
-      evmAlerted.rpc = true;
-      alert('rpc', `The USDT rail's node does not answer: payouts wait (${String(error)})`);
-    }
+    await raiseAlert(
+      context,
+      'rpc',
+      `The USDT rail's node does not answer: payouts wait (${String((error as Error).message ?? error).split('\n')[0]})`,
+      alert,
+    );
   }
   return { value: changedCount, changed: payoutChanged(users) };
 }
@@ -977,52 +1071,83 @@ const isRpcError = (error: unknown) => {
   );
 };
 
-/** The submitted USDT payouts, each settled by what the chain says of its hash. */
+/** The block each transfer was mined in, as this process saw it (saves a receipt per pass). */
+const minedIn = new Map<string, bigint>();
+
+/**
+ * The submitted USDT payouts, each settled by what the chain says of its hash. The wallet's mined
+ * count is read first: a transfer whose nonce it covers is either found by its receipt (mined) or
+ * was replaced (dropped). Read the other way round, a transfer mined between the two questions
+ * would look dropped, and its cards be paid again.
+ */
 async function watchSubmitted(context: CommandContext, chain: EvmChain, users: Set<string>) {
   const submitted = await context.db
-    .select({ id: disbursements.id })
+    .select({
+      id: disbursements.id,
+      nonce: disbursements.chainNonce,
+      hash: disbursements.chainTxHash,
+      raw: disbursements.chainRawTx,
+    })
     .from(disbursements)
     .where(and(eq(disbursements.rail, 'usdt_bep20'), eq(disbursements.status, 'submitted')))
     .orderBy(asc(disbursements.chainNonce));
+  if (submitted.length === 0) return 0;
+  const mined = await chain.client.getTransactionCount({
+    address: chain.wallet,
+    blockTag: 'latest',
+  });
+  const head = await chain.client.getBlockNumber();
+  const enough = BigInt(chain.config.confirmations);
   let changed = 0;
-  for (const { id } of submitted) {
+  for (const { id, nonce, hash: stored, raw } of submitted) {
+    if (!stored || !raw) continue;
+    const hash = stored as Hex;
+    if (nonce !== null && nonce >= mined) {
+      // Not mined when counted: the node may never have had it (a crash before the broadcast,
+      // a node restart): the stored raw transaction, as signed, once more.
+      await broadcast(chain, raw as Hex);
+      continue;
+    }
+    // Mined, and known to be short of its confirmations: nothing to ask or lock.
+    const seen = minedIn.get(hash);
+    if (seen !== undefined && head - seen + 1n < enough) {
+      faultAt(context.config, 'confirming');
+      continue;
+    }
+    const receipt = await chain.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
+      throw error;
+    });
+    if (receipt && receipt.status !== 'reverted') {
+      minedIn.set(hash, receipt.blockNumber);
+      if (head - receipt.blockNumber + 1n < enough) {
+        faultAt(context.config, 'confirming');
+        continue;
+      }
+    }
+    if (!receipt && nonce === null) {
+      await broadcast(chain, raw as Hex);
+      continue;
+    }
+    // A change of state: under the payout's lock, still submitted with this very transaction.
     const outcome = await context.db.transaction(async (tx) => {
       const [row] = await tx
         .select()
         .from(disbursements)
         .where(and(eq(disbursements.id, id), eq(disbursements.status, 'submitted')))
         .for('update', { skipLocked: true });
-      if (!row?.chainTxHash || !row.chainRawTx) return false;
-      const receipt = await chain.client
-        .getTransactionReceipt({ hash: row.chainTxHash as Hex })
-        .catch((error: unknown) => {
-          if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
-          throw error;
-        });
-      if (receipt) {
-        if (receipt.status === 'reverted') {
-          await failDisbursement(context, tx, row, 'The transfer reverted on chain');
-          return true;
-        }
-        const head = await chain.client.getBlockNumber();
-        if (head - receipt.blockNumber + 1n >= BigInt(chain.config.confirmations)) {
-          return confirmDisbursement(context, tx, row);
-        }
-        return false;
-      }
-      const mined = await chain.client.getTransactionCount({
-        address: chain.wallet,
-        blockTag: 'latest',
-      });
-      if (row.chainNonce !== null && mined > row.chainNonce) {
+      if (!row || row.chainTxHash !== hash) return false;
+      minedIn.delete(hash);
+      if (!receipt) {
         // Its nonce was used by another transaction: this one can never be mined.
         await failDisbursement(context, tx, row, 'The transfer was dropped from the chain');
         return true;
       }
-      // Never mined and not known to the node (a crash before the broadcast, a node restart):
-      // the stored raw transaction, as signed, once more.
-      await broadcast(chain, row.chainRawTx as Hex);
-      return false;
+      if (receipt.status === 'reverted') {
+        await failDisbursement(context, tx, row, 'The transfer reverted on chain');
+        return true;
+      }
+      return confirmDisbursement(context, tx, row);
     });
     if (outcome) {
       changed += 1;
@@ -1083,15 +1208,6 @@ async function payOne(
     const cents = cards.reduce((sum, c) => sum + (toSend.get(c.id)?.net ?? c.owed), 0);
     const units = unitsOf(cents, chain.config.tokenDecimals);
     const gasPrice = await chain.client.getGasPrice();
-    const funds = await walletFunds(chain);
-    const queuedNeed = units;
-    if (funds.token < queuedNeed || funds.gas < gasFor(gasPrice)) {
-      await tx
-        .update(disbursements)
-        .set({ dueAt: later, lastError: 'Waiting: the hot wallet is short of token or gas' })
-        .where(eq(disbursements.id, row.id));
-      return { state: 'short' as const };
-    }
     // The nonce, under a lock every instance takes: the next after the highest stored, or the
     // chain's count when it is ahead (a transfer made outside the app).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('payout-evm-nonce'))`);
@@ -1104,6 +1220,30 @@ async function payOne(
       address: chain.wallet,
       blockTag: 'pending',
     });
+    const mined = await chain.client.getTransactionCount({
+      address: chain.wallet,
+      blockTag: 'latest',
+    });
+    // The funds, under the same lock: what this transfer needs on top of those signed and not yet
+    // mined (another instance's, committed a moment ago, may not even be broadcast), so that two
+    // workers never both spend the last of the wallet and one transfer reverts.
+    const [{ cents: inFlightCents, count: inFlight }] = (
+      await tx.execute<{ cents: string; count: string }>(
+        sql`select coalesce(sum(amount), 0)::text as cents, count(*)::text as count
+            from disbursements
+            where rail = 'usdt_bep20' and status = 'submitted' and chain_nonce >= ${mined}`,
+      )
+    ).rows as [{ cents: string; count: string }];
+    const funds = await walletFunds(chain);
+    const tokenNeed = units + unitsOf(Number(inFlightCents), chain.config.tokenDecimals);
+    const gasNeed = gasFor(gasPrice) * BigInt(Number(inFlight) + 1);
+    if (funds.token < tokenNeed || funds.gas < gasNeed) {
+      await tx
+        .update(disbursements)
+        .set({ dueAt: later, lastError: SHORT_OF_FUNDS })
+        .where(eq(disbursements.id, row.id));
+      return { state: 'short' as const };
+    }
     const nonce = Math.max(highest === null ? 0 : Number(highest) + 1, pending);
     const { raw, hash } = await chain.sign(nonce, method.identifier as Hex, units, gasPrice);
     const amount = await submitDisbursement(context, tx, row, hash, {
@@ -1117,21 +1257,26 @@ async function payOne(
       throw new Error(`USDT payout ${row.id}: signed ${cents} cents, the books sent ${amount}`);
     }
     users.add(row.userId);
+    // Signed, and stored in this transaction, not yet committed.
+    faultAt(context.config, 'after-sign');
     return { state: 'broadcast' as const, raw };
   });
   if (result.state === 'none') return 'none';
   if (result.state === 'held') return 'paid';
   if (result.state === 'short') {
-    if (!evmAlerted.funds) {
-      evmAlerted.funds = true;
-      alert('funds', 'The USDT hot wallet is short of token or gas: payouts wait');
-    }
+    await raiseAlert(
+      context,
+      'funds',
+      'The USDT hot wallet is short of token or gas for the payouts queued: they wait',
+      alert,
+    );
     return 'waiting';
   }
-  evmAlerted.funds = false;
   if (result.state === 'broadcast') {
+    faultAt(context.config, 'before-broadcast');
     // After the commit: the stored raw transaction. A failure here is retried by the watcher.
     await broadcast(chain, result.raw).catch(() => {});
+    faultAt(context.config, 'after-broadcast');
   }
   return 'paid';
 }
