@@ -1,5 +1,5 @@
 import { brandName, ratePercent } from '@shared/brands';
-import { cardValueProblem, quote } from '@shared/card-rules';
+import { cardValueProblem, minimumAmount, quote } from '@shared/card-rules';
 import { formatMoney } from '@shared/money';
 import { type BrandRate, tierFor, tierLabel } from '@shared/rates';
 import { Card, CardContent } from '@/components/ui/card';
@@ -22,12 +22,14 @@ export function PayoutQuote({
   /** The chosen brand left the list while the form was open. */
   retired: boolean;
 }) {
-  // With the brand and a value, what is wrong with the value (below the brand's minimum, say)
-  // rather than asking again for what the seller already entered (issue 43, 20).
-  const problem =
-    cardType !== '' && terms && cardValue.trim() !== ''
-      ? cardValueProblem(cardValue, terms.minimum)
-      : null;
+  // With the brand and a value under its minimum, the quote says what the brand starts at
+  // rather than asking again for what the seller already entered (issue 43, 20); the field
+  // says what is wrong with any other value.
+  const belowMinimum =
+    cardType !== '' &&
+    !!terms &&
+    cardValueProblem(cardValue, terms.minimum) !== null &&
+    cardValueProblem(cardValue) === null;
   const valid = cardType !== '' && !!terms && cardValueProblem(cardValue, terms.minimum) === null;
   const tier = valid && terms ? tierFor(terms, cardFormat, cardValue) : null;
   const q = valid && terms ? quote(tier?.rate ?? terms.rate, cardValue.trim()) : null;
@@ -56,9 +58,9 @@ export function PayoutQuote({
           <p className="mt-2 text-sm font-medium text-destructive" role="alert">
             We no longer buy {brandName(cardType)} gift cards. Please choose another brand.
           </p>
-        ) : problem ? (
-          <p className="mt-2 text-sm font-medium text-destructive" data-testid="quote-problem">
-            {problem}
+        ) : belowMinimum && terms ? (
+          <p className="mt-2 text-sm font-medium" data-testid="quote-problem">
+            We buy {brandName(cardType)} cards from {minimumAmount(terms.minimum)}.
           </p>
         ) : (
           <p className="mt-2 text-sm text-muted-foreground">
