@@ -380,6 +380,13 @@ describe('instant screens (issue 41)', () => {
       await staff.setViewportSize({ width: 375, height: 812 });
       await expectNoSidewaysScroll(staff);
       await screenshot(staff, 'phone-admin-instant-missed-dark', false);
+      // The queue's filters, the instant one among them, on a phone.
+      await staff.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(staff.getByLabel('Filter by instant decisions')).toBeVisible();
+      await expectNoSidewaysScroll(staff);
+      await screenshot(staff, 'phone-admin-queue-filters-dark');
+      await expectNoAxeFindings(staff, 'the queue with its filters on a phone, dark');
     } finally {
       // Other browser tests expect every card to wait for a person.
       const off = await staff.request.put('/api/admin/instant-decisions', { data: OFF });
