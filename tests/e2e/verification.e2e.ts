@@ -214,7 +214,7 @@ describe('verified sellers', () => {
         },
       });
       expect(signup.status()).toBe(200);
-      await submitCardByApi(customer.request);
+      const held = await submitCardByApi(customer.request);
 
       const context = await browser.newContext({ baseURL: base });
       const [name, value] = cookie.split('=') as [string, string];
@@ -229,6 +229,22 @@ describe('verified sellers', () => {
       await dialog.getByTestId('review-hold').scrollIntoViewIfNeeded();
       await screenshot(staff, 'verification-review-hold-light', false);
       expect(await axeFindings(staff)).toEqual([]);
+
+      // The seller sees it too (issue 43, item 17): on the card, the dashboard and the upload
+      // form, with when and why, where staff see "Hold until".
+      const seller = await customer.newPage();
+      await seller.setViewportSize({ width: 375, height: 812 });
+      const says = /^Payment can be sent from [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [AP]M: /;
+      await seller.goto('/dashboard');
+      await expect(seller.getByTestId('payout-hold').first()).toHaveText(says);
+      await seller.goto(`/history?card=${held.id}`);
+      await expect(seller.getByTestId('transaction-details').getByTestId('payout-hold')).toHaveText(
+        says,
+      );
+      await screenshot(seller, 'verification-seller-hold-375', false);
+      expect(await axeFindings(seller)).toEqual([]);
+      await seller.goto('/upload');
+      await expect(seller.getByTestId('payout-hold')).toHaveText(says);
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
