@@ -100,7 +100,7 @@ describe('the customer page', () => {
     await admin.goto('/admin?tab=chat');
     await admin.getByTestId('conversation').filter({ hasText: question }).click();
     await admin
-      .getByRole('link', { name: `Cards of ${account.firstName} ${account.lastName}` })
+      .getByRole('link', { name: `Their cards (${account.firstName} ${account.lastName})` })
       .click();
     await expect.poll(() => new URL(admin.url()).hash).toBe('#cards');
     expect(new URL(admin.url()).pathname).toMatch(CUSTOMER_PATH);
