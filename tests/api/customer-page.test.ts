@@ -250,6 +250,48 @@ describe('GET /api/admin/users/:id (issue 43 item 15)', () => {
   });
 });
 
+describe('GET /api/admin/users/:id/payouts', () => {
+  it('lists paid and payable cards only, newest first, a page at a time', async () => {
+    const customer = await signUp(t.app);
+    const method = await addPaymentMethod(t.app, customer);
+    const owner = await signInAs(t, 'owner');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const card = (await submitCard(t.app, customer, { paymentMethodId: method.id })).json();
+      expect((await reviewCard(t.app, owner, card.id, { status: 'processing' })).statusCode).toBe(
+        200,
+      );
+      ids.push(card.id);
+    }
+    // A pending card and a rejected one are no payouts.
+    await submitCard(t.app, customer, { paymentMethodId: method.id });
+    const rejected = (await submitCard(t.app, customer, { paymentMethodId: method.id })).json();
+    expect(
+      (
+        await reviewCard(t.app, owner, rejected.id, {
+          status: 'rejected',
+          rejectionReason: 'code_invalid',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const first = await as(t.app, owner, {
+      method: 'GET',
+      url: `/api/admin/users/${customer.user.id}/payouts?limit=2`,
+    });
+    expect(first.statusCode).toBe(200);
+    const one = first.json() as CustomerPage['payouts'];
+    expect(one.items.map((p) => p.id)).toEqual([ids[2], ids[1]]);
+    const second = await as(t.app, owner, {
+      method: 'GET',
+      url: `/api/admin/users/${customer.user.id}/payouts?limit=2&cursor=${one.nextCursor}`,
+    });
+    const two = second.json() as CustomerPage['payouts'];
+    expect(two.items.map((p) => p.id)).toEqual([ids[0]]);
+    expect(two.nextCursor).toBeNull();
+    expect(two.items[0]).toMatchObject({ paymentStatus: 'pending', paymentMethodType: 'paypal' });
+  });
+});
+
 describe('POST /api/admin/users/:id/notes (decision 144)', () => {
   it('keeps a note, audited, and lists notes newest first', async () => {
     const customer = await signUp(t.app);
@@ -311,6 +353,20 @@ describe('POST /api/admin/users/:id/notes (decision 144)', () => {
     // Newest first, by the time each was written.
     const times = body.notes.items.map((n) => n.createdAt);
     expect(times).toEqual([...times].sort().reverse());
+    // Paged five at a time, each note comes once, in the same order.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const response = await as(t.app, owner, {
+        method: 'GET',
+        url: `/api/admin/users/${customer.user.id}/notes?limit=5${cursor ? `&cursor=${cursor}` : ''}`,
+      });
+      expect(response.statusCode).toBe(200);
+      const next = response.json() as CustomerPage['notes'];
+      paged.push(...next.items.map((n) => n.id));
+      cursor = next.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(body.notes.items.map((n) => n.id));
   });
 
   it('is never shown to the customer, but is in their data export, and goes with their erasure', async () => {

@@ -100,7 +100,7 @@ describe('the customer page', () => {
     await admin.goto('/admin?tab=chat');
     await admin.getByTestId('conversation').filter({ hasText: question }).click();
     await admin
-      .getByRole('link', { name: `Cards of ${account.firstName} ${account.lastName}` })
+      .getByRole('link', { name: `Their cards (${account.firstName} ${account.lastName})` })
       .click();
     await expect.poll(() => new URL(admin.url()).hash).toBe('#cards');
     expect(new URL(admin.url()).pathname).toMatch(CUSTOMER_PATH);
@@ -113,6 +113,33 @@ describe('the customer page', () => {
         }),
       )
       .toBe(true);
+  });
+
+  test('a section longer than a page shows the rest on Show more', async ({
+    customer,
+    browser,
+  }) => {
+    const staff = await staffPage(browser);
+    await staff.getByRole('tab', { name: 'Users' }).click();
+    const href = await staff
+      .getByTestId('user-row')
+      .filter({ hasText: customer.account.email })
+      .getByRole('link', { name: customer.account.email, exact: true })
+      .getAttribute('href');
+    for (let i = 1; i <= 27; i++) {
+      const response = await staff.request.post(`${href!.replace('/admin', '/api/admin')}/notes`, {
+        data: { body: `Note number ${i}` },
+      });
+      expect(response.status()).toBe(201);
+    }
+    await staff.goto(href!);
+    const notes = staff.getByTestId('customer-notes');
+    await expect(notes.getByTestId('customer-note')).toHaveCount(25);
+    await expect(notes.getByTestId('customer-note').first()).toContainText('Note number 27');
+    await notes.getByRole('button', { name: 'Show more notes' }).click();
+    await expect(notes.getByTestId('customer-note')).toHaveCount(27);
+    await expect(notes.getByTestId('customer-note').last()).toContainText('Note number 1');
+    await expect(notes.getByRole('button', { name: 'Show more notes' })).toHaveCount(0);
   });
 
   test('an unknown customer says so', async ({ browser }) => {

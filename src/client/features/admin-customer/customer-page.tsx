@@ -25,7 +25,7 @@ import { VerifiedBadge } from '@/components/verified-badge';
 import { ApiError, serverMessage } from '@/lib/api';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { toast } from '@/lib/toast';
-import { addCustomerNote, customerPageQuery, refreshCustomer } from './queries';
+import { addCustomerNote, customerPageQuery, refreshCustomer, useMorePages } from './queries';
 
 /**
  * One customer on one page for staff (issue 43 item 15): their cards, payouts, payment methods,
@@ -60,7 +60,7 @@ export function CustomerPageView({ userId }: { userId: string }) {
       <CustomerHeader page={page} />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2 lg:items-start">
         <Section id="cards" title="Cards" className="lg:col-span-2">
-          <CardsList cards={page.transactions.items} more={!!page.transactions.nextCursor} />
+          <CardsList page={page} />
         </Section>
         <Section id="payouts" title="Payouts">
           <PayoutsList page={page} />
@@ -78,7 +78,7 @@ export function CustomerPageView({ userId }: { userId: string }) {
           <SessionsList sessions={page.sessions} />
         </Section>
         <Section id="notes" title="Staff notes">
-          <Notes userId={page.user.id} notes={page.notes.items} />
+          <Notes page={page} />
         </Section>
         <Section id="chat" title="Chat">
           <ChatView chat={page.chat} />
@@ -185,12 +185,13 @@ function StandingBadge({ standing }: { standing: CustomerPage['user']['standing'
 }
 
 /** The customer's cards, newest first: what, how much, where it stands, and its payment. */
-function CardsList({ cards, more }: { cards: AdminTransaction[]; more: boolean }) {
-  if (cards.length === 0) return <None>No cards yet.</None>;
+function CardsList({ page }: { page: CustomerPage }) {
+  const pages = useMorePages<AdminTransaction>(page.user.id, 'transactions', page.transactions);
+  if (pages.items.length === 0) return <None>No cards yet.</None>;
   return (
     <>
       <ul className="grid divide-y text-sm">
-        {cards.map((c) => (
+        {pages.items.map((c) => (
           <li
             key={c.id}
             className="grid gap-1 py-2 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto_auto] sm:items-center sm:gap-3"
@@ -216,31 +217,64 @@ function CardsList({ cards, more }: { cards: AdminTransaction[]; more: boolean }
           </li>
         ))}
       </ul>
-      {more && <None>Showing the newest {cards.length}; search the queue for older cards.</None>}
+      <ShowMore pages={pages} what="cards" />
     </>
   );
 }
 
+/** "Show more" under a paged section while it has more, and what went wrong if it failed. */
+function ShowMore({
+  pages,
+  what,
+}: {
+  pages: { hasMore: boolean; loading: boolean; error: boolean; load: () => Promise<void> };
+  what: string;
+}) {
+  if (!pages.hasMore) return null;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => void pages.load()}
+        disabled={pages.loading}
+        data-testid={`more-${what}`}
+      >
+        {pages.loading ? 'Loading...' : `Show more ${what}`}
+      </Button>
+      {pages.error && (
+        <span role="alert" className="text-sm text-destructive">
+          Could not load more {what}.
+        </span>
+      )}
+    </div>
+  );
+}
+
 function PayoutsList({ page }: { page: CustomerPage }) {
-  const payouts = page.payouts.items;
+  const pages = useMorePages(page.user.id, 'payouts', page.payouts);
+  const payouts = pages.items;
   if (payouts.length === 0) return <None>Nothing paid or waiting to be paid.</None>;
   return (
-    <ul className="grid divide-y text-sm">
-      {payouts.map((p) => (
-        <li key={p.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
-          <span className="font-medium tabular-nums">{formatMoney(p.amount)}</span>
-          <span className="text-muted-foreground">
-            {brandName(p.cardType)} ·{' '}
-            {p.paymentMethodType ? paymentMethodLabel(p.paymentMethodType) : 'No method'}
-          </span>
-          <PaymentStatusBadge status={p.paymentStatus} />
-          {p.payoutReference && (
-            <span className="font-mono text-xs wrap-anywhere">{p.payoutReference}</span>
-          )}
-          <span className="text-xs text-muted-foreground">{formatDate(p.updatedAt)}</span>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="grid divide-y text-sm">
+        {payouts.map((p) => (
+          <li key={p.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
+            <span className="font-medium tabular-nums">{formatMoney(p.amount)}</span>
+            <span className="text-muted-foreground">
+              {brandName(p.cardType)} ·{' '}
+              {p.paymentMethodType ? paymentMethodLabel(p.paymentMethodType) : 'No method'}
+            </span>
+            <PaymentStatusBadge status={p.paymentStatus} />
+            {p.payoutReference && (
+              <span className="font-mono text-xs wrap-anywhere">{p.payoutReference}</span>
+            )}
+            <span className="text-xs text-muted-foreground">{formatDate(p.updatedAt)}</span>
+          </li>
+        ))}
+      </ul>
+      <ShowMore pages={pages} what="payouts" />
+    </>
   );
 }
 
@@ -427,7 +461,10 @@ function TicketsList({ tickets }: { tickets: CustomerPage['tickets'] }) {
 }
 
 /** Notes staff leave each other (decision 144): never shown to the customer in the app. */
-function Notes({ userId, notes }: { userId: string; notes: CustomerPage['notes']['items'] }) {
+function Notes({ page }: { page: CustomerPage }) {
+  const userId = page.user.id;
+  const pages = useMorePages(userId, 'notes', page.notes);
+  const notes = pages.items;
   const [body, setBody] = React.useState('');
   const [error, setError] = React.useState<string | undefined>();
   const add = useMutation({
@@ -484,6 +521,7 @@ function Notes({ userId, notes }: { userId: string; notes: CustomerPage['notes']
           ))}
         </ul>
       )}
+      <ShowMore pages={pages} what="notes" />
     </div>
   );
 }

@@ -138,7 +138,7 @@ export function ChatTab() {
                 userId={current.userId}
                 section="cards"
                 className="text-sm text-primary underline"
-                label={`Cards of ${currentName}`}
+                label={`Their cards (${currentName})`}
               >
                 Their cards
               </CustomerLink>

@@ -219,7 +219,7 @@ function TicketThreadDialog({ id, onClose }: { id: string | null; onClose: () =>
                   userId={ticket.userId}
                   section="cards"
                   className="text-primary underline"
-                  label={`Cards of ${customerName(ticket) || ticket.email}`}
+                  label={`Their cards (${customerName(ticket) || ticket.email})`}
                 >
                   Their cards
                 </CustomerLink>

@@ -171,7 +171,7 @@ function UserRow({
         <DateTimeStack value={u.createdAt} />
       </TableCell>
       <TableCell className="font-medium">
-        <CustomerLink userId={u.id} label={`Open ${u.email}`}>
+        <CustomerLink userId={u.id}>
           {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
         </CustomerLink>
       </TableCell>
