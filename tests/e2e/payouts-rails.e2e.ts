@@ -530,7 +530,16 @@ describe('payouts on rails, in the browser (issue 40)', () => {
         }
         // The History list itself (a phone's cards, a desktop's table) with the payout line.
         await sellers[2]!.page.goto('/history');
-        await expect(sellers[2]!.page.getByTestId('payout-progress').first()).toBeVisible();
+        const listed = sellers[2]!.page.getByTestId(
+          size === 'phone' ? 'history-card' : 'history-row',
+        );
+        await expect(listed.getByTestId('payout-progress')).toHaveAttribute(
+          'data-status',
+          'failed',
+        );
+        await expect(listed.getByTestId('payout-progress')).toContainText(
+          'R01: insufficient funds',
+        );
         await expectNoFindings(
           sellers[2]!.page,
           `History with a failed payout (${theme}, ${size})`,
