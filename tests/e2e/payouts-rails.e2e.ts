@@ -10,6 +10,7 @@ import { freePort } from '../../scripts/lib/free-port';
 import { type BuiltServer, startBuiltServer } from '../../scripts/lib/processes';
 import { signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
 import { achReturnFile } from '../api/ach-return-file';
+import { pdfText } from '../pdf-text';
 import { axeFindings } from './axe';
 import { type LocalChain, startLocalChain, TOKEN } from './evm-chain';
 import {
@@ -320,6 +321,11 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     await expect(progress.getByTestId('payout-step')).toHaveText('Sent');
     await expect(dialog.getByTestId('detail-reference')).toHaveText(transfer!.hash);
     await screenshot(seller, 'payouts-seller-sent');
+    // The receipt carries the hash as the payout reference (a long value may wrap in the PDF).
+    const receipt = await seller.request.get(`/api/transactions/${card.id}/receipt`);
+    expect(receipt.status()).toBe(200);
+    const printed = (await pdfText(await receipt.body())).join('');
+    expect(printed).toContain(`Payout reference${transfer!.hash}`);
     await expect(row).toHaveAttribute('data-status', 'submitted');
     await expect(row.getByTestId('disbursement-reference')).toHaveAttribute(
       'href',
@@ -530,7 +536,16 @@ describe('payouts on rails, in the browser (issue 40)', () => {
         }
         // The History list itself (a phone's cards, a desktop's table) with the payout line.
         await sellers[2]!.page.goto('/history');
-        await expect(sellers[2]!.page.getByTestId('payout-progress').first()).toBeVisible();
+        const listed = sellers[2]!.page.getByTestId(
+          size === 'phone' ? 'history-card' : 'history-row',
+        );
+        await expect(listed.getByTestId('payout-progress')).toHaveAttribute(
+          'data-status',
+          'failed',
+        );
+        await expect(listed.getByTestId('payout-progress')).toContainText(
+          'R01: insufficient funds',
+        );
         await expectNoFindings(
           sellers[2]!.page,
           `History with a failed payout (${theme}, ${size})`,

@@ -1,4 +1,6 @@
-import { type CardPayout, railLabel } from '@shared/disbursements';
+import { railLabel } from '@shared/disbursements';
+import { moneyStatus } from '@shared/statuses';
+import type { Transaction } from '@shared/transactions';
 import { AlertTriangleIcon, CheckIcon, ExternalLinkIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { cn } from '@/lib/utils';
@@ -20,20 +22,24 @@ const shortReference = (reference: string) =>
  * A card's payout on an automatic rail (issue 40): queued → sent (with the rail's reference; a
  * transaction hash links to the explorer) → confirmed, or failed with its reason and a link to
  * fix the payment method. Nothing for a card paid by hand or cancelled back to the manual list.
- * It follows the card's live updates (the transactions topic).
+ * It follows the card's live updates (the transactions topic). A failure shows only while the card
+ * still waits for payment.
  */
 export function PayoutProgress({
-  payout,
+  transaction: { payout, status, paymentStatus },
   compact = false,
   className,
 }: {
-  payout: CardPayout;
+  transaction: Pick<Transaction, 'payout' | 'status' | 'paymentStatus'>;
   /** In a table row: the step and the reference only. */
   compact?: boolean;
   className?: string;
 }) {
   if (!payout || payout.status === 'cancelled') return null;
   if (payout.status === 'failed') {
+    // Only while the card still waits for its money: paid by hand since, or no longer payable,
+    // the old failure is history (the timeline keeps it).
+    if (moneyStatus(status, paymentStatus).key !== 'approved') return null;
     return (
       <div
         className={cn(

@@ -213,7 +213,7 @@ function RecentItem({ transaction: t }: { transaction: Transaction }) {
         <PayoutAmount transaction={t} />
       </div>
       <MoneyStatusLine transaction={t} amount={false} className="mt-2" />
-      <PayoutProgress payout={t.payout} className="mt-3" />
+      <PayoutProgress transaction={t} className="mt-3" />
       <PayoutHoldNotice until={t.payoutHoldUntil} reason={t.payoutHoldReason} className="mt-3" />
       {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />

@@ -175,7 +175,7 @@ function HistoryCard({ transaction: t, onView }: { transaction: Transaction; onV
         <PaymentColumnBadge status={t.status} paymentStatus={t.paymentStatus} />
       </div>
       <MoneyStatusLine transaction={t} className="mt-2" />
-      <PayoutProgress payout={t.payout} className="mt-2" />
+      <PayoutProgress transaction={t} className="mt-2" />
       <CardSpeed transaction={t} className="mt-2" />
       {t.offer?.status === 'pending' && <RevisedOffer transaction={t} className="mt-3" />}
       <RejectionReason transaction={t} className="mt-3" />
@@ -197,7 +197,7 @@ function HistoryRow({ transaction: t, onView }: { transaction: Transaction; onVi
       <TableCell>
         <StatusBadge status={t.status} />
         <MoneyStatusLine transaction={t} className="mt-1 max-w-64 whitespace-normal text-xs" />
-        <PayoutProgress payout={t.payout} compact className="mt-1 max-w-64" />
+        <PayoutProgress transaction={t} compact className="mt-1 max-w-64" />
         <CardSpeed transaction={t} className="mt-1 whitespace-normal text-xs" />
         {t.offer?.status === 'pending' && (
           <RevisedOffer transaction={t} className="mt-2 max-w-80 whitespace-normal" />

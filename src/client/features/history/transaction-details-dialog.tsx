@@ -56,7 +56,7 @@ export function TransactionDetailsDialog({
             <CardSpeed transaction={t} />
           </div>
           <RevisedOffer transaction={t} />
-          <PayoutProgress payout={t.payout} />
+          <PayoutProgress transaction={t} />
           <PayoutHoldNotice until={t.payoutHoldUntil} reason={t.payoutHoldReason} />
           {t.status === 'pending' && <ReviewTimeLine cardType={t.cardType} />}
           <WithdrawCard transaction={t} />
