@@ -13,6 +13,7 @@ import {
   type SignedIn,
   setUpStaff,
   setUpTestApp,
+  signInAs,
   signUp,
 } from './helpers';
 
@@ -441,6 +442,8 @@ describe('webhooks in the profile (cookie session)', () => {
 describe('payout.updated and clawback.created (decision 147)', () => {
   it("sends a payout's state and money taken back, each once its change commits, only to endpoints that take them", async () => {
     const { call, methodId } = await partner();
+    // Staff signed in now: an earlier test moved the clock a day on, past the shared session.
+    const staff = await signInAs(t, 'owner');
     const path = '/ok?events=money';
     const created = await call('POST', '/api/v1/webhook-endpoints', {
       url: receiver.url(path),

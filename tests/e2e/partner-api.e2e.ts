@@ -210,6 +210,23 @@ describe('the partner API in the profile (issue 42)', () => {
     await expectNoAxeFindings(page, 'the API tab with a webhook log');
     await screenshot(page, 'partner-api-tab-light-desktop');
 
+    // A new signing secret, after a confirmation: shown once; both secrets sign for a day.
+    await row.getByRole('button', { name: 'New secret' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Make new secret' }).click();
+    const rotated = page.getByTestId('rotated-webhook-secret-value');
+    await expect(rotated).toHaveText(/^whsec_/);
+    const newSecret = (await rotated.textContent())!;
+    expect(newSecret).not.toBe(secret);
+    const beforeRotated = received.length;
+    await row.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(beforeRotated);
+    const signedTwice = received.at(-1)!;
+    new Webhook(newSecret).verify(signedTwice.body, signedTwice.headers);
+    new Webhook(secret).verify(signedTwice.body, signedTwice.headers);
+    await expectNoAxeFindings(page, 'the new signing secret');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await expect(page.getByTestId('rotated-webhook-secret')).toHaveCount(0);
+
     // The same tab in the dark and on a phone.
     for (const theme of ['light', 'dark'] as const) {
       const phone = await browser.newContext({

@@ -6,7 +6,7 @@ import {
   type WebhookEvent,
 } from '@shared/partner-api';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { PlusIcon, SendIcon, WebhookIcon, XIcon } from 'lucide-react';
+import { KeyRoundIcon, PlusIcon, SendIcon, WebhookIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -183,7 +183,30 @@ function EndpointForm({ onCreated }: { onCreated: (endpoint: Created) => void })
 
 function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [confirming, setConfirming] = React.useState(false);
+  const [rotating, setRotating] = React.useState(false);
+  const [newSecret, setNewSecret] = React.useState<string | null>(null);
   const [logOpen, setLogOpen] = React.useState(false);
+  const rotate = useMutation({
+    mutationFn: () =>
+      withStepUp(
+        async () =>
+          (await (
+            await apiRequest('POST', `${WEBHOOK_ENDPOINTS_PATH}/${endpoint.id}/rotate-secret`)
+          ).json()) as { secret: string },
+        'make a new signing secret',
+      ),
+    onSuccess: ({ secret }) => {
+      setRotating(false);
+      setNewSecret(secret);
+      void refreshWebhookEndpoints();
+    },
+    onError: (error) =>
+      toast({
+        title: 'Could not make a new secret',
+        description: serverMessage(error),
+        variant: 'destructive',
+      }),
+  });
   const remove = useMutation({
     mutationFn: () => apiRequest('DELETE', `${WEBHOOK_ENDPOINTS_PATH}/${endpoint.id}`),
     onSuccess: async () => {
@@ -248,11 +271,33 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         >
           {logOpen ? 'Hide deliveries' : 'Show deliveries'}
         </Button>
+        <Button size="sm" variant="outline" onClick={() => setRotating(true)}>
+          <KeyRoundIcon /> New secret
+        </Button>
         <Button size="sm" variant="outline" onClick={() => setConfirming(true)}>
           Delete<span className="sr-only"> {endpoint.url}</span>
         </Button>
       </div>
+      {newSecret && (
+        <ShownOnce
+          testId="rotated-webhook-secret"
+          label="Your new signing secret"
+          value={newSecret}
+          warning="Put this secret in your receiver. The old one keeps signing beside it for 24 hours, then stops. It is shown only this once."
+          onDone={() => setNewSecret(null)}
+        />
+      )}
       {logOpen && <DeliveryLog id={logId} endpointId={endpoint.id} />}
+      <ConfirmDialog
+        open={rotating}
+        onOpenChange={setRotating}
+        title="Make a new signing secret?"
+        description="Deliveries are signed with the new secret and, for 24 hours, the old one too, so you have a day to update your receiver. After that the old secret no longer verifies."
+        confirmLabel="Make new secret"
+        pendingLabel="Making..."
+        pending={rotate.isPending}
+        onConfirm={() => rotate.mutate()}
+      />
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
