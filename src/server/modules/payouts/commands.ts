@@ -932,8 +932,8 @@ export async function applyAchReturns(
 /**
  * One alert per outage or shortage across every instance (decision 153): a `job_runs` row named
  * for it stands while it lasts. The instance whose insert makes the row sends the alert; the
- * others, and every later pass, find it there. It is removed when the node answers again (or a
- * payout goes out), so the next outage is told again.
+ * others, and every later pass, find it there. It is removed when the node answers again (or no
+ * queued payout still waits for funds), so the next outage is told again.
  */
 const alertName = (what: 'rpc' | 'funds') => `payout-alert:usdt_bep20:${what}`;
 
@@ -967,30 +967,35 @@ async function raiseAlert(
   message: string,
   alert: (what: 'rpc' | 'funds', message: string) => void,
 ) {
-  if (!(await claimAlert(context.db, what, context.now()))) return;
-  const payers = STAFF_ROLES.filter((role) => can(role, 'payouts'));
-  const staff = await context.db
-    .select({ email: admins.email })
-    .from(admins)
-    .where(and(eq(admins.active, true), inArray(admins.role, payers)));
-  const subject =
-    what === 'rpc'
-      ? `${PRODUCT_NAME}: USDT payouts wait, the chain's node does not answer`
-      : `${PRODUCT_NAME}: USDT payouts wait, the hot wallet is short`;
-  const lines = [
-    message,
-    what === 'rpc'
-      ? 'Nothing fails meanwhile: the payouts stay queued and go out by themselves once the node (PAYOUT_EVM_RPC_URL) answers again.'
-      : 'Nothing fails meanwhile: fund the hot wallet with the token and with gas (docs/operations.md) and the payouts go out by themselves.',
-    'This is the only email about it until the rail has recovered.',
-  ];
-  for (const member of staff) {
-    await queueMail(context.db, context.now(), member.email, 'staff-alert', {
-      subject,
-      lines,
-      url: `${context.config.appUrl}/admin?tab=payouts`,
-    });
-  }
+  // The row and the emails in one commit: a crash between them cannot leave an alert unsent.
+  const claimed = await context.db.transaction(async (tx) => {
+    if (!(await claimAlert(tx, what, context.now()))) return false;
+    const payers = STAFF_ROLES.filter((role) => can(role, 'payouts'));
+    const staff = await tx
+      .select({ email: admins.email })
+      .from(admins)
+      .where(and(eq(admins.active, true), inArray(admins.role, payers)));
+    const subject =
+      what === 'rpc'
+        ? `${PRODUCT_NAME}: USDT payouts wait, the chain's node does not answer`
+        : `${PRODUCT_NAME}: USDT payouts wait, the hot wallet is short`;
+    const lines = [
+      message,
+      what === 'rpc'
+        ? 'Nothing fails meanwhile: the payouts stay queued and go out by themselves once the node (PAYOUT_EVM_RPC_URL) answers again.'
+        : 'Nothing fails meanwhile: fund the hot wallet with the token and with gas (docs/operations.md) and the payouts go out by themselves.',
+      'This is the only email about it until the rail has recovered.',
+    ];
+    for (const member of staff) {
+      await queueMail(tx, context.now(), member.email, 'staff-alert', {
+        subject,
+        lines,
+        url: `${context.config.appUrl}/admin?tab=payouts`,
+      });
+    }
+    return true;
+  });
+  if (!claimed) return;
   alert(what, message);
 }
 
