@@ -394,6 +394,7 @@ export async function retryDisbursement(
         idempotencyKey: keyOf(id, attempt + 1),
         dueAt: new Date(context.now()),
         reference: null,
+        referenceUrl: null,
         achBatchId: null,
         chainNonce: null,
         chainTxHash: null,
