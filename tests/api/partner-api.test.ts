@@ -579,6 +579,19 @@ describe('the partner OpenAPI document', () => {
       format: 'egift',
       reference: expect.any(String),
     });
+    // Every event an endpoint may take, with the body its deliveries carry.
+    expect(Object.keys(document.webhooks).sort()).toEqual(
+      ['card.updated', 'clawback.created', 'payout.updated'].sort(),
+    );
+    const payout =
+      document.webhooks['payout.updated'].post.requestBody.content['application/json'].schema;
+    expect(payout.required).toEqual(['id', 'type', 'timestamp', 'data']);
+    expect(Object.keys(payout.properties.data.properties)).toEqual(
+      expect.arrayContaining(['rail', 'amount', 'status', 'reference', 'cardIds']),
+    );
+    const clawback =
+      document.webhooks['clawback.created'].post.requestBody.content['application/json'].schema;
+    expect(clawback.properties.data.properties.card).toBeDefined();
   });
 });
 

@@ -1,4 +1,12 @@
 /** The partner API's own OpenAPI document (issue 42): the `/api/v1` part of the app's, for keys. */
+import { z } from 'zod';
+import {
+  partnerCardSchema,
+  partnerClawbackSchema,
+  partnerPayoutSchema,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from '../../../shared/partner-api';
 
 type Operation = {
   security?: unknown;
@@ -30,6 +38,57 @@ const EXAMPLES: Record<string, unknown> = {
     events: ['card.updated'],
   },
 };
+
+/** What each event's `data` is (docs/partners.md). */
+const EVENT_DATA: Record<WebhookEvent, { schema: z.ZodType; summary: string }> = {
+  'card.updated': {
+    schema: partnerCardSchema,
+    summary:
+      'A card changed: decided, offered, paid, taken back. The card as GET /api/v1/cards/{id} answers it.',
+  },
+  'payout.updated': {
+    schema: partnerPayoutSchema,
+    summary: 'A payout of your cards was queued, sent on its rail, confirmed, failed or cancelled.',
+  },
+  'clawback.created': {
+    schema: partnerClawbackSchema,
+    summary: 'Money was taken back from a paid card; it is set against your next payouts.',
+  },
+};
+
+/**
+ * The events sent to webhook endpoints, as OpenAPI 3.1 `webhooks`: each a POST to the endpoint
+ * with the body every delivery carries (`id`, `type`, `timestamp`, `data`), signed per Standard
+ * Webhooks.
+ */
+export const partnerWebhooks = () =>
+  Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          summary: EVENT_DATA[event].summary,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: z.toJSONSchema(
+                  z.object({
+                    id: z.string().describe('evt_… : the same on every retry of this event'),
+                    type: z.literal(event),
+                    timestamp: z.string().describe('ISO 8601, when the event happened'),
+                    data: EVENT_DATA[event].schema,
+                  }),
+                  { unrepresentable: 'any' },
+                ),
+              },
+            },
+          },
+          responses: { '2XX': { description: 'Received. Any other answer is retried.' } },
+        },
+      },
+    ]),
+  );
 
 export function partnerOpenApi(full: Document): Document {
   const paths = Object.fromEntries(
@@ -74,6 +133,7 @@ export function partnerOpenApi(full: Document): Document {
         '`webhook-timestamp`, `webhook-signature`).',
     },
     paths,
+    webhooks: partnerWebhooks(),
     components: {
       ...full.components,
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'cb_live_…' } },
