@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 
 const apiPort = process.env.API_PORT ?? '5001';
 const children = [];
+// Set by a signal or a child's exit: the wait for the API ends too. (A child killed by a signal
+// has no exit code, so waiting on `exitCode` alone looped forever after a SIGTERM to the group.)
+let stopping = false;
 const stop = () => {
+  stopping = true;
   for (const child of children) child.kill('SIGTERM');
 };
 process.on('SIGINT', stop);
@@ -37,7 +41,7 @@ api.stdout.on('data', (chunk) => {
 });
 
 const apiUrl = `http://127.0.0.1:${apiPort}/api/auth/user`;
-for (let answered = false; !answered && api.exitCode === null; ) {
+for (let answered = false; !answered && !stopping; ) {
   answered = await fetch(apiUrl).then(
     () => true,
     () => false,
@@ -45,7 +49,7 @@ for (let answered = false; !answered && api.exitCode === null; ) {
   if (!answered) await new Promise((r) => setTimeout(r, 200));
 }
 
-if (api.exitCode === null) {
+if (!stopping) {
   const vite = start('npx', ['vite'], { API_PORT: apiPort });
   vite.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
