@@ -224,6 +224,9 @@ async function main() {
   }, PAYOUT_QUEUE_MS);
   payoutTimer.unref();
 
+  // The webhook outbox (decision 127): each instance claims due deliveries every second.
+  app.webhooks.start();
+
   // The weekly digest (issue 22): once a week across all instances, to customers who keep it on.
   const stopDigests = everyPeriod(
     database,

@@ -30,6 +30,8 @@ const WRITE_HELPERS: Record<string, string> = {
   'modules/ledger/cards.ts': "a card's money, from changeCard",
   'modules/ledger/clawbacks.ts': 'a clawback, its reversal and its write-off, for the commands',
   'modules/cards/change.ts': "the card's one write (changeCard)",
+  'modules/webhooks/reseal.ts':
+    "signing secrets re-sealed under a new key, by keys:rotate (as cli/'s other sealed columns)",
 };
 /** The cards module's files that are commands (by subject), beside its reads. */
 const CARD_READS = ['queries.ts', 'queue.ts', 'columns.ts', 'timeline.ts', 'receipt.ts'];

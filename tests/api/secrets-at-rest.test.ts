@@ -53,6 +53,7 @@ describe('secrets at rest (decision 074)', () => {
       'two-factor secrets': 0,
       'card codes': 0,
       'identity documents': 0,
+      'webhook signing secrets': 0,
     });
 
     t.advance(60_000);

@@ -258,14 +258,21 @@ describe('accessibility', () => {
         await check(url);
       }
 
-      // A toast, in both its kinds.
+      // A refused file, named under the photos.
       await page.goto('/upload');
       await page.getByTestId('card-images-input').setInputFiles({
         name: 'notes.txt',
         mimeType: 'text/plain',
         buffer: Buffer.from('x'),
       });
-      await expect(page.getByTestId('toast')).toBeVisible();
+      await expect(page.getByTestId('files-refused')).toBeVisible();
+      await check('a refused file');
+      // A destructive toast: the server refuses one more confirmation link this hour.
+      for (let i = 0; i < 20; i++) {
+        if ((await page.request.post('/api/email/verify/resend')).status() === 429) break;
+      }
+      await page.getByRole('button', { name: 'Resend link' }).click();
+      await expect(page.getByTestId('toast')).toContainText('Could not send the link');
       await check('destructive toast');
 
       const phone = await open(browser, { theme, viewport: PHONE });

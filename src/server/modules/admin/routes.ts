@@ -59,6 +59,7 @@ import {
 } from '../cards';
 import { checksOf } from '../checks';
 import { clawbacksOf } from '../ledger';
+import { addCustomerNote, USER_NOT_FOUND } from './commands';
 import {
   customerCards,
   customerExists,
@@ -66,7 +67,6 @@ import {
   customerPage,
   customerPayouts,
 } from './customer-page';
-import { addCustomerNote, USER_NOT_FOUND } from './notes';
 import { adminStats, findAdminUser, listAdminUsers } from './queries';
 import { changeStanding } from './standing';
 
