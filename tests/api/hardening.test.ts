@@ -72,6 +72,28 @@ describe('text with control characters', () => {
     });
   });
 
+  it('refuses a body nested too deeply with a 400, where a validation message overflowed the stack', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    for (const payload of [`{"token":{"length":${deep}}}`, `{"token":${deep}}`]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/password/reset/check',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'The request body is nested too deeply' });
+    }
+    // As deep as a real body goes is still read and validated as before.
+    const shallow = await t.app.inject({
+      method: 'POST',
+      url: '/api/password/reset/check',
+      payload: { token: { length: [[['x']]] } },
+    });
+    expect(shallow.statusCode).toBe(400);
+    expect(shallow.json().message).toBe('This link is not valid');
+  });
+
   it('keeps line breaks and tabs in free text, not in a name', async () => {
     const message = await as(t.app, customer, {
       method: 'POST',

@@ -46,6 +46,27 @@ function findControl(value: unknown, path: string, depth = 0): string | null {
   return null;
 }
 
+/** Deeper than any body the API takes (its deepest is a few levels): refused before validation. */
+const MAX_DEPTH = 32;
+
+/**
+ * Whether `value` nests arrays or objects deeper than MAX_DEPTH, walked without recursion: a body
+ * such as `{"token":{"length":[[[…10,000 deep…]]]}}` made a validation message stringify itself
+ * until the stack ran out (a 500 the fuzzer found).
+ */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /**
  * Text reaches the app through bodies, query strings and path parameters: each is checked here,
  * once for every route, before validation. NUL cannot be stored by PostgreSQL at all, and other
@@ -54,6 +75,9 @@ function findControl(value: unknown, path: string, depth = 0): string | null {
  */
 export function registerInputGuard(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {
+    if (tooDeep(request.body)) {
+      return done(new HttpError(400, 'The request body is nested too deeply'));
+    }
     for (const part of [request.params, request.query, request.body]) {
       const field = findControl(part, '');
       if (field) {
