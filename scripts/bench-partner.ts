@@ -221,8 +221,6 @@ async function main() {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_CA_FILE: caFile,
     LIMIT_API_KEY_REQUESTS_PER_MINUTE: '1000000',
-    // A bulk answers once every row is sold: on a busy machine that can pass the 30 s idle cut.
-    REQUEST_IDLE_SECONDS: '600',
   });
   const raw = await startRawBulk();
   const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
