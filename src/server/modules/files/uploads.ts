@@ -194,6 +194,7 @@ export async function storeUpload(
   const storage = request.server.storage;
   let image: ImageHasher | null = null;
   const turn = await streaming.take(1);
+  if (!turn) request.log.info('upload read without a turn: none came back for 2 s');
   try {
     const part = await firstFile(request);
     const file = await checkedStream(part, hashCardPhotos(request, kind));
