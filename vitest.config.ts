@@ -11,6 +11,11 @@ export default defineConfig({
   },
   test: {
     reporters: ['default', './tests/tally-reporter.ts'],
+    // One migrated database per run, which each test file's database copies.
+    globalSetup: ['./tests/database-template.ts'],
+    // The files of one worker share its loaded modules: importing the server afresh for every
+    // file took as long as many files' tests. Each file still builds its own app and database.
+    isolate: false,
     include: [
       'src/**/*.test.ts',
       'tests/api/**/*.test.ts',

@@ -13,12 +13,16 @@ async function onServer(baseUrl: string, statement: string) {
 
 /**
  * A new, empty database on the PostgreSQL server of `baseUrl`: named `name` (dropped first if it
- * is left over from a run that was cut short), or a fresh random name. `drop()` removes it.
+ * is left over from a run that was cut short), or a fresh random name; a copy of the database
+ * `template` when one is named (tests copy one migrated per run). `drop()` removes it.
  */
-export async function createPostgresDatabase(baseUrl: string, name?: string) {
+export async function createPostgresDatabase(baseUrl: string, name?: string, template?: string) {
   const database = name ?? `cb_test_${randomUUID().replaceAll('-', '')}`;
   if (name) await onServer(baseUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await onServer(baseUrl, `CREATE DATABASE ${database}`);
+  await onServer(
+    baseUrl,
+    template ? `CREATE DATABASE ${database} TEMPLATE ${template}` : `CREATE DATABASE ${database}`,
+  );
   const url = new URL(baseUrl);
   url.pathname = `/${database}`;
   return {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sign } from 'cookie-signature';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createPostgresDatabase } from '../../scripts/lib/postgres';
 import { freshCode, rememberSecret, secretOf } from '../../scripts/lib/staff-sign-in';
 import { type BuildOptions, buildApp } from '../../src/server/app';
@@ -36,13 +36,16 @@ export async function createTestApp(
   { onDisk = false, ...options }: Omit<BuildOptions, 'now'> & { onDisk?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-api-'));
+  // Under Vitest, a copy of the run's migrated database (tests/database-template.ts).
+  const template = process.env.VITEST ? inject('testDatabaseTemplate') : undefined;
   const fresh = process.env.DATABASE_URL
-    ? await createPostgresDatabase(process.env.DATABASE_URL)
+    ? await createPostgresDatabase(process.env.DATABASE_URL, undefined, template)
     : null;
   // In memory unless asked (a long fuzz run keeps its embedded database on disk).
   const database = await openDatabase({
     databaseUrl: fresh?.url,
     pgliteDir: !fresh && onDisk ? path.join(dataDir, 'db') : undefined,
+    pgliteFrom: !fresh && !onDisk ? template : undefined,
   });
   await database.migrate();
   const config: AppConfig = {

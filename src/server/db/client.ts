@@ -70,6 +70,11 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Folder for the embedded database; omitted means an in-memory database (tests). */
   pgliteDir?: string;
+  /**
+   * An in-memory embedded database starts from this dump of a data folder (PGlite's
+   * `dumpDataDir`, uncompressed): tests start from one made and migrated once per run.
+   */
+  pgliteFrom?: string;
   /** Connections to PostgreSQL (the embedded database always has one). */
   poolSize?: number;
 }
@@ -84,7 +89,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const release = options.pgliteDir ? lockDirectory(options.pgliteDir) : () => {};
   try {
-    const embedded = await startEmbedded(options.pgliteDir);
+    const embedded = await startEmbedded(options.pgliteDir, options.pgliteFrom);
     // One connection: PGlite is a single Postgres session, so a transaction holds it and other
     // queries wait for it, as they would for PGlite's own lock.
     const pool = new pg.Pool({
@@ -177,13 +182,14 @@ async function migrateOnce(db: Db, pool: pg.Pool) {
 }
 
 /** Starts PGlite in a worker thread, serving the wire protocol on a socket only we can reach. */
-async function startEmbedded(dataDir: string | undefined) {
+async function startEmbedded(dataDir: string | undefined, loadFrom: string | undefined) {
   // A short private folder: Unix socket paths are limited to about 100 bytes.
   const socketDir = mkdtempSync(path.join(tmpdir(), 'cb-pglite-'));
   const control = dataDir ? path.join(socketDir, 'control') : undefined;
   const worker = new Worker(workerFile, {
     workerData: {
       dataDir,
+      loadFrom,
       socketPath: path.join(socketDir, '.s.PGSQL.5432'),
       controlPath: control,
     },

@@ -4,6 +4,7 @@
 // app reaches it with node-postgres exactly as it reaches PostgreSQL. Plain JavaScript, so that
 // Node, tsx and Vitest can all start it as it is.
 import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,11 +13,16 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-/** @type {{ dataDir: string | undefined, socketPath: string, controlPath: string | undefined }} */
-const { dataDir, socketPath, controlPath } = workerData;
+/** @type {{ dataDir: string | undefined, loadFrom: string | undefined, socketPath: string, controlPath: string | undefined }} */
+const { dataDir, loadFrom, socketPath, controlPath } = workerData;
 
-// pg_trgm backs the staff search (trigram indexes for ILIKE '%...%').
-const db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+// pg_trgm backs the staff search (trigram indexes for ILIKE '%...%'). A dump to start from skips
+// creating the cluster (initdb), most of a fresh start's seconds.
+const db = await PGlite.create({
+  dataDir,
+  extensions: { pg_trgm },
+  loadDataDir: loadFrom ? new Blob([await readFile(loadFrom)]) : undefined,
+});
 // The app keeps one connection; one more is room for it to reconnect while the old one closes.
 const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 });
 await server.start();
