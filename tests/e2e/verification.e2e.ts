@@ -249,7 +249,9 @@ describe('verified sellers', () => {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // It starts a server of its own on a fresh database: as long as startBuiltServer allows
+    // (180 s on a busy machine), and the test's own minute after.
+  }, 240_000);
 
   test('staff edit the limits table in the Rates tab', async ({ browser }) => {
     const staff = await (await staffContext(browser)).newPage();
