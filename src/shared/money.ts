@@ -26,7 +26,7 @@ export function formatMoney(value: string | null | undefined): string {
 }
 
 /** A rate such as "0.91" as integer basis points (9100). */
-function rateBasisPoints(rate: string): number {
+export function rateBasisPoints(rate: string): number {
   const match = /^0\.(\d{1,4})$|^1(\.0{1,4})?$/.exec(rate.trim());
   if (!match) throw new RangeError(`Not a rate: ${rate}`);
   return match[1] === undefined ? 10_000 : Number(match[1].padEnd(4, '0'));

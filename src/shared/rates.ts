@@ -1,4 +1,4 @@
-import { MAX_MONEY_CENTS, MONEY_PATTERN, toCents } from './money';
+import { MAX_MONEY_CENTS, MONEY_PATTERN, rateBasisPoints, toCents } from './money';
 
 /**
  * The staff-managed brand terms as plain TypeScript, so the public pages quote without loading
@@ -112,6 +112,28 @@ export function tierFor(
 /** The rate a card of this format and value is bought at: its tier's, else the brand's. */
 export function rateFor(terms: BrandRate, format: string | undefined, cardValue: string): string {
   return tierFor(terms, format, cardValue)?.rate ?? terms.rate;
+}
+
+/**
+ * The most a brand pays for some card: its rate, or a tier's when one pays more (the landing
+ * page's "up to").
+ */
+export function bestRate(terms: Pick<BrandRate, 'rate' | 'tiers'>): string {
+  return terms.tiers.reduce(
+    (best, tier) => (rateBasisPoints(tier.rate) > rateBasisPoints(best) ? tier.rate : best),
+    terms.rate,
+  );
+}
+
+/**
+ * The listed brands ("Other" is not one), best first by the most each pays for some card (its
+ * `best`): a tier may pay more than the brand's rate. Ties keep the table's order.
+ */
+export function byBestRate(rates: readonly BrandRate[]): (BrandRate & { best: string })[] {
+  return rates
+    .filter((r) => r.brand !== OTHER_BRAND)
+    .map((terms) => ({ ...terms, best: bestRate(terms) }))
+    .sort((a, b) => rateBasisPoints(b.best) - rateBasisPoints(a.best));
 }
 
 const dollars = (value: string) => {

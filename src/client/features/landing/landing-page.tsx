@@ -1,6 +1,6 @@
 import { PRODUCT_NAME, SUPPORT_ADDRESS, SUPPORT_EMAIL, SUPPORT_PHONE } from '@shared/brand';
-import { ratePercent } from '@shared/brands';
-import { type BrandRate, OTHER_BRAND } from '@shared/rates';
+import { brandName, ratePercent } from '@shared/brands';
+import { type BrandRate, byBestRate } from '@shared/rates';
 import {
   ArrowRightIcon,
   BadgeCheckIcon,
@@ -229,7 +229,7 @@ export function LandingPage() {
 
 /** The promise, the two ways in, and today's best rates. */
 function Hero({ rates, onSignUp }: { rates: BrandRate[] | null; onSignUp: () => void }) {
-  const listed = rates?.filter((r) => r.brand !== OTHER_BRAND) ?? [];
+  const listed = rates ? byBestRate(rates) : [];
   return (
     <section className="relative overflow-hidden bg-hero text-white">
       <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,oklch(0.6_0.13_163/0.35),transparent_60%)]" />
@@ -243,7 +243,7 @@ function Hero({ rates, onSignUp }: { rates: BrandRate[] | null; onSignUp: () => 
           </h1>
           <p className="mt-5 max-w-lg text-lg text-slate-300">
             {listed.length > 0
-              ? `Sell gift cards from ${listed.length} brands at up to ${ratePercent(listed[0]!.rate)}% of their value.`
+              ? `Sell gift cards from ${listed.length} brands at up to ${ratePercent(listed[0]!.best)}% of their value.`
               : 'Sell gift cards from dozens of brands for most of their value.'}{' '}
             See your payout before you submit, and get paid by Cash App, PayPal, bank transfer or
             USDT.
@@ -344,7 +344,7 @@ function SectionHeading({ title, text }: { title: string; text: string }) {
 
 /** Today's best rates, from the staff-managed table (placeholders of the same size meanwhile). */
 function RateCard({ rates }: { rates: BrandRate[] | null }) {
-  const top = rates?.filter((r) => r.brand !== OTHER_BRAND).slice(0, TOP_RATES_SHOWN);
+  const top = rates ? byBestRate(rates).slice(0, TOP_RATES_SHOWN) : undefined;
   return (
     <div className="mx-auto w-full max-w-sm rounded-2xl border border-white/10 bg-white/[0.06] p-6 shadow-2xl backdrop-blur">
       <p className="text-sm font-medium text-slate-300">Today's top rates</p>
@@ -355,9 +355,11 @@ function RateCard({ rates }: { rates: BrandRate[] | null }) {
             className="flex items-center justify-between rounded-lg bg-white/[0.06] px-4 py-2.5"
             data-testid={terms ? 'top-rate' : undefined}
           >
-            <span className="font-medium">{terms?.brand ?? '\u00a0'}</span>
+            <span className="font-medium">{terms ? brandName(terms.brand) : '\u00a0'}</span>
             <span className="rounded-full bg-emerald-400/15 px-2.5 py-0.5 text-sm font-semibold text-emerald-300">
-              {terms ? `${ratePercent(terms.rate)}%` : '\u00a0'}
+              {terms
+                ? `${terms.best === terms.rate ? '' : 'up to '}${ratePercent(terms.best)}%`
+                : '\u00a0'}
             </span>
           </li>
         ))}
