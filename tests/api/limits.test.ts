@@ -178,7 +178,7 @@ describe('wrong passwords', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two starts of an embedded database on disk, each created and migrated afresh
 });
 
 describe('floods', () => {

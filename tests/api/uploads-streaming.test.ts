@@ -42,9 +42,10 @@ const bodyCutOff = (requestId: string) =>
   );
 beforeAll(async () => {
   t = await createTestApp(
-    // The whole-request limit far above the 2 s an upload waits for a turn (decision 087), so
-    // that the slow senders below still hold their turns when it ends, however busy the machine.
-    { requestIdleSeconds: 1, requestBodySeconds: 8, logLevel: 'info' },
+    // The idle limit far above the 0.3 s between the trickling senders' bytes, and the
+    // whole-request limit far above the 2 s an upload waits for a turn (decision 087), so that the
+    // slow senders below are never idle and still hold their turns, however busy the machine.
+    { requestIdleSeconds: 3, requestBodySeconds: 8, logLevel: 'info' },
     { logStream: { write: (line) => logLines.push(line) } },
   );
   customer = await signUp(t.app);
@@ -161,7 +162,7 @@ describe('a stalled upload', () => {
     const trickle = setInterval(() => upload.socket.write('A'), 300);
     const response = await upload.response;
     clearInterval(trickle);
-    // Never idle (a byte every 0.3 s against the 1 s idle limit): the whole-request deadline cut
+    // Never idle (a byte every 0.3 s against the 3 s idle limit): the whole-request deadline cut
     // it off (it says so), the server's socket never timed out, and no answer was written
     // (Node's own request timeout would have answered 408).
     expect(bodyCutOff(upload.id)).toBe(true);
