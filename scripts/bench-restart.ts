@@ -62,6 +62,7 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
   const bySecond: number[][] = Array.from({ length: Math.ceil(SPREAD_SECONDS) }, () => []);
   let errors = 0;
   const statuses: Record<number, number> = {};
+  const failures: Record<string, number> = {};
   const started = performance.now();
   const serverCpu = cpuSeconds(server.process.pid!);
   const ownCpu = process.cpuUsage();
@@ -79,7 +80,11 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
               await response.arrayBuffer();
               return response.status;
             },
-            () => 0,
+            (error: Error & { cause?: { code?: string } }) => {
+              const why = `${error.cause?.code ?? error.message}`;
+              failures[why] = (failures[why] ?? 0) + 1;
+              return 0;
+            },
           );
           const took = performance.now() - t0;
           times.push(took);
@@ -98,7 +103,7 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
   };
   if (errors > 0)
     console.log(
-      `${errors} errors (${JSON.stringify(statuses)}, 0: no answer); the server printed:\n${server.output().slice(-3000)}`,
+      `${errors} errors (${JSON.stringify(statuses)}, 0: no answer: ${JSON.stringify(failures)}); the server printed:\n${server.output().slice(-3000)}`,
     );
   await server.stop();
   let sessionRowsWritten: number | null = null;
