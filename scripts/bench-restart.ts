@@ -166,7 +166,7 @@ for (const target of targets) {
       // Every answer of the wave is cold (no ETag sent): the server's CPU over them compares across hosts.
       `server CPU per cold answer ${median(runs.map((r) => (1000 * r.cpu.server) / r.requests)).toFixed(3)} ms (${runs.map((r) => ((1000 * r.cpu.server) / r.requests).toFixed(3)).join(', ')})` +
       (written[0] !== null ? `, session rows written ${written.join('/')}` : '') +
-      `; ${rawCeilingLine(raw)}`,
+      `; ${rawCeilingLine(raw)}; so a cold answer costs ${(median(runs.map((r) => (1000 * r.cpu.server) / r.requests)) / raw.cpuPerRequestMs).toFixed(0)} raw requests' CPU`,
   );
   await fresh?.drop();
   rmSync(dataDir, { recursive: true, force: true });
