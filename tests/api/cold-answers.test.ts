@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   disbursementCards,
@@ -222,6 +222,41 @@ describe("the customer's cards, written once from text cells (issue 45)", () => 
       expect(cAnswer.statusCode).toBe(200);
       await owners(c, cAnswer.json());
       expect(cAnswer.headers.etag).not.toBe(aEtag);
+    }
+  });
+
+  it('make no write but the one batched session renewal, every session and answer cold, as after a restart', async () => {
+    const customers = [await fixtureCustomer(), await signUp(t.app), await signUp(t.app)];
+    // The sign-ups' mail goes first: its queue writes in the background, not for the reads.
+    await t.app.mail.deliverDue();
+    await t.app.sessionTouches.flush();
+    t.app.live.sessions.clear();
+    t.app.live.responses.clear();
+    const queries = vi.spyOn(t.database.pool, 'query');
+    try {
+      const polls = [
+        '/api/stats',
+        '/api/transactions/recent',
+        '/api/transactions',
+        '/api/chat/messages',
+      ];
+      const answers = await Promise.all(customers.flatMap((w) => polls.map((url) => get(w, url))));
+      expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
+      await t.app.sessionTouches.flush();
+      const statements = queries.mock.calls.map(([query]) => {
+        const { text, name } = (typeof query === 'string' ? { text: query } : query) as {
+          text: string;
+          name?: string;
+        };
+        return { text: text.trim().toLowerCase(), name };
+      });
+      expect(statements.length).toBeGreaterThan(0);
+      const writes = statements.filter(({ text }) =>
+        /^(insert|update|delete|with[\s\S]*\b(insert|update|delete)\b)/.test(text),
+      );
+      expect(writes.map((w) => w.name)).toEqual(['cardbridge-touch-sessions']);
+    } finally {
+      queries.mockRestore();
     }
   });
 });
