@@ -131,7 +131,6 @@ type DateRow = Omit<
 type NullableMoments =
   | 'expectedDecisionAt'
   | 'paidAt'
-  | 'payeeChangedAt'
   | 'rejectedAt'
   | 'offerCreatedAt'
   | 'offerExpiresAt'
@@ -139,10 +138,19 @@ type NullableMoments =
   | 'appealCreatedAt'
   | 'appealDecidedAt'
   | 'feedbackCreatedAt';
-type Moments = 'createdAt' | 'updatedAt' | 'accountCreatedAt';
-type Row = Omit<DateRow, Moments | NullableMoments | 'validationStatus' | 'queuePosition'> & {
+type Moments = 'createdAt' | 'updatedAt';
+/** When the holds start (findTransaction's rows), or when they end, as ISO text (the polls'). */
+type HoldStarts = { payeeChangedAt: Moment | null; accountCreatedAt: Moment };
+type HoldEnds = { methodHoldEnds: string | null; accountHoldEnds: string | null };
+type Row = Omit<
+  DateRow,
+  Moments | NullableMoments | 'validationStatus' | 'queuePosition' | keyof HoldStarts
+> & {
   [K in Moments]: Moment;
-} & { [K in NullableMoments]: Moment | null } & { queuePosition: number | null };
+} & { [K in NullableMoments]: Moment | null } & { queuePosition: number | null } & (
+    | HoldStarts
+    | HoldEnds
+  );
 
 /**
  * A row as the customer's answer, field by field: the customer's list maps thousands of rows at
@@ -202,16 +210,18 @@ const hoursAfter = (start: Moment | null, hours: number) =>
  * withdrawn); null otherwise, as staff's queue says it.
  */
 function holdFields(
-  row: Pick<Row, 'status' | 'paymentStatus' | 'payeeChangedAt' | 'accountCreatedAt'>,
+  row: Pick<Row, 'status' | 'paymentStatus'> & (HoldStarts | HoldEnds),
   holds: HoldRules,
 ): Pick<Transaction, 'payoutHoldUntil' | 'payoutHoldReason'> {
   const hold =
     moneyStatus(row.status, row.paymentStatus).hasPayout && !isPaid(row.paymentStatus)
       ? holdOf(
-          {
-            methodHoldEnds: hoursAfter(row.payeeChangedAt, holds.newMethodHours),
-            accountHoldEnds: hoursAfter(row.accountCreatedAt, holds.newAccountHours),
-          },
+          'methodHoldEnds' in row
+            ? row
+            : {
+                methodHoldEnds: hoursAfter(row.payeeChangedAt, holds.newMethodHours),
+                accountHoldEnds: hoursAfter(row.accountCreatedAt, holds.newAccountHours),
+              },
           holds.now,
         )
       : null;
@@ -226,7 +236,14 @@ const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}
  * (isoText), so that no Date is made per cell. Aliased: the recent page reads them through a
  * lateral subquery, where two `created_at`s would be ambiguous.
  */
-const { validationStatus: _staffOnly, ...shown } = columns;
+const {
+  validationStatus: _staffOnly,
+  payeeChangedAt: _holdStart,
+  accountCreatedAt: _otherHoldStart,
+  ...shown
+} = columns;
+const holdEnd = (start: AnyColumn, hours: string) =>
+  sql`case when ${sql.placeholder(hours)}::int > 0 then ${start} + make_interval(hours => ${sql.placeholder(hours)}::int) end`;
 const momentText = (value: SQL | AnyColumn, name: string) => isoText(value).as(name);
 const nullableText = (value: SQL | AnyColumn, name: string) =>
   sql<string | null>`${isoText(value)}`.as(name);
@@ -237,8 +254,13 @@ const answerColumns = {
   queuePosition: queuePositionIn.as('queue_position'),
   expectedDecisionAt: nullableText(expectedDecisionAtOf(queuePositionIn), 'expected_decision_at'),
   paidAt: nullableText(transactions.paidAt, 'paid_at_text'),
-  payeeChangedAt: nullableText(paymentMethods.payeeChangedAt, 'payee_changed_at_text'),
-  accountCreatedAt: momentText(users.createdAt, 'account_created_at'),
+  // When each payout hold ends (decision 072), by the database, for the hours the loader is
+  // given: no Date per card for them either.
+  methodHoldEnds: nullableText(
+    holdEnd(paymentMethods.payeeChangedAt, 'methodHours'),
+    'method_hold_ends',
+  ),
+  accountHoldEnds: nullableText(holdEnd(users.createdAt, 'accountHours'), 'account_hold_ends'),
   rejectedAt: nullableText(transactions.rejectedAt, 'rejected_at_text'),
   offerCreatedAt: nullableText(transactions.offerCreatedAt, 'offer_created_at_text'),
   offerExpiresAt: nullableText(transactions.offerExpiresAt, 'offer_expires_at_text'),
@@ -330,13 +352,15 @@ const cardsLoader = (db: Db) =>
     );
     /** Customers whose whole list is asked for, until the batch that reads them starts. */
     const whole = new Set<string>();
+    /** The payout holds' hours, the app's configuration (one app to a database). */
+    const hours = { methodHours: 0, accountHours: 0 };
     const loader = new BatchLoader(
       async (userIds: string[]) => {
         const wholeIds = userIds.filter((id) => whole.delete(id));
         const recentIds = userIds.filter((id) => !wholeIds.includes(id));
         const [wholeRows, recentRows] = await Promise.all([
-          wholeIds.length > 0 ? all.execute({ userIds: wholeIds }) : [],
-          recentIds.length > 0 ? recent.execute({ userIds: recentIds }) : [],
+          wholeIds.length > 0 ? all.execute({ userIds: wholeIds, ...hours }) : [],
+          recentIds.length > 0 ? recent.execute({ userIds: recentIds, ...hours }) : [],
         ]);
         const found = new Map<string, CustomerCards>();
         for (const [id, rows] of groupBy(wholeRows, (row) => row.userId))
@@ -348,21 +372,28 @@ const cardsLoader = (db: Db) =>
       () => new CustomerCards([], true),
     );
     return {
-      load(userId: string, wholeList: boolean) {
+      load(userId: string, wholeList: boolean, holds: HoldRules) {
         if (wholeList) whole.add(userId);
+        hours.methodHours = holds.newMethodHours;
+        hours.accountHours = holds.newAccountHours;
         return loader.load(userId);
       },
     };
   });
 
 /** The customer's cards, newest first (all of them, or the most recent few). */
-export function customerCards(db: Db, userId: string, recent = false): Promise<CustomerCards> {
-  return cardsLoader(db).load(userId, !recent);
+export function customerCards(
+  db: Db,
+  userId: string,
+  holds: HoldRules,
+  recent = false,
+): Promise<CustomerCards> {
+  return cardsLoader(db).load(userId, !recent, holds);
 }
 
 /** The customer's transactions as the API answers them (all of them, or the most recent few). */
 export async function listTransactions(db: Db, userId: string, holds: HoldRules, recent = false) {
-  const cards = await customerCards(db, userId, recent);
+  const cards = await customerCards(db, userId, holds, recent);
   return cards.body(holds, recent ? RECENT_TRANSACTIONS_LIMIT : undefined);
 }
 
