@@ -331,7 +331,7 @@ const cardsLoader = (db: Db) =>
         .leftJoin(queue, inQueue)
         .where(byUserIds)
         .orderBy(...newestFirst)
-        .prepare('customer-cards-all'),
+        .prepare('transactions-list-many'),
     );
     const latest = withJoins(db.select(answerColumns).from(transactions).$dynamic())
       .leftJoin(queue, inQueue)
@@ -348,7 +348,7 @@ const cardsLoader = (db: Db) =>
         .select({ userId: sql<string>`ids.user_id`.as('user_id'), ...fields })
         .from(sql`unnest(${sql.placeholder('userIds')}::uuid[]) as ids(user_id)`)
         .crossJoinLateral(latest)
-        .prepare('customer-cards-recent'),
+        .prepare('transactions-recent-many'),
     );
     /** Customers whose whole list is asked for, until the batch that reads them starts. */
     const whole = new Set<string>();
