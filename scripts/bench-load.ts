@@ -613,7 +613,7 @@ async function soakMode() {
     );
   }
   console.log(
-    `| ${rawCeilingLine(raw)} | ${fmt((100 * latencies.length) / SOAK_SECONDS / raw.rps, 1)}% of it in req/s |`,
+    `| ${rawCeilingLine(raw)} | ${wave ? `a cold answer of the wave: ${fmt(wave.perAnswerMs / raw.cpuPerRequestMs)} raw requests' CPU` : ''} |`,
   );
   console.log(
     `| generators' CPU | ${results.map((r) => `${fmt(100 * r.busy)}%`).join(', ')} of a core each |`,
