@@ -280,17 +280,14 @@ const serializeTransaction = fastJson(
 );
 
 /**
- * One customer's cards from one read, newest first: all of them (`complete`), or the newest
+ * One customer's cards from one read, newest first: all of them, or the newest
  * RECENT_TRANSACTIONS_LIMIT when only the recent page asked. The list and the recent page asked
  * in the same batch share one read and each card's JSON, written once (issue 45).
  */
 export class CustomerCards {
   private readonly json: string[] = [];
 
-  constructor(
-    readonly rows: Row[],
-    readonly complete: boolean,
-  ) {}
+  constructor(readonly rows: Row[]) {}
 
   /**
    * The answer's bytes for the first `limit` cards (all without one): an array of the cards, as
@@ -356,20 +353,18 @@ const cardsLoader = (db: Db) =>
     const hours = { methodHours: 0, accountHours: 0 };
     const loader = new BatchLoader(
       async (userIds: string[]) => {
-        const wholeIds = userIds.filter((id) => whole.delete(id));
-        const recentIds = userIds.filter((id) => !wholeIds.includes(id));
+        const wholeIds = new Set(userIds.filter((id) => whole.delete(id)));
+        const recentIds = userIds.filter((id) => !wholeIds.has(id));
         const [wholeRows, recentRows] = await Promise.all([
-          wholeIds.length > 0 ? all.execute({ userIds: wholeIds, ...hours }) : [],
+          wholeIds.size > 0 ? all.execute({ userIds: [...wholeIds], ...hours }) : [],
           recentIds.length > 0 ? recent.execute({ userIds: recentIds, ...hours }) : [],
         ]);
         const found = new Map<string, CustomerCards>();
-        for (const [id, rows] of groupBy(wholeRows, (row) => row.userId))
-          found.set(id, new CustomerCards(rows, true));
-        for (const [id, rows] of groupBy(recentRows, (row) => row.userId))
-          found.set(id, new CustomerCards(rows, false));
+        for (const [id, rows] of groupBy([...wholeRows, ...recentRows], (row) => row.userId))
+          found.set(id, new CustomerCards(rows));
         return found;
       },
-      () => new CustomerCards([], true),
+      () => new CustomerCards([]),
     );
     return {
       load(userId: string, wholeList: boolean, holds: HoldRules) {
