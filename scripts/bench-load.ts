@@ -35,6 +35,7 @@ import {
   stopProcess,
   waitUntilAnswering,
 } from './lib/processes';
+import { measureRawCeiling, rawCeilingLine } from './lib/raw-ceiling';
 import { seedCardbridge, signInSeeded } from './lib/seed';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
 
@@ -269,16 +270,6 @@ async function runMix(target: Target, cookies: string[], seconds: number): Promi
   };
 }
 
-async function runRaw(base: string, seconds: number) {
-  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: seconds });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
 // ---------------------------------------------------------------------------------- targets
 
 async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
@@ -435,17 +426,8 @@ async function mixMode() {
     note: string;
   }[] = [];
 
-  const rawPort = await freePort();
-  const raw = start(process.execPath, [
-    '-e',
-    `const body = JSON.stringify({ hello: 'world' });
-     require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); }).listen(${rawPort}, '127.0.0.1');`,
-  ]);
-  const rawBase = `http://127.0.0.1:${rawPort}`;
-  await waitUntilAnswering(rawBase, raw);
   console.log('raw node:http...');
-  const rawResult = await runRaw(rawBase, SECONDS);
-  await stopProcess(raw);
+  const rawResult = await measureRawCeiling(SECONDS, CONNECTIONS);
   rows.push({ name: 'raw node:http hello world', ...rawResult, note: '' });
 
   const reference = await startReference();
@@ -516,6 +498,8 @@ async function mixMode() {
  */
 async function soakMode() {
   const kind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+  // The machine's speed now, so that the soak's figures compare across hosts (issue 45).
+  const raw = await measureRawCeiling(env('RAW_SECONDS', 10), CONNECTIONS);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-soak-'));
   const app = await startCardbridge(kind, dataDir);
   const { target } = app;
@@ -544,6 +528,12 @@ async function soakMode() {
   const progress = setInterval(() => {
     console.log(`  RSS ${fmt(rssMb(target.pid!))} MB`);
   }, 60_000);
+  // The server's CPU once a second from the soak's start: what the first wave cost (issue 45).
+  const cpuSamples: { at: number; cpu: number }[] = [];
+  const sampleCpu = () =>
+    cpuSamples.push({ at: Date.now() - startAt, cpu: cpuSeconds(target.pid!) });
+  const firstSample = setTimeout(sampleCpu, Math.max(0, startAt - Date.now()));
+  const sampler = setInterval(sampleCpu, 1000);
   const results = await Promise.all(
     shares.map(
       (share) =>
@@ -567,6 +557,8 @@ async function soakMode() {
     ),
   );
   clearInterval(progress);
+  clearTimeout(firstSample);
+  clearInterval(sampler);
   const serverCpuSeconds = cpuSeconds(target.pid!) - serverCpuStart;
   const serverBusy = serverCpuSeconds / (SOAK_SECONDS + 2.5);
   const writes = stopWrites();
@@ -614,6 +606,15 @@ async function soakMode() {
   console.log(
     `| server CPU per cold answer (all CPU / ${cold} first or changed answers) | ${fmt((1000 * serverCpuSeconds) / Math.max(cold, 1), 3)} ms |`,
   );
+  const wave = waveCost(answers, cpuSamples);
+  if (wave) {
+    console.log(
+      `| server CPU per cold answer over the first wave (0-${fmt(wave.seconds, 1)} s, until every first poll was answered: ${fmt(wave.cpuSeconds, 2)} CPU s / ${wave.cold} cold answers) | **${fmt(wave.perAnswerMs, 3)} ms** |`,
+    );
+  }
+  console.log(
+    `| ${rawCeilingLine(raw)} | ${wave ? `a cold answer of the wave: ${fmt(wave.perAnswerMs / raw.cpuPerRequestMs)} raw requests' CPU` : ''} |`,
+  );
   console.log(
     `| generators' CPU | ${results.map((r) => `${fmt(100 * r.busy)}%`).join(', ')} of a core each |`,
   );
@@ -623,6 +624,26 @@ async function soakMode() {
     );
   }
   printBreakdown(answers);
+}
+
+/**
+ * The server's CPU over the soak's first wave ÷ the cold answers (first or changed, built afresh)
+ * sent in it: from the start until the last first poll was answered, to the next CPU sample. The
+ * wave's 304s and writes are counted in, so it bounds a cold answer's cost from above.
+ */
+function waveCost(
+  answers: { at: number; ms: number; kind: string }[],
+  samples: { at: number; cpu: number }[],
+) {
+  const firsts = answers.filter((a) => a.kind === 'first');
+  if (firsts.length === 0 || samples.length < 2) return null;
+  const end = Math.max(...firsts.map((a) => a.at + a.ms));
+  const last = samples.find((s) => s.at >= end) ?? samples.at(-1)!;
+  const cold = answers.filter(
+    (a) => (a.kind === 'first' || a.kind === 'changed') && a.at <= last.at,
+  ).length;
+  const cpuSeconds = last.cpu - samples[0]!.cpu;
+  return { seconds: last.at / 1000, cpuSeconds, cold, perAnswerMs: (1000 * cpuSeconds) / cold };
 }
 
 interface PollerResult {

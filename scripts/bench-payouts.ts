@@ -12,20 +12,18 @@
  *
  *   npm run bench:payouts              on PGlite, or on PostgreSQL when DATABASE_URL is set
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { upsertAdmin } from '../src/server/common/accounts';
 import { openDatabase } from '../src/server/db/client';
 import { payoutRails } from '../src/server/db/schema';
 import { CARD_UNITS, seedUsdtSellers, startEvmNode, TOKEN } from '../tests/cluster/chain';
-import { freePort } from './lib/free-port';
 import { createPostgresDatabase } from './lib/postgres';
-import { cpuSeconds, startBuiltServer, stopProcess, waitUntilAnswering } from './lib/processes';
+import { cpuSeconds, startBuiltServer } from './lib/processes';
+import { measureRawCeiling } from './lib/raw-ceiling';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -45,26 +43,7 @@ const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function rawRequestsPerSecond() {
-  const port = await freePort();
-  const raw = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const body = JSON.stringify({ hello: 'world' });
-       require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); }).listen(${port}, '127.0.0.1');`,
-    ],
-    { stdio: 'ignore' },
-  );
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntilAnswering(base, raw);
-    const result = await autocannon({ url: base, connections: 50, duration: RAW_SECONDS });
-    return result.requests.average;
-  } finally {
-    await stopProcess(raw);
-  }
-}
+const rawRequestsPerSecond = async () => (await measureRawCeiling(RAW_SECONDS)).rps;
 
 interface RunResult {
   approvedS: number;

@@ -15,6 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createPostgresDatabase } from './lib/postgres';
 import { cpuSeconds, startBuiltServer } from './lib/processes';
+import { measureRawCeiling, rawCeilingLine } from './lib/raw-ceiling';
 import { seedCardbridge, signInSeeded } from './lib/seed';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -60,6 +61,8 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
   // The answers' times by the second of the wave their customer opened the page in.
   const bySecond: number[][] = Array.from({ length: Math.ceil(SPREAD_SECONDS) }, () => []);
   let errors = 0;
+  const statuses: Record<number, number> = {};
+  const failures: Record<string, number> = {};
   const started = performance.now();
   const serverCpu = cpuSeconds(server.process.pid!);
   const ownCpu = process.cpuUsage();
@@ -71,12 +74,23 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
       await Promise.all(
         POLLS.map(async (poll) => {
           const t0 = performance.now();
-          const response = await fetch(server.base + poll, { headers: { cookie } });
-          await response.arrayBuffer();
+          // A connection the server closed is an error of the run, not the end of the benchmark.
+          const status = await fetch(server.base + poll, { headers: { cookie } }).then(
+            async (response) => {
+              await response.arrayBuffer();
+              return response.status;
+            },
+            (error: Error & { cause?: { code?: string } }) => {
+              const why = `${error.cause?.code ?? error.message}`;
+              failures[why] = (failures[why] ?? 0) + 1;
+              return 0;
+            },
+          );
           const took = performance.now() - t0;
           times.push(took);
           bySecond[Math.floor(opensAt)]!.push(took);
-          if (response.status !== 200) errors++;
+          if (status !== 200) errors++;
+          statuses[status] = (statuses[status] ?? 0) + 1;
         }),
       );
     }),
@@ -87,6 +101,10 @@ async function restartRun(kind: 'PGlite' | 'PostgreSQL', dataDir: string, databa
     server: cpuSeconds(server.process.pid!) - serverCpu,
     generator: (process.cpuUsage(ownCpu).user + process.cpuUsage(ownCpu).system) / 1e6,
   };
+  if (errors > 0)
+    console.log(
+      `${errors} errors (${JSON.stringify(statuses)}, 0: no answer: ${JSON.stringify(failures)}); the server printed:\n${server.output().slice(-3000)}`,
+    );
   await server.stop();
   let sessionRowsWritten: number | null = null;
   if (databaseUrl && statsBefore) {
@@ -135,6 +153,9 @@ for (const target of targets) {
   const runs = [];
   for (let run = 0; run < RUNS; run++)
     runs.push(await restartRun(target.kind, dataDir, fresh?.url));
+  // The machine's speed in the same run, beside the figures (issue 45): after the waves, on the
+  // same cores, so that a noisy hour shows in both.
+  const raw = await measureRawCeiling(env('RAW_SECONDS', 10));
   const written = runs.map((r) => r.sessionRowsWritten);
   console.log(
     `${target.kind.padEnd(10)} first polls p50 ${median(runs.map((r) => r.p50)).toFixed(0)} ms (${runs.map((r) => r.p50.toFixed(0)).join(', ')}), ` +
@@ -144,7 +165,8 @@ for (const target of targets) {
       `CPU server ${runs.map((r) => r.cpu.server.toFixed(1)).join('/')} s, generator ${runs.map((r) => r.cpu.generator.toFixed(1)).join('/')} s, ` +
       // Every answer of the wave is cold (no ETag sent): the server's CPU over them compares across hosts.
       `server CPU per cold answer ${median(runs.map((r) => (1000 * r.cpu.server) / r.requests)).toFixed(3)} ms (${runs.map((r) => ((1000 * r.cpu.server) / r.requests).toFixed(3)).join(', ')})` +
-      (written[0] !== null ? `, session rows written ${written.join('/')}` : ''),
+      (written[0] !== null ? `, session rows written ${written.join('/')}` : '') +
+      `; ${rawCeilingLine(raw)}; so a cold answer costs ${(median(runs.map((r) => (1000 * r.cpu.server) / r.requests)) / raw.cpuPerRequestMs).toFixed(0)} raw requests' CPU`,
   );
   await fresh?.drop();
   rmSync(dataDir, { recursive: true, force: true });

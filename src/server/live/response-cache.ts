@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface CachedResponse {
   /** The versions of the topics the answer depends on, when it was read. */
@@ -8,9 +8,11 @@ export interface CachedResponse {
   headers?: Record<string, string>;
 }
 
-/** A strong ETag from the bytes: equal answers match, whichever instance made them. */
-export const etagOf = (body: string) =>
-  `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+/**
+ * A strong ETag from the bytes: equal answers match, whichever instance made them (and after a
+ * restart). One-shot `hash`, with no Hash object per answer (issue 45).
+ */
+export const etagOf = (body: string) => `"${hash('sha1', body, 'base64url').slice(0, 22)}"`;
 
 /**
  * Answers by account and URL, in two parts (docs/decisions/041). What a poll with a matching

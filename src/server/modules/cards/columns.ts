@@ -75,24 +75,33 @@ export const fairDealingColumns = {
   appealNote: transactions.appealNote,
 };
 
+/**
+ * A moment as a row carries it: a Date, or the ISO text the database made of it (the customer's
+ * polled answers select `isoText`, so that no Date is made per cell: issue 45).
+ */
+export type Moment = Date | string;
+
 type FairDealingRow = {
-  rejectedAt: Date | null;
+  rejectedAt: Moment | null;
   offerVerifiedValue: string | null;
   offerAmount: string | null;
   offerNote: string | null;
   offerStatus: string | null;
-  offerCreatedAt: Date | null;
-  offerExpiresAt: Date | null;
-  offerDecidedAt: Date | null;
+  offerCreatedAt: Moment | null;
+  offerExpiresAt: Moment | null;
+  offerDecidedAt: Moment | null;
   appealStatus: string | null;
   appealMessage: string | null;
   appealImageUrls: string[] | null;
-  appealCreatedAt: Date | null;
-  appealDecidedAt: Date | null;
+  appealCreatedAt: Moment | null;
+  appealDecidedAt: Moment | null;
   appealNote: string | null;
 };
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+/** A moment as an answer's ISO text (toISOString's form, which isoText's SQL also makes). */
+export const isoOf = (moment: Moment) =>
+  typeof moment === 'string' ? moment : moment.toISOString();
+const iso = (moment: Moment | null) => (moment === null ? null : isoOf(moment));
 
 /** The offer and the appeal of a row as their objects (null when there is none). */
 export function fairDealingFields(row: FairDealingRow): {
@@ -110,7 +119,7 @@ export function fairDealingFields(row: FairDealingRow): {
             status: row.offerStatus as OfferStatus,
             expiresAt: iso(row.offerExpiresAt)!,
             note: row.offerNote,
-            createdAt: row.offerCreatedAt.toISOString(),
+            createdAt: isoOf(row.offerCreatedAt),
             decidedAt: iso(row.offerDecidedAt),
           }
         : null,
@@ -120,7 +129,7 @@ export function fairDealingFields(row: FairDealingRow): {
             status: row.appealStatus as AppealStatus,
             message: row.appealMessage ?? '',
             imageUrls: row.appealImageUrls ?? [],
-            createdAt: row.appealCreatedAt.toISOString(),
+            createdAt: isoOf(row.appealCreatedAt),
             decidedAt: iso(row.appealDecidedAt),
             note: row.appealNote,
           }
@@ -131,7 +140,7 @@ export function fairDealingFields(row: FairDealingRow): {
 type FeedbackRow = {
   feedbackRating: number | null;
   feedbackComment: string | null;
-  feedbackCreatedAt: Date | null;
+  feedbackCreatedAt: Moment | null;
 };
 type RejectionRow = { rejectionReason: string | null; rejectionNote: string | null };
 
@@ -142,7 +151,7 @@ export const feedbackOf = (row: FeedbackRow): Feedback | null =>
     : {
         rating: row.feedbackRating,
         comment: row.feedbackComment,
-        createdAt: row.feedbackCreatedAt.toISOString(),
+        createdAt: isoOf(row.feedbackCreatedAt),
       };
 
 /** The label of a rejection's reason, or null. */

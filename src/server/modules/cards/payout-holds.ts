@@ -1,4 +1,4 @@
-import { eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { HttpError } from '../../common/http-error';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/client';
@@ -22,8 +22,12 @@ export const holdRulesOf = (context: { config: AppConfig; now: () => number }): 
   now: context.now(),
 });
 
-const iso = (value: SQL) =>
-  sql`to_char((${value}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * A timestamptz as the text toISOString makes of it, by the database (both truncate to the
+ * millisecond): the customer's answers carry it as it comes, with no Date made per cell.
+ */
+export const isoText = (value: SQL | AnyColumn) =>
+  sql<string>`to_char((${value}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The columns a query selects (it joins `users` and `payment_methods`) to know a card's hold: when
@@ -32,12 +36,14 @@ const iso = (value: SQL) =>
 export const holdColumns = (rules: HoldRules) => ({
   methodHoldEnds: sql<string | null>`${
     rules.newMethodHours > 0
-      ? iso(sql`${paymentMethods.payeeChangedAt} + make_interval(hours => ${rules.newMethodHours})`)
+      ? isoText(
+          sql`${paymentMethods.payeeChangedAt} + make_interval(hours => ${rules.newMethodHours})`,
+        )
       : sql`null`
   }`,
   accountHoldEnds: sql<string | null>`${
     rules.newAccountHours > 0
-      ? iso(sql`${users.createdAt} + make_interval(hours => ${rules.newAccountHours})`)
+      ? isoText(sql`${users.createdAt} + make_interval(hours => ${rules.newAccountHours})`)
       : sql`null`
   }`,
 });

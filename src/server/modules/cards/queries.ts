@@ -1,6 +1,13 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
+import fastJson from 'fast-json-stringify';
+import { z } from 'zod';
 import { isPaid, moneyStatus } from '../../../shared/statuses';
-import { RECENT_TRANSACTIONS_LIMIT, type Transaction } from '../../../shared/transactions';
+import {
+  RECENT_TRANSACTIONS_LIMIT,
+  type Transaction,
+  transactionSchema,
+} from '../../../shared/transactions';
 import { BatchLoader, groupBy } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -12,11 +19,13 @@ import {
   fairDealingFields,
   feedbackColumns,
   feedbackOf,
+  isoOf,
+  type Moment,
   payoutColumn,
   payoutOf,
   rejectionLabelOf,
 } from './columns';
-import { type HoldRules, holdOf } from './payout-holds';
+import { type HoldRules, holdOf, isoText } from './payout-holds';
 
 /**
  * A pending card's place among every pending card, oldest first as staff work (issue 41), read
@@ -34,11 +43,34 @@ const queuePosition = sql<number | null>`case when ${transactions.status} = 'pen
  * target per card ahead. Instant decisions are not staff throughput. "Now" is the minute, so the
  * same data reads as the same bytes within it (an answer's ETag names its data, live.test.ts).
  */
-const expectedDecisionAt = sql<Date | null>`case when ${transactions.status} = 'pending' then date_trunc('minute', now()) + (${queuePosition}) * (
+const expectedDecisionAtOf = (position: SQL) =>
+  sql`case when ${transactions.status} = 'pending' then date_trunc('minute', now()) + (${position}) * (
     select case when count(*) > 0 then 1440.0 / count(*) else 120 end from ${transactions} as decided
      where decided.first_decision_at > date_trunc('minute', now()) - interval '24 hours'
        and decided.decided_by is distinct from 'auto'
   ) * interval '1 minute' end`;
+const expectedDecisionAt = sql<Date | null>`${expectedDecisionAtOf(queuePosition)}`;
+
+/**
+ * Every pending card's place, numbered in one pass over the (status, created_at, id) index per
+ * statement, for the polled answers that read many customers' cards at once (issue 45): counting
+ * the cards ahead of each pending card, twice (its position and its expected decision), cost the
+ * database a scan of the queue per card, about 12 ms a card with 20,000 cards pending.
+ */
+const queueOf = (db: Db) =>
+  db.$with('queue').as(
+    db
+      .select({
+        cardId: sql<string>`${transactions.id}`.as('card_id'),
+        position:
+          sql<number>`(row_number() over (order by ${transactions.createdAt}, ${transactions.id}))::int`.as(
+            'position',
+          ),
+      })
+      .from(transactions)
+      .where(eq(transactions.status, 'pending')),
+  );
+const queuePositionIn = sql<number | null>`"queue"."position"`;
 
 /** What a customer's transaction answers carry (transactionSchema), and nothing else. */
 const columns = {
@@ -81,16 +113,44 @@ const columns = {
   payoutText: payoutColumn(),
 };
 
-/** The columns above, from a transaction joined with its payment method and its rating. */
-const selectTransactions = (db: Db) =>
-  db
-    .select(columns)
-    .from(transactions)
+/**
+ * A select from transactions joined with their owner, method and rating (the columns above
+ * read from them). Dynamic: the joins type no field, as the selections are flat.
+ */
+const withJoins = <T extends PgSelect>(select: T) =>
+  select
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
     .leftJoin(feedback, eq(feedback.transactionId, transactions.id));
 
-type Row = Awaited<ReturnType<typeof selectTransactions>>[number];
+type DateRow = Omit<
+  NonNullable<Awaited<ReturnType<typeof findTransaction>>>,
+  'userId' | 'paymentMethodIdentifier' | 'paymentMethodAccountNumber' | 'paymentMethodBankName'
+>;
+/** The moments of a row, as Dates (findTransaction) or as ISO text (the polled answers). */
+type NullableMoments =
+  | 'expectedDecisionAt'
+  | 'paidAt'
+  | 'rejectedAt'
+  | 'offerCreatedAt'
+  | 'offerExpiresAt'
+  | 'offerDecidedAt'
+  | 'appealCreatedAt'
+  | 'appealDecidedAt'
+  | 'feedbackCreatedAt';
+type Moments = 'createdAt' | 'updatedAt';
+/** When the holds start (findTransaction's rows), or when they end, as ISO text (the polls'). */
+type HoldStarts = { payeeChangedAt: Moment | null; accountCreatedAt: Moment };
+type HoldEnds = { methodHoldEnds: string | null; accountHoldEnds: string | null };
+type Row = Omit<
+  DateRow,
+  Moments | NullableMoments | 'validationStatus' | 'queuePosition' | keyof HoldStarts
+> & {
+  [K in Moments]: Moment;
+} & { [K in NullableMoments]: Moment | null } & { queuePosition: number | null } & (
+    | HoldStarts
+    | HoldEnds
+  );
 
 /**
  * A row as the customer's answer, field by field: the customer's list maps thousands of rows at
@@ -99,8 +159,8 @@ type Row = Awaited<ReturnType<typeof selectTransactions>>[number];
  */
 export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
   id: row.id,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
+  createdAt: isoOf(row.createdAt),
+  updatedAt: isoOf(row.updatedAt),
   cardType: row.cardType,
   cardValue: row.cardValue,
   cardCondition: row.cardCondition,
@@ -121,7 +181,7 @@ export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
       ? null
       : {
           position: row.queuePosition,
-          expectedDecisionAt: new Date(row.expectedDecisionAt).toISOString(),
+          expectedDecisionAt: isoOf(row.expectedDecisionAt),
         },
   paymentMethodId: row.paymentMethodId,
   paymentMethodType: row.paymentMethodType,
@@ -129,7 +189,7 @@ export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
   rejectionReason: row.rejectionReason,
   rejectionReasonLabel: rejectionLabelOf(row),
   rejectionNote: row.rejectionNote,
-  paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+  paidAt: row.paidAt === null ? null : isoOf(row.paidAt),
   payoutReference: row.payoutReference,
   feedback: feedbackOf(row),
   ...fairDealingFields(row),
@@ -137,8 +197,12 @@ export const toTransaction = (row: Row, holds: HoldRules): Transaction => ({
   payout: payoutOf(row.payoutText),
 });
 
-const hoursAfter = (start: Date | null, hours: number) =>
-  start && hours > 0 ? new Date(start.getTime() + hours * 3_600_000).toISOString() : null;
+const hoursAfter = (start: Moment | null, hours: number) =>
+  start && hours > 0
+    ? new Date(
+        (typeof start === 'string' ? Date.parse(start) : start.getTime()) + hours * 3_600_000,
+      ).toISOString()
+    : null;
 
 /**
  * When the card's payout may go, and why it waits (decision 072; issue 43 item 17): the later
@@ -146,16 +210,18 @@ const hoursAfter = (start: Date | null, hours: number) =>
  * withdrawn); null otherwise, as staff's queue says it.
  */
 function holdFields(
-  row: Pick<Row, 'status' | 'paymentStatus' | 'payeeChangedAt' | 'accountCreatedAt'>,
+  row: Pick<Row, 'status' | 'paymentStatus'> & (HoldStarts | HoldEnds),
   holds: HoldRules,
 ): Pick<Transaction, 'payoutHoldUntil' | 'payoutHoldReason'> {
   const hold =
     moneyStatus(row.status, row.paymentStatus).hasPayout && !isPaid(row.paymentStatus)
       ? holdOf(
-          {
-            methodHoldEnds: hoursAfter(row.payeeChangedAt, holds.newMethodHours),
-            accountHoldEnds: hoursAfter(row.accountCreatedAt, holds.newAccountHours),
-          },
+          'methodHoldEnds' in row
+            ? row
+            : {
+                methodHoldEnds: hoursAfter(row.payeeChangedAt, holds.newMethodHours),
+                accountHoldEnds: hoursAfter(row.accountCreatedAt, holds.newAccountHours),
+              },
           holds.now,
         )
       : null;
@@ -165,62 +231,165 @@ function holdFields(
 const byUserIds = sql`${transactions.userId} = any(${sql.placeholder('userIds')}::uuid[])`;
 
 /**
- * Customers' transactions, newest first, with the name of the method they are paid to: every
- * customer asked for at once in one statement (db/batch.ts), the rows grouped by customer.
+ * What the customer's list and recent page show, and nothing else (issue 45): `columns` without
+ * what staff alone see, with every moment as the ISO text the answer carries, made by the database
+ * (isoText), so that no Date is made per cell. Aliased: the recent page reads them through a
+ * lateral subquery, where two `created_at`s would be ambiguous.
  */
-const listLoader = (db: Db) =>
-  prepared(db, 'transactions-list', (db) => {
-    const statement = mappedOnce(
-      db
-        .select({ ...columns, userId: transactions.userId })
-        .from(transactions)
-        .innerJoin(users, eq(users.id, transactions.userId))
-        .leftJoin(paymentMethods, eq(paymentMethods.id, transactions.paymentMethodId))
-        .leftJoin(feedback, eq(feedback.transactionId, transactions.id))
+const {
+  validationStatus: _staffOnly,
+  payeeChangedAt: _holdStart,
+  accountCreatedAt: _otherHoldStart,
+  ...shown
+} = columns;
+const holdEnd = (start: AnyColumn, hours: string) =>
+  sql`case when ${sql.placeholder(hours)}::int > 0 then ${start} + make_interval(hours => ${sql.placeholder(hours)}::int) end`;
+const momentText = (value: SQL | AnyColumn, name: string) => isoText(value).as(name);
+const nullableText = (value: SQL | AnyColumn, name: string) =>
+  sql<string | null>`${isoText(value)}`.as(name);
+const answerColumns = {
+  ...shown,
+  createdAt: momentText(transactions.createdAt, 'created_at_text'),
+  updatedAt: momentText(transactions.updatedAt, 'updated_at_text'),
+  queuePosition: queuePositionIn.as('queue_position'),
+  expectedDecisionAt: nullableText(expectedDecisionAtOf(queuePositionIn), 'expected_decision_at'),
+  paidAt: nullableText(transactions.paidAt, 'paid_at_text'),
+  // When each payout hold ends (decision 072), by the database, for the hours the loader is
+  // given: no Date per card for them either.
+  methodHoldEnds: nullableText(
+    holdEnd(paymentMethods.payeeChangedAt, 'methodHours'),
+    'method_hold_ends',
+  ),
+  accountHoldEnds: nullableText(holdEnd(users.createdAt, 'accountHours'), 'account_hold_ends'),
+  rejectedAt: nullableText(transactions.rejectedAt, 'rejected_at_text'),
+  offerCreatedAt: nullableText(transactions.offerCreatedAt, 'offer_created_at_text'),
+  offerExpiresAt: nullableText(transactions.offerExpiresAt, 'offer_expires_at_text'),
+  offerDecidedAt: nullableText(transactions.offerDecidedAt, 'offer_decided_at_text'),
+  appealCreatedAt: nullableText(transactions.appealCreatedAt, 'appeal_created_at_text'),
+  appealDecidedAt: nullableText(transactions.appealDecidedAt, 'appeal_decided_at_text'),
+  feedbackCreatedAt: nullableText(feedback.createdAt, 'feedback_created_at'),
+};
+
+/** One transaction as the polled answers write it: the route's serialiser, for one item. */
+const serializeTransaction = fastJson(
+  z.toJSONSchema(transactionSchema, {
+    target: 'draft-7',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Parameters<typeof fastJson>[0],
+);
+
+/**
+ * One customer's cards from one read, newest first: all of them, or the newest
+ * RECENT_TRANSACTIONS_LIMIT when only the recent page asked. The list and the recent page asked
+ * in the same batch share one read and each card's JSON, written once (issue 45).
+ */
+export class CustomerCards {
+  private readonly json: string[] = [];
+
+  constructor(readonly rows: Row[]) {}
+
+  /**
+   * The answer's bytes for the first `limit` cards (all without one): an array of the cards, as
+   * the route's serialiser writes `z.array(transactionSchema)`. A card's JSON is made at the first
+   * answer's `holds.now`: the list and the recent page of one read say the same.
+   */
+  body(holds: HoldRules, limit = Number.POSITIVE_INFINITY): string {
+    const count = Math.min(limit, this.rows.length);
+    let out = '[';
+    for (let i = 0; i < count; i++) {
+      if (i > 0) out += ',';
+      out += this.json[i] ??= serializeTransaction(toTransaction(this.rows[i]!, holds));
+    }
+    return `${out}]`;
+  }
+}
+
+const newestFirst = [desc(transactions.createdAt), desc(transactions.id)];
+
+/**
+ * Customers' cards, every customer asked for at once in one statement (db/batch.ts): the whole
+ * list for those whose list was asked, and for the others (the recent page alone) the newest few,
+ * read through the index per customer. A customer whose list and recent page are asked in the
+ * same batch is read once, whole.
+ */
+const cardsLoader = (db: Db) =>
+  prepared(db, 'customer-cards', (db) => {
+    const queue = queueOf(db);
+    const inQueue = eq(sql`"queue"."card_id"`, transactions.id);
+    const all = mappedOnce(
+      withJoins(
+        db
+          .with(queue)
+          .select({ ...answerColumns, userId: transactions.userId })
+          .from(transactions)
+          .$dynamic(),
+      )
+        .leftJoin(queue, inQueue)
         .where(byUserIds)
-        .orderBy(desc(transactions.createdAt), desc(transactions.id))
+        .orderBy(...newestFirst)
         .prepare('transactions-list-many'),
     );
-    return new BatchLoader(
-      async (userIds: string[]) => {
-        const rows = await statement.execute({ userIds });
-        return groupBy(rows, (row) => row.userId);
-      },
-      () => [],
-    );
-  });
-
-/** The newest RECENT_TRANSACTIONS_LIMIT of each customer, read through the index per customer. */
-const recentLoader = (db: Db) =>
-  prepared(db, 'transactions-recent', (db) => {
-    const latest = selectTransactions(db)
+    const latest = withJoins(db.select(answerColumns).from(transactions).$dynamic())
+      .leftJoin(queue, inQueue)
       .where(eq(transactions.userId, sql`ids.user_id`))
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .orderBy(...newestFirst)
       .limit(RECENT_TRANSACTIONS_LIMIT)
       .as('latest');
     const fields = Object.fromEntries(
-      Object.keys(columns).map((name) => [name, latest[name as keyof typeof columns]]),
-    ) as { [K in keyof typeof columns]: (typeof latest)[K] };
-    const statement = mappedOnce(
+      Object.keys(answerColumns).map((name) => [name, latest[name as keyof typeof answerColumns]]),
+    ) as { [K in keyof typeof answerColumns]: (typeof latest)[K] };
+    const recent = mappedOnce(
       db
+        .with(queue)
         .select({ userId: sql<string>`ids.user_id`.as('user_id'), ...fields })
         .from(sql`unnest(${sql.placeholder('userIds')}::uuid[]) as ids(user_id)`)
         .crossJoinLateral(latest)
         .prepare('transactions-recent-many'),
     );
-    return new BatchLoader(
+    /** Customers whose whole list is asked for, until the batch that reads them starts. */
+    const whole = new Set<string>();
+    /** The payout holds' hours, the app's configuration (one app to a database). */
+    const hours = { methodHours: 0, accountHours: 0 };
+    const loader = new BatchLoader(
       async (userIds: string[]) => {
-        const rows = await statement.execute({ userIds });
-        return groupBy(rows, (row) => row.userId);
+        const wholeIds = new Set(userIds.filter((id) => whole.delete(id)));
+        const recentIds = userIds.filter((id) => !wholeIds.has(id));
+        const [wholeRows, recentRows] = await Promise.all([
+          wholeIds.size > 0 ? all.execute({ userIds: [...wholeIds], ...hours }) : [],
+          recentIds.length > 0 ? recent.execute({ userIds: recentIds, ...hours }) : [],
+        ]);
+        const found = new Map<string, CustomerCards>();
+        for (const [id, rows] of groupBy([...wholeRows, ...recentRows], (row) => row.userId))
+          found.set(id, new CustomerCards(rows));
+        return found;
       },
-      () => [],
+      () => new CustomerCards([]),
     );
+    return {
+      load(userId: string, wholeList: boolean, holds: HoldRules) {
+        if (wholeList) whole.add(userId);
+        hours.methodHours = holds.newMethodHours;
+        hours.accountHours = holds.newAccountHours;
+        return loader.load(userId);
+      },
+    };
   });
 
-/** The customer's transactions, newest first (all of them, or the most recent few). */
+/** The customer's cards, newest first (all of them, or the most recent few). */
+export function customerCards(
+  db: Db,
+  userId: string,
+  holds: HoldRules,
+  recent = false,
+): Promise<CustomerCards> {
+  return cardsLoader(db).load(userId, !recent, holds);
+}
+
+/** The customer's transactions as the API answers them (all of them, or the most recent few). */
 export async function listTransactions(db: Db, userId: string, holds: HoldRules, recent = false) {
-  const rows = await (recent ? recentLoader(db) : listLoader(db)).load(userId);
-  return rows.map((row) => toTransaction(row, holds));
+  const cards = await customerCards(db, userId, holds, recent);
+  return cards.body(holds, recent ? RECENT_TRANSACTIONS_LIMIT : undefined);
 }
 
 export async function findTransaction(db: Db, id: string, userId?: string) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTransactionSchema } from '../../../shared/card-rules';
@@ -30,6 +30,13 @@ import { renderReceipt } from './receipt';
 import { recordScamCheckRefusal, submitCard } from './submit';
 import { cardTimeline } from './timeline';
 import { withdrawCard } from './withdraw';
+
+/**
+ * An answer already written as JSON (the customer's cards, issue 45): sent as it is, with the
+ * type the route's serialiser would have given it.
+ */
+const sendJson = (reply: FastifyReply, body: string) =>
+  reply.type('application/json; charset=utf-8').send(body);
 
 const RECEIPT_NOT_PAID = 'A receipt is available once the payout has been sent';
 
@@ -65,7 +72,8 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => listTransactions(app.db, accountOf(request).id, holdRulesOf(app)),
+    async (request, reply) =>
+      sendJson(reply, await listTransactions(app.db, accountOf(request).id, holdRulesOf(app))),
   );
 
   r.get(
@@ -75,7 +83,11 @@ export default async function cardRoutes(app: FastifyInstance) {
       config: { live: { topic: 'transactions' } },
       schema: { response: { 200: z.array(transactionSchema) } },
     },
-    async (request) => listTransactions(app.db, accountOf(request).id, holdRulesOf(app), true),
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await listTransactions(app.db, accountOf(request).id, holdRulesOf(app), true),
+      ),
   );
 
   r.get(
