@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import {
   BULK_CSV_COLUMNS,
@@ -8,6 +7,7 @@ import {
 } from '../../../shared/partner-api';
 import { badRequest, HttpError } from '../../common/http-error';
 import { submitCard } from '../cards';
+import { csvRows } from '../files';
 
 /** The `code` of a refusal by status, when the refusal names none (the single route's too). */
 export const CODE_BY_STATUS: Record<number, string> = {
@@ -24,17 +24,7 @@ export const CODE_BY_STATUS: Record<number, string> = {
 
 /** A bulk CSV's rows as the JSON's card objects (a header row naming the columns first). */
 export function rowsOfCsv(bytes: Buffer): Record<string, string>[] {
-  let rows: string[][];
-  try {
-    rows = parse(bytes, {
-      bom: true,
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: true,
-    });
-  } catch (error) {
-    throw badRequest(`The file is not CSV: ${(error as Error).message}`, 'file');
-  }
+  const rows = csvRows(bytes);
   const header = rows[0]?.map((cell) => cell.trim()) ?? [];
   if (!['brand', 'value', 'format', 'code'].every((c) => header.includes(c))) {
     throw badRequest(`The first row must name the columns: ${BULK_CSV_COLUMNS.join(', ')}`, 'file');
