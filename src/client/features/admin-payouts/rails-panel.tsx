@@ -1,4 +1,4 @@
-import { type PayoutRail, railLabel } from '@shared/disbursements';
+import { type PayoutRail, RAIL_ENV, railLabel } from '@shared/disbursements';
 import { fromCents, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -17,25 +17,6 @@ const KIND_TEXT: Record<PayoutRail['kind'], string> = {
   manual: 'Staff pay from the list below (or the CSV) and mark the cards sent.',
   ach_file: 'Finance builds a NACHA file of queued bank payouts and uploads it to the bank.',
   evm_token: 'A token transfer from the hot wallet, confirmed on chain.',
-};
-
-/** The environment each kind needs before it can pay (the server reads it at start). */
-const KIND_ENV: Record<PayoutRail['kind'], string[]> = {
-  manual: [],
-  ach_file: [
-    'ACH_ORIGIN_ROUTING',
-    'ACH_ORIGIN_NAME',
-    'ACH_DESTINATION_ROUTING',
-    'ACH_DESTINATION_NAME',
-    'ACH_COMPANY_NAME',
-    'ACH_COMPANY_ID',
-  ],
-  evm_token: [
-    'PAYOUT_EVM_RPC_URL',
-    'PAYOUT_EVM_CHAIN_ID',
-    'PAYOUT_EVM_TOKEN_ADDRESS',
-    'PAYOUT_EVM_PRIVATE_KEY',
-  ],
 };
 
 /** A token amount with up to 18 decimals, as cents (cut, not rounded): for comparing with money. */
@@ -149,7 +130,7 @@ function RailCard({
   onToggle: () => void;
 }) {
   const switchId = `auto-payout-${rail.rail}`;
-  const env = KIND_ENV[rail.kind];
+  const env = RAIL_ENV[rail.kind];
   return (
     <li
       className="grid content-start gap-3 rounded-lg border p-4 text-sm"
