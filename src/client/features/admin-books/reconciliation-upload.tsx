@@ -1,6 +1,5 @@
 import { PAYMENT_METHOD_INFO, PAYMENT_METHOD_TYPES } from '@shared/payment-methods';
 import type { Reconciliation } from '@shared/reconciliation';
-import { useMutation } from '@tanstack/react-query';
 import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
 import { FormAlert } from '@/components/form-text-field';
@@ -8,7 +7,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
+import { useFileForm } from '@/lib/file-form';
 import { refreshAfterReconciliation } from './queries';
 import { ReconciliationResult } from './reconciliation-result';
 
@@ -18,26 +18,19 @@ import { ReconciliationResult } from './reconciliation-result';
  */
 export function ReconciliationUpload() {
   const [paymentType, setPaymentType] = React.useState<string>('paypal');
-  const [file, setFile] = React.useState<File | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
-  const upload = useMutation({
-    mutationFn: async () => {
+  const { upload, error, submit, choose } = useFileForm({
+    send: async (file) => {
       const form = new FormData();
       // The payment type before the file: the server reads the fields sent ahead of it.
       form.append('paymentType', paymentType);
-      form.append('file', file!);
+      form.append('file', file);
       const response = await apiRequest('POST', '/api/admin/reconciliation/statements', form);
       return (await response.json()) as Reconciliation;
     },
     onSuccess: () => refreshAfterReconciliation(),
-    onError: (e) => setError(serverMessage(e) ?? 'Could not read the statement'),
+    missing: 'Choose the statement file',
+    failed: 'Could not read the statement',
   });
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!file) return setError('Choose the statement file');
-    setError(null);
-    upload.mutate();
-  };
   return (
     <section className="grid gap-4" aria-labelledby="reconciliation-heading">
       <div>
@@ -69,12 +62,7 @@ export function ReconciliationUpload() {
           </NativeSelect>
         </Field>
         <Field id="reconciliation-file" label="Statement file (CSV)">
-          <Input
-            id="reconciliation-file"
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
+          <Input id="reconciliation-file" type="file" accept=".csv,text/csv" onChange={choose} />
         </Field>
         <Button type="submit" disabled={upload.isPending} data-testid="reconciliation-submit">
           <UploadIcon /> {upload.isPending ? 'Matching...' : 'Upload and match'}
