@@ -3,6 +3,7 @@ import type { Reconciliation } from '@shared/reconciliation';
 import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
 import { FormAlert } from '@/components/form-text-field';
+import { StaffSection } from '@/components/staff-section';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -32,16 +33,12 @@ export function ReconciliationUpload() {
     failed: 'Could not read the statement',
   });
   return (
-    <section className="grid gap-4" aria-labelledby="reconciliation-heading">
-      <div>
-        <h2 id="reconciliation-heading" className="font-semibold">
-          Reconcile a statement
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          A CSV from the payout method with date, amount and reference (payee optional). Lines are
-          matched to the payments sent by their reference and amount.
-        </p>
-      </div>
+    <StaffSection
+      id="reconciliation"
+      title="Reconcile a statement"
+      description="A CSV from the payout method with date, amount and reference (payee optional). Lines are matched to the payments sent by their reference and amount."
+      className="grid gap-4"
+    >
       <form
         className="grid gap-3 sm:grid-cols-[12rem_minmax(0,20rem)_auto] sm:items-end sm:justify-start"
         onSubmit={submit}
@@ -70,6 +67,6 @@ export function ReconciliationUpload() {
       </form>
       <FormAlert message={error} />
       {upload.data && <ReconciliationResult result={upload.data} />}
-    </section>
+    </StaffSection>
   );
 }

@@ -5,6 +5,7 @@ import { CheckIcon, DownloadIcon, FileStackIcon, LandmarkIcon, UploadIcon } from
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { FormAlert } from '@/components/form-text-field';
+import { StaffSection } from '@/components/staff-section';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -29,23 +30,16 @@ export function AchPanel() {
   const ach = rails.data?.find((r) => r.kind === 'ach_file');
   if (!ach?.configured) return null;
   return (
-    <section
+    <StaffSection
+      id="ach"
+      title="ACH batches"
+      description="Queued bank payouts go out in a NACHA file you upload to the bank. Mark the batch settled once the bank has paid it, or upload the bank's return file."
       className="grid grid-cols-[minmax(0,1fr)] gap-4"
-      aria-labelledby="ach-heading"
-      data-testid="ach-panel"
+      testId="ach-panel"
     >
-      <div>
-        <h2 id="ach-heading" className="font-semibold">
-          ACH batches
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Queued bank payouts go out in a NACHA file you upload to the bank. Mark the batch settled
-          once the bank has paid it, or upload the bank's return file.
-        </p>
-      </div>
       <AchBatches />
       <AchReturnsUpload />
-    </section>
+    </StaffSection>
   );
 }
 

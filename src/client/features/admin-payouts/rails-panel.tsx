@@ -4,6 +4,7 @@ import { paymentMethodLabel } from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { AlertTriangleIcon, CheckCircle2Icon, CircleSlashIcon, WalletIcon } from 'lucide-react';
 import * as React from 'react';
+import { StaffSection } from '@/components/staff-section';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
@@ -67,20 +68,13 @@ export function RailsPanel() {
   });
   const turningOn = asking ? !asking.autoPayout : false;
   return (
-    <section
+    <StaffSection
+      id="rails"
+      title="Payout rails"
+      description="How each payment method is paid. Manual is the default; an automatic rail pays approved cards by itself once its automatic payout is on."
       className="grid grid-cols-[minmax(0,1fr)] gap-3"
-      aria-labelledby="rails-heading"
-      data-testid="payout-rails"
+      testId="payout-rails"
     >
-      <div>
-        <h2 id="rails-heading" className="font-semibold">
-          Payout rails
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          How each payment method is paid. Manual is the default; an automatic rail pays approved
-          cards by itself once its automatic payout is on.
-        </p>
-      </div>
       {data ? (
         <ul className="grid grid-cols-[minmax(0,1fr)] gap-3 lg:grid-cols-3">
           {data.map((rail) => (
@@ -114,7 +108,7 @@ export function RailsPanel() {
         pending={set.isPending}
         onConfirm={() => asking && set.mutate({ rail: asking.rail, on: !asking.autoPayout })}
       />
-    </section>
+    </StaffSection>
   );
 }
 

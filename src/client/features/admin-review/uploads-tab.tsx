@@ -182,38 +182,36 @@ function QueueToolbar({
         <div className="sm:w-40">
           <StatusFilter value={filter.status} onChange={(status) => onFilter({ status })} />
         </div>
-        <div className="sm:w-40">
-          <NativeSelect
-            aria-label="Filter by automated checks"
-            value={filter.validation}
-            onChange={(e) => onFilter({ validation: e.target.value as 'all' | 'flagged' })}
-          >
-            <option value="all">All checks</option>
-            <option value="flagged">Flagged only</option>
-          </NativeSelect>
-        </div>
-        <div className="sm:w-40">
-          <NativeSelect
-            aria-label="Filter by appeals"
-            value={filter.appeal}
-            onChange={(e) => onFilter({ appeal: e.target.value as 'all' | 'pending' })}
-          >
-            <option value="all">All cards</option>
-            <option value="pending">
-              {appealsPending ? `Appeals (${appealsPending})` : 'Appeals'}
-            </option>
-          </NativeSelect>
-        </div>
-        <div className="sm:w-48">
-          <NativeSelect
-            aria-label="Filter by instant decisions"
-            value={filter.sampled}
-            onChange={(e) => onFilter({ sampled: e.target.value as 'all' | 'pending' })}
-          >
-            <option value="all">All decisions</option>
-            <option value="pending">Sampled for review</option>
-          </NativeSelect>
-        </div>
+        <ChoiceFilter
+          label="Filter by automated checks"
+          className="sm:w-40"
+          value={filter.validation}
+          onChange={(validation) => onFilter({ validation })}
+          choices={[
+            ['all', 'All checks'],
+            ['flagged', 'Flagged only'],
+          ]}
+        />
+        <ChoiceFilter
+          label="Filter by appeals"
+          className="sm:w-40"
+          value={filter.appeal}
+          onChange={(appeal) => onFilter({ appeal })}
+          choices={[
+            ['all', 'All cards'],
+            ['pending', appealsPending ? `Appeals (${appealsPending})` : 'Appeals'],
+          ]}
+        />
+        <ChoiceFilter
+          label="Filter by instant decisions"
+          className="sm:w-48"
+          value={filter.sampled}
+          onChange={(sampled) => onFilter({ sampled })}
+          choices={[
+            ['all', 'All decisions'],
+            ['pending', 'Sampled for review'],
+          ]}
+        />
         <div className="col-span-2 sm:w-60">
           <NativeSelect
             aria-label="Order"
@@ -227,6 +225,37 @@ function QueueToolbar({
           </NativeSelect>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** One of the queue's filters: a labelled choice among a few values. */
+function ChoiceFilter<V extends string>({
+  label,
+  className,
+  value,
+  onChange,
+  choices,
+}: {
+  label: string;
+  className: string;
+  value: V;
+  onChange: (value: V) => void;
+  choices: [V, string][];
+}) {
+  return (
+    <div className={className}>
+      <NativeSelect
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value as V)}
+      >
+        {choices.map(([choice, text]) => (
+          <option key={choice} value={choice}>
+            {text}
+          </option>
+        ))}
+      </NativeSelect>
     </div>
   );
 }
