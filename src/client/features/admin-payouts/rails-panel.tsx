@@ -202,26 +202,24 @@ function WalletBalances({ rail }: { rail: PayoutRail }) {
   return (
     <div className="grid gap-2">
       <dl className="grid grid-cols-2 gap-2" data-testid="wallet-balances">
-        <div className="rounded-md bg-muted/60 px-3 py-2">
-          <dt className="flex items-center gap-1 text-xs text-muted-foreground">
-            <WalletIcon className="size-3.5" aria-hidden /> Hot wallet token
-          </dt>
-          <dd
-            className="font-semibold tabular-nums [overflow-wrap:anywhere]"
-            data-testid="wallet-token"
-          >
-            {balanceText(rail.balances.token)} USDT
-          </dd>
-        </div>
-        <div className="rounded-md bg-muted/60 px-3 py-2">
-          <dt className="text-xs text-muted-foreground">Gas</dt>
-          <dd
-            className="font-semibold tabular-nums [overflow-wrap:anywhere]"
-            data-testid="wallet-gas"
-          >
-            {balanceText(rail.balances.gas)} BNB
-          </dd>
-        </div>
+        <WalletFigure
+          label={
+            <>
+              <WalletIcon className="size-3.5" aria-hidden /> Hot wallet token
+            </>
+          }
+          labelClassName="flex items-center gap-1 text-xs text-muted-foreground"
+          testId="wallet-token"
+        >
+          {balanceText(rail.balances.token)} USDT
+        </WalletFigure>
+        <WalletFigure
+          label="Gas"
+          labelClassName="text-xs text-muted-foreground"
+          testId="wallet-gas"
+        >
+          {balanceText(rail.balances.gas)} BNB
+        </WalletFigure>
       </dl>
       {short && (
         <p
@@ -235,6 +233,28 @@ function WalletBalances({ rail }: { rail: PayoutRail }) {
           holds enough, and go out then.
         </p>
       )}
+    </div>
+  );
+}
+
+/** One of the hot wallet's balances. */
+function WalletFigure({
+  label,
+  labelClassName,
+  testId,
+  children,
+}: {
+  label: React.ReactNode;
+  labelClassName: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="rounded-md bg-muted/60 px-3 py-2">
+      <dt className={labelClassName}>{label}</dt>
+      <dd className="font-semibold tabular-nums [overflow-wrap:anywhere]" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import {
   BULK_CSV_COLUMNS,
   type BulkResult,
   MAX_BULK_CARDS,
   partnerCardRequestSchema,
 } from '../../../shared/partner-api';
+
+type PartnerCard = z.output<typeof partnerCardRequestSchema>;
+
 import { badRequest, HttpError } from '../../common/http-error';
 import { submitCard } from '../cards';
 import { csvRows } from '../files';
@@ -44,6 +48,29 @@ export function rowsOfCsv(bytes: Buffer): Record<string, string>[] {
 }
 
 /**
+ * Sells one card of the partner API through the web form's command: limits, standing, holds and
+ * checks apply as they do there. Answers the new card's id.
+ */
+export function sellCard(app: FastifyInstance, userId: string, card: PartnerCard) {
+  return app.run((context) =>
+    submitCard(
+      context,
+      userId,
+      {
+        cardType: card.brand,
+        cardValue: card.value,
+        cardCondition: 'brand_new',
+        cardFormat: card.format,
+        paymentMethodId: card.paymentMethodId,
+        imageUrls: card.imageUrls ?? [],
+        cardCode: card.code,
+      },
+      { pin: card.pin, reference: card.reference },
+    ),
+  );
+}
+
+/**
  * Sells the rows one by one, in order, each through the single route's command (so limits count
  * as if they came one at a time): each row is all or nothing, never the file. A refusal carries
  * the code and message the single route gives.
@@ -63,22 +90,7 @@ export async function sellRows(
     }
     const card = parsed.data;
     try {
-      const id = await app.run((context) =>
-        submitCard(
-          context,
-          userId,
-          {
-            cardType: card.brand,
-            cardValue: card.value,
-            cardCondition: 'brand_new',
-            cardFormat: card.format,
-            paymentMethodId: card.paymentMethodId,
-            imageUrls: card.imageUrls ?? [],
-            cardCode: card.code,
-          },
-          { pin: card.pin, reference: card.reference },
-        ),
-      );
+      const id = await sellCard(app, userId, card);
       results.push({ index, status: 'created', id });
     } catch (error) {
       if (error instanceof HttpError && error.statusCode < 500) {

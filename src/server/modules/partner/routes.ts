@@ -20,13 +20,13 @@ import { tierFor, tierLabel } from '../../../shared/rates';
 import { badRequest, notFound } from '../../common/http-error';
 import { accountOf } from '../../plugins/auth';
 import { perKeyLimit, requireApiKey } from '../api-keys';
-import { partnerCard, partnerCards, submitCard } from '../cards';
+import { partnerCard, partnerCards } from '../cards';
 import { readFormFile } from '../files';
 import { balanceOf } from '../ledger';
 import { belowMinimum, termsForSubmission } from '../rates';
 import { webhookEndpointRoutes } from '../webhooks';
 
-import { CODE_BY_STATUS, rowsOfCsv, sellRows } from './bulk';
+import { CODE_BY_STATUS, rowsOfCsv, sellCard, sellRows } from './bulk';
 import { PARTNER_OPENAPI_PATH, partnerOpenApi } from './openapi';
 
 const CARD_NOT_FOUND = 'Card not found';
@@ -98,24 +98,7 @@ export default async function partnerRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = accountOf(request).id;
-      const body = request.body;
-      // The web form's command: limits, standing, holds and checks apply as they do there.
-      const id = await app.run((context) =>
-        submitCard(
-          context,
-          userId,
-          {
-            cardType: body.brand,
-            cardValue: body.value,
-            cardCondition: 'brand_new',
-            cardFormat: body.format,
-            paymentMethodId: body.paymentMethodId,
-            imageUrls: body.imageUrls ?? [],
-            cardCode: body.code,
-          },
-          { pin: body.pin, reference: body.reference },
-        ),
-      );
+      const id = await sellCard(app, userId, request.body);
       return reply.code(201).send((await partnerCard(app.db, userId, id))!);
     },
   );
