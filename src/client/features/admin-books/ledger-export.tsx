@@ -1,8 +1,8 @@
 import { DownloadIcon } from 'lucide-react';
 import * as React from 'react';
-import { StaffSection } from '@/components/staff-section';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
+import { StaffSection } from '@/features/admin-shared/staff-section';
 import { ledgerExportUrl } from './queries';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);

@@ -3,13 +3,13 @@ import type { Reconciliation } from '@shared/reconciliation';
 import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
 import { FormAlert } from '@/components/form-text-field';
-import { StaffSection } from '@/components/staff-section';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
+import { useFileForm } from '@/features/admin-shared/file-form';
+import { StaffSection } from '@/features/admin-shared/staff-section';
 import { apiRequest } from '@/lib/api';
-import { useFileForm } from '@/lib/file-form';
 import { refreshAfterReconciliation } from './queries';
 import { ReconciliationResult } from './reconciliation-result';
 

@@ -5,16 +5,16 @@ import { CheckIcon, DownloadIcon, FileStackIcon, LandmarkIcon, UploadIcon } from
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { FormAlert } from '@/components/form-text-field';
-import { StaffSection } from '@/components/staff-section';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useFileForm } from '@/features/admin-shared/file-form';
+import { StaffSection } from '@/features/admin-shared/staff-section';
 import { apiRequest, getJson } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
-import { useFileForm } from '@/lib/file-form';
 import { toast } from '@/lib/toast';
 import { achBatchesQuery, achFileUrl, payoutRailsQuery, refreshPayouts } from './queries';
 

@@ -5,7 +5,6 @@ import * as React from 'react';
 import { DateTimeStack } from '@/components/date-time';
 import { EmptyState } from '@/components/empty-state';
 import { Pager, useCursorPages } from '@/components/pager';
-import { StandingBadge } from '@/components/standing-badge';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -14,6 +13,7 @@ import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/component
 import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { CustomerLink } from '@/features/admin-shared/customer-link';
+import { StandingBadge } from '@/features/admin-shared/standing-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
 import { useStaffCan } from '@/lib/staff-role';

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import * as React from 'react';
-import { serverMessage } from './api';
+import { serverMessage } from '@/lib/api';
 
 /**
  * A staff form that sends one chosen file (a bank statement, an ACH return file): the file's
