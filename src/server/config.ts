@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { RAIL_ENV } from '../shared/disbursements';
 import { DEFAULT_OFFER_EXPIRY_HOURS, DEFAULT_REVIEW_TARGET_MINUTES } from '../shared/fair-dealing';
 import { type Keyring, keyringOf, newDataKeyText, parseDataKey } from './encryption';
 
@@ -434,17 +435,8 @@ function allOrNone(e: Record<string, unknown>, names: string[], what: string) {
   return true;
 }
 
-const ACH_VARIABLES = [
-  'ACH_ORIGIN_ROUTING',
-  'ACH_ORIGIN_NAME',
-  'ACH_DESTINATION_ROUTING',
-  'ACH_DESTINATION_NAME',
-  'ACH_COMPANY_NAME',
-  'ACH_COMPANY_ID',
-];
-
 function achConfigOf(e: z.infer<typeof envSchema>): AchConfig | undefined {
-  if (!allOrNone(e, ACH_VARIABLES, 'the ACH file rail')) return undefined;
+  if (!allOrNone(e, RAIL_ENV.ach_file, 'the ACH file rail')) return undefined;
   return {
     originRouting: e.ACH_ORIGIN_ROUTING!,
     originName: e.ACH_ORIGIN_NAME!,
@@ -455,18 +447,11 @@ function achConfigOf(e: z.infer<typeof envSchema>): AchConfig | undefined {
   };
 }
 
-const EVM_VARIABLES = [
-  'PAYOUT_EVM_RPC_URL',
-  'PAYOUT_EVM_CHAIN_ID',
-  'PAYOUT_EVM_TOKEN_ADDRESS',
-  'PAYOUT_EVM_PRIVATE_KEY',
-];
-
 /** A hot wallet key: 64 hex characters, 0x optional. */
 export const EVM_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 
 function evmConfigOf(e: z.infer<typeof envSchema>): EvmConfig | undefined {
-  if (!allOrNone(e, EVM_VARIABLES, 'the USDT rail')) return undefined;
+  if (!allOrNone(e, RAIL_ENV.evm_token, 'the USDT rail')) return undefined;
   const key = e.PAYOUT_EVM_PRIVATE_KEY!.trim();
   if (!EVM_KEY.test(key)) {
     // Refused at start in production; elsewhere the rail is simply not configured.

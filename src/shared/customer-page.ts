@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminTransactionSchema, adminUserSchema, auditEntrySchema } from './admin';
 import { wholeNumberParam } from './params';
+import { paymentMethodSchema } from './payment-methods';
 import { sessionSchema } from './sessions';
 import { chatMessageSchema, ticketSchema } from './support';
 import { verificationStateSchema } from './verification';
@@ -66,20 +67,8 @@ export const customerPayoutSchema = z.object({
 });
 export type CustomerPayout = z.infer<typeof customerPayoutSchema>;
 
-/** A payment method as the review dialog shows it (the same fields, no more). */
-export const customerPaymentMethodSchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  accountName: z.string(),
-  identifier: z.string().nullable(),
-  accountNumber: z.string().nullable(),
-  bankName: z.string().nullable(),
-  routingNumber: z.string().nullable(),
-  isDefault: z.boolean(),
-  createdAt: z.string(),
-  /** When payouts to it may start (a new payee's hold); null when they may now. */
-  payoutsFrom: z.string().nullable(),
-});
+/** A payment method as the review dialog shows it (the same fields as its owner sees). */
+export const customerPaymentMethodSchema = paymentMethodSchema;
 export type CustomerPaymentMethod = z.infer<typeof customerPaymentMethodSchema>;
 
 /** Standing now (decision 072), and its changes, newest first. */

@@ -58,6 +58,25 @@ export const payoutRailSchema = z.object({
 });
 export type PayoutRail = z.infer<typeof payoutRailSchema>;
 
+/** The environment each kind of rail needs before it can pay: all of it, or none (config.ts). */
+export const RAIL_ENV: Record<PayoutRail['kind'], string[]> = {
+  manual: [],
+  ach_file: [
+    'ACH_ORIGIN_ROUTING',
+    'ACH_ORIGIN_NAME',
+    'ACH_DESTINATION_ROUTING',
+    'ACH_DESTINATION_NAME',
+    'ACH_COMPANY_NAME',
+    'ACH_COMPANY_ID',
+  ],
+  evm_token: [
+    'PAYOUT_EVM_RPC_URL',
+    'PAYOUT_EVM_CHAIN_ID',
+    'PAYOUT_EVM_TOKEN_ADDRESS',
+    'PAYOUT_EVM_PRIVATE_KEY',
+  ],
+};
+
 export const setRailSchema = z.object({
   autoPayout: z.boolean({ error: 'autoPayout must be true or false' }),
 });

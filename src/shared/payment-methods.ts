@@ -207,16 +207,18 @@ export const updatePaymentMethodSchema = z
   .transform(keepTypesFields);
 export type UpdatePaymentMethodInput = z.input<typeof updatePaymentMethodSchema>;
 
-export interface PaymentMethod {
-  id: string;
-  type: string;
-  accountName: string;
-  identifier: string | null;
-  accountNumber: string | null;
-  bankName: string | null;
-  routingNumber: string | null;
-  isDefault: boolean;
-  createdAt: string;
+/** A saved payment method as its owner, and staff on the customer page, see it. */
+export const paymentMethodSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  accountName: z.string(),
+  identifier: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  bankName: z.string().nullable(),
+  routingNumber: z.string().nullable(),
+  isDefault: z.boolean(),
+  createdAt: z.string(),
   /** When payouts to it may start (a new payee's hold, decision 072); null with the hold off. */
-  payoutsFrom: string | null;
-}
+  payoutsFrom: z.string().nullable(),
+});
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;

@@ -22,17 +22,17 @@ export async function findUserByEmail(db: Db, email: string) {
   return row;
 }
 
+/** The columns of a customer's name and email, never their password hash. */
+export const nameAndEmail = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
 /** A customer's name and email, never their password hash. */
 export async function findUserById(db: Db, id: string) {
-  const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    })
-    .from(users)
-    .where(eq(users.id, id));
+  const [row] = await db.select(nameAndEmail).from(users).where(eq(users.id, id));
   return row;
 }
 

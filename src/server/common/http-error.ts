@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isUuid } from '../../shared/ids';
+import type { Capability } from '../../shared/staff-roles';
 
 /** An error whose message is meant for the client: thrown by routes, answered as-is. */
 export class HttpError extends Error {
@@ -27,6 +28,15 @@ export const NOT_FOUND_ISSUE = { answer: 404 } as const;
  */
 export const idParams = (message: string) =>
   z.object({ id: z.string().refine(isUuid, { message, params: NOT_FOUND_ISSUE }) });
+
+/**
+ * A staff route on one row: the capability it needs, and `:id` params answering 404 with
+ * `message` for a non-UUID, beside the rest of its schema.
+ */
+export const onId = <S extends object>(capability: Capability, message: string, schema: S) => ({
+  config: { capability },
+  schema: { params: idParams(message), ...schema },
+});
 
 /**
  * The one row a command's `select … for update` locked, or a 404 with `message` when there is

@@ -2,6 +2,7 @@ import { DownloadIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
+import { StaffSection } from '@/features/admin-shared/staff-section';
 import { ledgerExportUrl } from './queries';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -16,16 +17,12 @@ export function LedgerExport() {
   const wrong =
     !from || !to ? 'Choose both days' : from > to ? 'The first day comes after the last' : null;
   return (
-    <section className="grid gap-3" aria-labelledby="export-heading">
-      <div>
-        <h2 id="export-heading" className="font-semibold">
-          Accounting export
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Every posting between two days (UTC): date, entry, account, debit, credit, memo, card and
-          reference.
-        </p>
-      </div>
+    <StaffSection
+      id="export"
+      title="Accounting export"
+      description="Every posting between two days (UTC): date, entry, account, debit, credit, memo, card and reference."
+      className="grid gap-3"
+    >
       <div className="grid gap-3 sm:grid-cols-[auto_auto_auto] sm:items-end sm:justify-start">
         <TextField
           id="export-from"
@@ -54,6 +51,6 @@ export function LedgerExport() {
           </Button>
         )}
       </div>
-    </section>
+    </StaffSection>
   );
 }

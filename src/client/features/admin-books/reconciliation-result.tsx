@@ -14,22 +14,18 @@ export function ReconciliationResult({ result }: { result: Reconciliation }) {
         {result.fileName}: {plural(result.lines, 'line')} read, {result.matched} matched to a
         payment.
       </p>
-      <Part
+      <LinesPart
         title="Matched lines"
-        count={result.matchedLines.length}
+        lines={result.matchedLines}
         testId="reconciliation-matched"
         empty="No line matched a payment."
-      >
-        <Lines lines={result.matchedLines} label="Matched lines" />
-      </Part>
-      <Part
+      />
+      <LinesPart
         title="Lines without a payment"
-        count={result.unmatchedLines.length}
+        lines={result.unmatchedLines}
         testId="reconciliation-unmatched-lines"
         empty="Every line matched a payment."
-      >
-        <Lines lines={result.unmatchedLines} label="Lines without a payment" />
-      </Part>
+      />
       <Part
         title="Payments without a line"
         count={result.unmatchedPayments.length}
@@ -78,6 +74,25 @@ function Part({
       </h3>
       {count === 0 ? <p className="text-sm text-muted-foreground">{empty}</p> : children}
     </section>
+  );
+}
+
+/** A part listing statement lines: titled, counted, and labelled as its title says. */
+function LinesPart({
+  title,
+  lines,
+  testId,
+  empty,
+}: {
+  title: string;
+  lines: StatementLine[];
+  testId: string;
+  empty: string;
+}) {
+  return (
+    <Part title={title} count={lines.length} testId={testId} empty={empty}>
+      <Lines lines={lines} label={title} />
+    </Part>
   );
 }
 

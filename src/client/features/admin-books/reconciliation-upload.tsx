@@ -1,6 +1,5 @@
 import { PAYMENT_METHOD_INFO, PAYMENT_METHOD_TYPES } from '@shared/payment-methods';
 import type { Reconciliation } from '@shared/reconciliation';
-import { useMutation } from '@tanstack/react-query';
 import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
 import { FormAlert } from '@/components/form-text-field';
@@ -8,7 +7,9 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { apiRequest, serverMessage } from '@/lib/api';
+import { useFileForm } from '@/features/admin-shared/file-form';
+import { StaffSection } from '@/features/admin-shared/staff-section';
+import { apiRequest } from '@/lib/api';
 import { refreshAfterReconciliation } from './queries';
 import { ReconciliationResult } from './reconciliation-result';
 
@@ -18,37 +19,26 @@ import { ReconciliationResult } from './reconciliation-result';
  */
 export function ReconciliationUpload() {
   const [paymentType, setPaymentType] = React.useState<string>('paypal');
-  const [file, setFile] = React.useState<File | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
-  const upload = useMutation({
-    mutationFn: async () => {
+  const { upload, error, submit, choose } = useFileForm({
+    send: async (file) => {
       const form = new FormData();
       // The payment type before the file: the server reads the fields sent ahead of it.
       form.append('paymentType', paymentType);
-      form.append('file', file!);
+      form.append('file', file);
       const response = await apiRequest('POST', '/api/admin/reconciliation/statements', form);
       return (await response.json()) as Reconciliation;
     },
     onSuccess: () => refreshAfterReconciliation(),
-    onError: (e) => setError(serverMessage(e) ?? 'Could not read the statement'),
+    missing: 'Choose the statement file',
+    failed: 'Could not read the statement',
   });
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!file) return setError('Choose the statement file');
-    setError(null);
-    upload.mutate();
-  };
   return (
-    <section className="grid gap-4" aria-labelledby="reconciliation-heading">
-      <div>
-        <h2 id="reconciliation-heading" className="font-semibold">
-          Reconcile a statement
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          A CSV from the payout method with date, amount and reference (payee optional). Lines are
-          matched to the payments sent by their reference and amount.
-        </p>
-      </div>
+    <StaffSection
+      id="reconciliation"
+      title="Reconcile a statement"
+      description="A CSV from the payout method with date, amount and reference (payee optional). Lines are matched to the payments sent by their reference and amount."
+      className="grid gap-4"
+    >
       <form
         className="grid gap-3 sm:grid-cols-[12rem_minmax(0,20rem)_auto] sm:items-end sm:justify-start"
         onSubmit={submit}
@@ -69,12 +59,7 @@ export function ReconciliationUpload() {
           </NativeSelect>
         </Field>
         <Field id="reconciliation-file" label="Statement file (CSV)">
-          <Input
-            id="reconciliation-file"
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
+          <Input id="reconciliation-file" type="file" accept=".csv,text/csv" onChange={choose} />
         </Field>
         <Button type="submit" disabled={upload.isPending} data-testid="reconciliation-submit">
           <UploadIcon /> {upload.isPending ? 'Matching...' : 'Upload and match'}
@@ -82,6 +67,6 @@ export function ReconciliationUpload() {
       </form>
       <FormAlert message={error} />
       {upload.data && <ReconciliationResult result={upload.data} />}
-    </section>
+    </StaffSection>
   );
 }

@@ -22,6 +22,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { StandingBadge } from '@/features/admin-shared/standing-badge';
 import { ApiError, serverMessage } from '@/lib/api';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { toast } from '@/lib/toast';
@@ -59,37 +60,41 @@ export function CustomerPageView({ userId }: { userId: string }) {
       <BackLink />
       <CustomerHeader page={page} />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2 lg:items-start">
-        <Section id="cards" title="Cards" className="lg:col-span-2">
-          <CardsList page={page} />
-        </Section>
-        <Section id="payouts" title="Payouts">
-          <PayoutsList page={page} />
-        </Section>
-        <Section id="payment-methods" title="Payment methods">
-          <PaymentMethodsList methods={page.paymentMethods} />
-        </Section>
-        <Section id="verification" title="Verification">
-          <VerificationView verification={page.verification} />
-        </Section>
-        <Section id="standing" title="Standing">
-          <StandingView standing={page.standing} />
-        </Section>
-        <Section id="sessions" title="Sessions">
-          <SessionsList sessions={page.sessions} />
-        </Section>
-        <Section id="notes" title="Staff notes">
-          <Notes page={page} />
-        </Section>
-        <Section id="chat" title="Chat">
-          <ChatView chat={page.chat} />
-        </Section>
-        <Section id="tickets" title="Tickets">
-          <TicketsList tickets={page.tickets} />
-        </Section>
+        {SECTIONS.map(({ id, title, className, body }) => (
+          <Section key={id} id={id} title={title} className={className}>
+            {body(page)}
+          </Section>
+        ))}
       </div>
     </div>
   );
 }
+
+/** The page's sections, in order: the cards across the page, the rest two a row on wide screens. */
+const SECTIONS: {
+  id: string;
+  title: string;
+  className?: string;
+  body: (page: CustomerPage) => React.ReactNode;
+}[] = [
+  { id: 'cards', title: 'Cards', className: 'lg:col-span-2', body: (p) => <CardsList page={p} /> },
+  { id: 'payouts', title: 'Payouts', body: (p) => <PayoutsList page={p} /> },
+  {
+    id: 'payment-methods',
+    title: 'Payment methods',
+    body: (p) => <PaymentMethodsList methods={p.paymentMethods} />,
+  },
+  {
+    id: 'verification',
+    title: 'Verification',
+    body: (p) => <VerificationView verification={p.verification} />,
+  },
+  { id: 'standing', title: 'Standing', body: (p) => <StandingView standing={p.standing} /> },
+  { id: 'sessions', title: 'Sessions', body: (p) => <SessionsList sessions={p.sessions} /> },
+  { id: 'notes', title: 'Staff notes', body: (p) => <Notes page={p} /> },
+  { id: 'chat', title: 'Chat', body: (p) => <ChatView chat={p.chat} /> },
+  { id: 'tickets', title: 'Tickets', body: (p) => <TicketsList tickets={p.tickets} /> },
+];
 
 function BackLink() {
   return (
@@ -145,7 +150,7 @@ function CustomerHeader({ page }: { page: CustomerPage }) {
           <h1 className="min-w-0 text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">
             {name}
           </h1>
-          <StandingBadge standing={u.standing} />
+          <StandingBadge standing={u.standing} testId="customer-standing-badge" />
         </div>
         <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
           <Detail label="Email" className="col-span-2">
@@ -165,22 +170,6 @@ function CustomerHeader({ page }: { page: CustomerPage }) {
         </dl>
       </CardContent>
     </Card>
-  );
-}
-
-function StandingBadge({ standing }: { standing: CustomerPage['user']['standing'] }) {
-  if (standing === 'active') return <Badge variant="outline">Active</Badge>;
-  return (
-    <Badge
-      className={
-        standing === 'closed'
-          ? 'bg-muted text-foreground'
-          : 'bg-destructive text-destructive-foreground'
-      }
-      data-testid="customer-standing-badge"
-    >
-      {standing === 'closed' ? 'Closed' : 'Suspended'}
-    </Badge>
   );
 }
 
@@ -356,7 +345,7 @@ function StandingView({ standing: s }: { standing: CustomerPage['standing'] }) {
     <div className="grid gap-3 text-sm">
       <dl className="grid grid-cols-2 gap-x-6 gap-y-2">
         <Detail label="Now">
-          <StandingBadge standing={s.standing} />
+          <StandingBadge standing={s.standing} testId="customer-standing-badge" />
         </Detail>
         {s.changedAt && <Detail label="Since">{formatDateTime(s.changedAt)}</Detail>}
         {s.reason && (

@@ -10,7 +10,9 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { apiRequest, getJson, serverMessage } from '@/lib/api';
+import { useFileForm } from '@/features/admin-shared/file-form';
+import { StaffSection } from '@/features/admin-shared/staff-section';
+import { apiRequest, getJson } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
 import { toast } from '@/lib/toast';
@@ -28,23 +30,16 @@ export function AchPanel() {
   const ach = rails.data?.find((r) => r.kind === 'ach_file');
   if (!ach?.configured) return null;
   return (
-    <section
+    <StaffSection
+      id="ach"
+      title="ACH batches"
+      description="Queued bank payouts go out in a NACHA file you upload to the bank. Mark the batch settled once the bank has paid it, or upload the bank's return file."
       className="grid grid-cols-[minmax(0,1fr)] gap-4"
-      aria-labelledby="ach-heading"
-      data-testid="ach-panel"
+      testId="ach-panel"
     >
-      <div>
-        <h2 id="ach-heading" className="font-semibold">
-          ACH batches
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Queued bank payouts go out in a NACHA file you upload to the bank. Mark the batch settled
-          once the bank has paid it, or upload the bank's return file.
-        </p>
-      </div>
       <AchBatches />
       <AchReturnsUpload />
-    </section>
+    </StaffSection>
   );
 }
 
@@ -189,12 +184,10 @@ interface Returned {
 }
 
 function AchReturnsUpload() {
-  const [file, setFile] = React.useState<File | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
-  const upload = useMutation({
-    mutationFn: async (): Promise<Returned[]> => {
+  const { upload, error, submit, choose } = useFileForm({
+    send: async (file): Promise<Returned[]> => {
       const form = new FormData();
-      form.append('file', file!);
+      form.append('file', file);
       const response = await apiRequest('POST', '/api/admin/ach-returns', form);
       const { returned } = (await response.json()) as {
         returned: { disbursementId: string; code: string }[];
@@ -210,14 +203,9 @@ function AchReturnsUpload() {
       );
     },
     onSuccess: () => refreshPayouts(),
-    onError: (e) => setError(serverMessage(e) ?? 'Could not read the return file'),
+    missing: 'Choose the return file',
+    failed: 'Could not read the return file',
   });
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!file) return setError('Choose the return file');
-    setError(null);
-    upload.mutate();
-  };
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <form
@@ -227,12 +215,7 @@ function AchReturnsUpload() {
         data-testid="ach-returns-form"
       >
         <Field id="ach-return-file" label="Return file from the bank">
-          <Input
-            id="ach-return-file"
-            type="file"
-            accept=".ach,.txt,text/plain"
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
+          <Input id="ach-return-file" type="file" accept=".ach,.txt,text/plain" onChange={choose} />
         </Field>
         <Button
           type="submit"

@@ -1,4 +1,4 @@
-import { type PayoutRail, railLabel } from '@shared/disbursements';
+import { type PayoutRail, RAIL_ENV, railLabel } from '@shared/disbursements';
 import { fromCents, toCents } from '@shared/money';
 import { paymentMethodLabel } from '@shared/payment-methods';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import * as React from 'react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
+import { StaffSection } from '@/features/admin-shared/staff-section';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
@@ -17,25 +18,6 @@ const KIND_TEXT: Record<PayoutRail['kind'], string> = {
   manual: 'Staff pay from the list below (or the CSV) and mark the cards sent.',
   ach_file: 'Finance builds a NACHA file of queued bank payouts and uploads it to the bank.',
   evm_token: 'A token transfer from the hot wallet, confirmed on chain.',
-};
-
-/** The environment each kind needs before it can pay (the server reads it at start). */
-const KIND_ENV: Record<PayoutRail['kind'], string[]> = {
-  manual: [],
-  ach_file: [
-    'ACH_ORIGIN_ROUTING',
-    'ACH_ORIGIN_NAME',
-    'ACH_DESTINATION_ROUTING',
-    'ACH_DESTINATION_NAME',
-    'ACH_COMPANY_NAME',
-    'ACH_COMPANY_ID',
-  ],
-  evm_token: [
-    'PAYOUT_EVM_RPC_URL',
-    'PAYOUT_EVM_CHAIN_ID',
-    'PAYOUT_EVM_TOKEN_ADDRESS',
-    'PAYOUT_EVM_PRIVATE_KEY',
-  ],
 };
 
 /** A token amount with up to 18 decimals, as cents (cut, not rounded): for comparing with money. */
@@ -86,20 +68,13 @@ export function RailsPanel() {
   });
   const turningOn = asking ? !asking.autoPayout : false;
   return (
-    <section
+    <StaffSection
+      id="rails"
+      title="Payout rails"
+      description="How each payment method is paid. Manual is the default; an automatic rail pays approved cards by itself once its automatic payout is on."
       className="grid grid-cols-[minmax(0,1fr)] gap-3"
-      aria-labelledby="rails-heading"
-      data-testid="payout-rails"
+      testId="payout-rails"
     >
-      <div>
-        <h2 id="rails-heading" className="font-semibold">
-          Payout rails
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          How each payment method is paid. Manual is the default; an automatic rail pays approved
-          cards by itself once its automatic payout is on.
-        </p>
-      </div>
       {data ? (
         <ul className="grid grid-cols-[minmax(0,1fr)] gap-3 lg:grid-cols-3">
           {data.map((rail) => (
@@ -133,7 +108,7 @@ export function RailsPanel() {
         pending={set.isPending}
         onConfirm={() => asking && set.mutate({ rail: asking.rail, on: !asking.autoPayout })}
       />
-    </section>
+    </StaffSection>
   );
 }
 
@@ -149,7 +124,7 @@ function RailCard({
   onToggle: () => void;
 }) {
   const switchId = `auto-payout-${rail.rail}`;
-  const env = KIND_ENV[rail.kind];
+  const env = RAIL_ENV[rail.kind];
   return (
     <li
       className="grid content-start gap-3 rounded-lg border p-4 text-sm"
@@ -227,26 +202,24 @@ function WalletBalances({ rail }: { rail: PayoutRail }) {
   return (
     <div className="grid gap-2">
       <dl className="grid grid-cols-2 gap-2" data-testid="wallet-balances">
-        <div className="rounded-md bg-muted/60 px-3 py-2">
-          <dt className="flex items-center gap-1 text-xs text-muted-foreground">
-            <WalletIcon className="size-3.5" aria-hidden /> Hot wallet token
-          </dt>
-          <dd
-            className="font-semibold tabular-nums [overflow-wrap:anywhere]"
-            data-testid="wallet-token"
-          >
-            {balanceText(rail.balances.token)} USDT
-          </dd>
-        </div>
-        <div className="rounded-md bg-muted/60 px-3 py-2">
-          <dt className="text-xs text-muted-foreground">Gas</dt>
-          <dd
-            className="font-semibold tabular-nums [overflow-wrap:anywhere]"
-            data-testid="wallet-gas"
-          >
-            {balanceText(rail.balances.gas)} BNB
-          </dd>
-        </div>
+        <WalletFigure
+          label={
+            <>
+              <WalletIcon className="size-3.5" aria-hidden /> Hot wallet token
+            </>
+          }
+          labelClassName="flex items-center gap-1 text-xs text-muted-foreground"
+          testId="wallet-token"
+        >
+          {balanceText(rail.balances.token)} USDT
+        </WalletFigure>
+        <WalletFigure
+          label="Gas"
+          labelClassName="text-xs text-muted-foreground"
+          testId="wallet-gas"
+        >
+          {balanceText(rail.balances.gas)} BNB
+        </WalletFigure>
       </dl>
       {short && (
         <p
@@ -260,6 +233,28 @@ function WalletBalances({ rail }: { rail: PayoutRail }) {
           holds enough, and go out then.
         </p>
       )}
+    </div>
+  );
+}
+
+/** One of the hot wallet's balances. */
+function WalletFigure({
+  label,
+  labelClassName,
+  testId,
+  children,
+}: {
+  label: React.ReactNode;
+  labelClassName: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="rounded-md bg-muted/60 px-3 py-2">
+      <dt className={labelClassName}>{label}</dt>
+      <dd className="font-semibold tabular-nums [overflow-wrap:anywhere]" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }

@@ -2,16 +2,30 @@ import type { QueueSort } from '@shared/admin';
 import { useQuery } from '@tanstack/react-query';
 import { KeyboardIcon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
+import { OptionsSelect } from '@/components/options-select';
 import { Pager, useCursorPages } from '@/components/pager';
 import { SearchInput } from '@/components/search-input';
 import { StatusFilter, type StatusFilterValue } from '@/components/status-filter';
 import { Button } from '@/components/ui/button';
-import { NativeSelect } from '@/components/ui/native-select';
 import { adminTransactionsQuery, reviewSummaryQuery } from '@/features/admin-shared/queries';
 import { useShortcuts } from '@/hooks/use-shortcuts';
 import { QueueRows } from './queue-rows';
 import { ReviewDialog } from './review-dialog';
 import { ShortcutsDialog } from './review-shortcuts';
+
+/** The queue's fixed choices: automated checks, instant decisions and the order. */
+const CHECKS = [
+  ['all', 'All checks'],
+  ['flagged', 'Flagged only'],
+] as const;
+const DECISIONS = [
+  ['all', 'All decisions'],
+  ['pending', 'Sampled for review'],
+] as const;
+const ORDERS = [
+  ['waiting', 'Oldest waiting first'],
+  ['newest', 'Newest first'],
+] as const;
 
 function useDebounced<T>(value: T, ms = 300) {
   const [debounced, setDebounced] = React.useState(value);
@@ -183,48 +197,41 @@ function QueueToolbar({
           <StatusFilter value={filter.status} onChange={(status) => onFilter({ status })} />
         </div>
         <div className="sm:w-40">
-          <NativeSelect
-            aria-label="Filter by automated checks"
+          <OptionsSelect
+            label="Filter by automated checks"
             value={filter.validation}
-            onChange={(e) => onFilter({ validation: e.target.value as 'all' | 'flagged' })}
-          >
-            <option value="all">All checks</option>
-            <option value="flagged">Flagged only</option>
-          </NativeSelect>
+            onChange={(validation) => onFilter({ validation })}
+            options={CHECKS}
+          />
         </div>
         <div className="sm:w-40">
-          <NativeSelect
-            aria-label="Filter by appeals"
+          <OptionsSelect
+            label="Filter by appeals"
             value={filter.appeal}
-            onChange={(e) => onFilter({ appeal: e.target.value as 'all' | 'pending' })}
-          >
-            <option value="all">All cards</option>
-            <option value="pending">
-              {appealsPending ? `Appeals (${appealsPending})` : 'Appeals'}
-            </option>
-          </NativeSelect>
+            onChange={(appeal) => onFilter({ appeal })}
+            options={[
+              ['all', 'All cards'],
+              ['pending', appealsPending ? `Appeals (${appealsPending})` : 'Appeals'],
+            ]}
+          />
         </div>
         <div className="sm:w-48">
-          <NativeSelect
-            aria-label="Filter by instant decisions"
+          <OptionsSelect
+            label="Filter by instant decisions"
             value={filter.sampled}
-            onChange={(e) => onFilter({ sampled: e.target.value as 'all' | 'pending' })}
-          >
-            <option value="all">All decisions</option>
-            <option value="pending">Sampled for review</option>
-          </NativeSelect>
+            onChange={(sampled) => onFilter({ sampled })}
+            options={DECISIONS}
+          />
         </div>
         <div className="col-span-2 sm:w-60">
-          <NativeSelect
-            aria-label="Order"
+          <OptionsSelect<QueueSort>
+            label="Order"
             value={searching ? 'newest' : filter.sort}
             disabled={searching}
             title={searching ? 'Search results are listed newest first' : undefined}
-            onChange={(e) => onFilter({ sort: e.target.value as QueueSort })}
-          >
-            <option value="waiting">Oldest waiting first</option>
-            <option value="newest">Newest first</option>
-          </NativeSelect>
+            onChange={(sort) => onFilter({ sort })}
+            options={ORDERS}
+          />
         </div>
       </div>
     </div>

@@ -13,6 +13,7 @@ import { Table, TableBody, TableCell, TableColumns, TableRow } from '@/component
 import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { CustomerLink } from '@/features/admin-shared/customer-link';
+import { StandingBadge } from '@/features/admin-shared/standing-badge';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
 import { useStaffCan } from '@/lib/staff-role';
@@ -189,7 +190,7 @@ function UserRow({
       </TableCell>
       <TableCell className="tabular-nums">{u.isAdmin ? '—' : u.verificationLevel}</TableCell>
       <TableCell>
-        <StandingBadge standing={u.standing} reason={u.standingReason} />
+        <StandingBadge standing={u.standing} reason={u.standingReason} testId="standing-badge" />
       </TableCell>
       <TableCell className="whitespace-nowrap text-right">
         {!u.isAdmin &&
@@ -270,21 +271,3 @@ const STANDING_TEXTS: Record<StandingAction, (email: string) => string> = {
     `Every session of ${email} ends and sign-in is refused; their pending cards are rejected as "Account closed", approved cards still owed stay payable. They are emailed; this is audited.`,
   reinstate: (email) => `${email} may sell and be paid again. They are emailed; this is audited.`,
 };
-
-/** Active, suspended or closed (decision 072); the reason on hover. */
-function StandingBadge({ standing, reason }: { standing: string; reason: string | null }) {
-  if (standing === 'active') return <Badge variant="outline">Active</Badge>;
-  return (
-    <Badge
-      className={
-        standing === 'closed'
-          ? 'bg-muted text-foreground'
-          : 'bg-destructive text-destructive-foreground'
-      }
-      title={reason ?? undefined}
-      data-testid="standing-badge"
-    >
-      {standing === 'closed' ? 'Closed' : 'Suspended'}
-    </Badge>
-  );
-}

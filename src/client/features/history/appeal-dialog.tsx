@@ -10,7 +10,6 @@ import { useMutation } from '@tanstack/react-query';
 import { ScaleIcon } from 'lucide-react';
 import * as React from 'react';
 import { FormActions } from '@/components/form-actions';
-import { Button } from '@/components/ui/button';
 import { DialogFrame } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
@@ -19,6 +18,7 @@ import { formatDateTime } from '@/lib/dates';
 import { refreshAfterSubmission } from '@/lib/queries';
 import { toast } from '@/lib/toast';
 import { ACCEPTED_UPLOAD_TYPES, localFileProblem, uploadFile } from '@/lib/upload';
+import { CardActionButton } from './card-action-button';
 
 /**
  * A rejected card's appeal (decision 073): the button while one may still be made (once, within
@@ -47,15 +47,9 @@ export function CardAppeal({ transaction: t }: { transaction: Transaction }) {
   if (!canAppeal(t, Date.now())) return null;
   return (
     <>
-      <Button
-        variant="outline"
-        size="sm"
-        className="justify-self-start"
-        onClick={() => setOpen(true)}
-        data-testid="appeal-button"
-      >
+      <CardActionButton onClick={() => setOpen(true)} testId="appeal-button">
         <ScaleIcon /> Appeal
-      </Button>
+      </CardActionButton>
       <AppealDialog transaction={t} open={open} onOpenChange={setOpen} />
     </>
   );

@@ -3,11 +3,11 @@ import { useMutation } from '@tanstack/react-query';
 import { Undo2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
-import { Button } from '@/components/ui/button';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
 import { refreshAfterSubmission } from '@/lib/queries';
 import { toast } from '@/lib/toast';
+import { CardActionButton } from './card-action-button';
 
 /**
  * A seller takes back a card waiting for review (decision 135), after a confirmation. The server
@@ -39,15 +39,9 @@ export function WithdrawCard({
   if (!withdrawable) return null;
   return (
     <>
-      <Button
-        variant="outline"
-        size="sm"
-        className="justify-self-start"
-        onClick={() => setOpen(true)}
-        data-testid="withdraw-card"
-      >
+      <CardActionButton onClick={() => setOpen(true)} testId="withdraw-card">
         <Undo2Icon /> Withdraw card
-      </Button>
+      </CardActionButton>
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}

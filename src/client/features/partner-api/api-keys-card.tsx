@@ -7,22 +7,19 @@ import {
   type CreateApiKeyInput,
 } from '@shared/partner-api';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { KeyRoundIcon, PlusIcon, XIcon } from 'lucide-react';
+import { KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Label } from '@/components/ui/label';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDate, formatDateTime } from '@/lib/dates';
-import { withStepUp } from '@/lib/reauth';
 import { toast } from '@/lib/toast';
+import { ChoiceFieldset, CreatedOnceCard, useCreateOnce } from './created-once-card';
 import { API_KEYS_PATH, apiKeysQuery, refreshApiKeys } from './queries';
-import { ShownOnce } from './shown-once';
 
 type Created = { id: string; key: string; last4: string; scopes: ApiKeyScope[] };
 
@@ -54,64 +51,37 @@ export function PartnerLevelNotice({ level }: { level: number }) {
 
 /** Issue 42: a level-2 seller's API keys, created (shown once), listed and revoked. */
 export function ApiKeysCard() {
-  const [formOpen, setFormOpen] = React.useState(false);
-  const [created, setCreated] = React.useState<Created | null>(null);
   const keys = useQuery(apiKeysQuery());
-  const list = keys.data ?? [];
   return (
-    <Card data-testid="api-keys-card">
-      <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
-        <div>
-          <CardTitle>API keys</CardTitle>
-          <CardDescription>
-            A key lets your own systems sell and read your cards through{' '}
-            <a className="underline underline-offset-2" href="/api/v1/openapi.json">
-              the partner API
-            </a>
-            , with only the scopes you give it.
-          </CardDescription>
-        </div>
-        <Button
-          variant={formOpen ? 'outline' : 'default'}
-          onClick={() => setFormOpen((open) => !open)}
-          aria-expanded={formOpen}
-          data-testid="toggle-api-key-form"
-        >
-          {formOpen ? <XIcon /> : <PlusIcon />} {formOpen ? 'Close' : 'Create API key'}
-        </Button>
-      </CardHeader>
-      <CardContent className="grid gap-6">
-        {created && (
-          <ShownOnce
-            testId="new-api-key"
-            label={`Your new key ending ${created.last4}`}
-            value={created.key}
-            warning="Copy this key now and keep it somewhere safe. It is shown only this once: we keep only a fingerprint of it. If you lose it, revoke it and create another."
-            onDone={() => setCreated(null)}
-          />
-        )}
-        {formOpen && (
-          <div className="rounded-lg border bg-muted/30 p-4">
-            <CreateKeyForm
-              onCreated={(key) => {
-                setCreated(key);
-                setFormOpen(false);
-              }}
-            />
-          </div>
-        )}
-        {keys.isSuccess && list.length === 0 && (
-          <p className="text-sm text-muted-foreground">No API keys yet.</p>
-        )}
-        {list.length > 0 && (
-          <ul className="grid gap-3" aria-label="Your API keys">
-            {list.map((key) => (
-              <KeyRow key={key.id} apiKey={key} />
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+    <CreatedOnceCard<Created, ApiKey>
+      testId="api-keys-card"
+      title="API keys"
+      description={
+        <>
+          A key lets your own systems sell and read your cards through{' '}
+          <a className="underline underline-offset-2" href="/api/v1/openapi.json">
+            the partner API
+          </a>
+          , with only the scopes you give it.
+        </>
+      }
+      toggleTestId="toggle-api-key-form"
+      openLabel="Create API key"
+      shown={(created) => ({
+        testId: 'new-api-key',
+        label: `Your new key ending ${created.last4}`,
+        value: created.key,
+        warning:
+          'Copy this key now and keep it somewhere safe. It is shown only this once: we keep only a fingerprint of it. If you lose it, revoke it and create another.',
+      })}
+      form={(onCreated) => <CreateKeyForm onCreated={onCreated} />}
+      items={keys.data ?? []}
+      loaded={keys.isSuccess}
+      empty="No API keys yet."
+      listLabel="Your API keys"
+      listClassName="grid gap-3"
+      row={(key) => <KeyRow key={key.id} apiKey={key} />}
+    />
   );
 }
 
@@ -125,25 +95,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: Created) => void }) {
   const [scopes, setScopes] = React.useState<ApiKeyScope[]>([]);
   const [expires, setExpires] = React.useState('');
   const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const create = useMutation({
-    mutationFn: (body: CreateApiKeyInput) =>
-      withStepUp(
-        async () => (await (await apiRequest('POST', API_KEYS_PATH, body)).json()) as Created,
-        'create an API key',
-      ),
-    onSuccess: (key) => {
-      void refreshApiKeys();
-      toast({ title: 'API key created', description: 'We have emailed you about it too.' });
-      onCreated(key);
-    },
-    onError: (error) => {
-      if (error instanceof ApiError) setErrors(error.errors);
-      toast({
-        title: 'Could not create the key',
-        description: serverMessage(error),
-        variant: 'destructive',
-      });
-    },
+  const create = useCreateOnce<CreateApiKeyInput, Created>({
+    path: API_KEYS_PATH,
+    action: 'create an API key',
+    refresh: refreshApiKeys,
+    done: { title: 'API key created', description: 'We have emailed you about it too.' },
+    failed: 'Could not create the key',
+    setErrors,
+    onCreated,
   });
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -171,38 +130,23 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: Created) => void }) {
         error={errors.name}
         hint="So you can tell your keys apart."
       />
-      <fieldset
-        className="grid gap-2"
-        aria-describedby={errors.scopes ? 'api-key-scopes-error' : undefined}
-      >
-        <legend className="mb-2 text-sm font-medium">Scopes</legend>
-        {API_KEY_SCOPES.map((scope) => (
-          <div key={scope} className="flex items-center gap-2">
-            <Checkbox
-              id={`scope-${scope}`}
-              checked={scopes.includes(scope)}
-              onCheckedChange={(on) =>
-                setScopes((now) =>
-                  on === true ? [...now, scope] : now.filter((held) => held !== scope),
-                )
-              }
-            />
-            <Label htmlFor={`scope-${scope}`} className="font-normal">
-              {API_KEY_SCOPE_LABELS[scope]}{' '}
-              <code className="text-xs text-muted-foreground">{scope}</code>
-            </Label>
-          </div>
-        ))}
-        {errors.scopes && (
-          <p
-            id="api-key-scopes-error"
-            role="alert"
-            className="text-sm font-medium text-destructive"
-          >
-            {errors.scopes}
-          </p>
+      <ChoiceFieldset
+        legend="Scopes"
+        options={API_KEY_SCOPES}
+        chosen={scopes}
+        onChange={setScopes}
+        idPrefix="scope"
+        error={errors.scopes}
+        errorId="api-key-scopes-error"
+        itemClassName="flex items-center gap-2"
+        labelClassName="font-normal"
+        label={(scope) => (
+          <>
+            {API_KEY_SCOPE_LABELS[scope]}{' '}
+            <code className="text-xs text-muted-foreground">{scope}</code>
+          </>
         )}
-      </fieldset>
+      />
       <TextField
         id="api-key-expires"
         label="Expires (optional)"

@@ -6,19 +6,17 @@ import {
   type WebhookEvent,
 } from '@shared/partner-api';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { KeyRoundIcon, PlusIcon, SendIcon, WebhookIcon, XIcon } from 'lucide-react';
+import { KeyRoundIcon, SendIcon, WebhookIcon } from 'lucide-react';
 import * as React from 'react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Label } from '@/components/ui/label';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, apiRequest, serverMessage } from '@/lib/api';
+import { apiRequest, serverMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { withStepUp } from '@/lib/reauth';
 import { toast } from '@/lib/toast';
+import { ChoiceFieldset, CreatedOnceCard, useCreateOnce } from './created-once-card';
 import {
   deliveriesQuery,
   refreshDeliveries,
@@ -38,61 +36,29 @@ type Created = { id: string; url: string; events: WebhookEvent[]; secret: string
 
 /** Issue 42: a seller's webhook endpoints, their signing secret shown once, and their log. */
 export function WebhooksCard() {
-  const [formOpen, setFormOpen] = React.useState(false);
-  const [created, setCreated] = React.useState<Created | null>(null);
   const endpoints = useQuery(webhookEndpointsQuery());
-  const list = endpoints.data ?? [];
   return (
-    <Card data-testid="webhooks-card">
-      <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
-        <div>
-          <CardTitle>Webhooks</CardTitle>
-          <CardDescription>
-            We send your cards' changes to up to 5 HTTPS addresses, signed per Standard Webhooks,
-            and try again for 3 days if your server does not answer 2xx.
-          </CardDescription>
-        </div>
-        <Button
-          variant={formOpen ? 'outline' : 'default'}
-          onClick={() => setFormOpen((open) => !open)}
-          aria-expanded={formOpen}
-          data-testid="toggle-webhook-form"
-        >
-          {formOpen ? <XIcon /> : <PlusIcon />} {formOpen ? 'Close' : 'Add endpoint'}
-        </Button>
-      </CardHeader>
-      <CardContent className="grid gap-6">
-        {created && (
-          <ShownOnce
-            testId="new-webhook-secret"
-            label={`Signing secret for ${created.url}`}
-            value={created.secret}
-            warning="Copy this secret into the system that receives the webhooks: it checks each delivery's signature with it. It is shown only this once."
-            onDone={() => setCreated(null)}
-          />
-        )}
-        {formOpen && (
-          <div className="rounded-lg border bg-muted/30 p-4">
-            <EndpointForm
-              onCreated={(endpoint) => {
-                setCreated(endpoint);
-                setFormOpen(false);
-              }}
-            />
-          </div>
-        )}
-        {endpoints.isSuccess && list.length === 0 && (
-          <p className="text-sm text-muted-foreground">No webhook endpoints yet.</p>
-        )}
-        {list.length > 0 && (
-          <ul className="grid gap-4" aria-label="Your webhook endpoints">
-            {list.map((endpoint) => (
-              <EndpointRow key={endpoint.id} endpoint={endpoint} />
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+    <CreatedOnceCard<Created, WebhookEndpoint>
+      testId="webhooks-card"
+      title="Webhooks"
+      description="We send your cards' changes to up to 5 HTTPS addresses, signed per Standard Webhooks, and try again for 3 days if your server does not answer 2xx."
+      toggleTestId="toggle-webhook-form"
+      openLabel="Add endpoint"
+      shown={(created) => ({
+        testId: 'new-webhook-secret',
+        label: `Signing secret for ${created.url}`,
+        value: created.secret,
+        warning:
+          "Copy this secret into the system that receives the webhooks: it checks each delivery's signature with it. It is shown only this once.",
+      })}
+      form={(onCreated) => <EndpointForm onCreated={onCreated} />}
+      items={endpoints.data ?? []}
+      loaded={endpoints.isSuccess}
+      empty="No webhook endpoints yet."
+      listLabel="Your webhook endpoints"
+      listClassName="grid gap-4"
+      row={(endpoint) => <EndpointRow key={endpoint.id} endpoint={endpoint} />}
+    />
   );
 }
 
@@ -100,26 +66,14 @@ function EndpointForm({ onCreated }: { onCreated: (endpoint: Created) => void })
   const [url, setUrl] = React.useState('');
   const [events, setEvents] = React.useState<WebhookEvent[]>(['card.updated']);
   const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const add = useMutation({
-    mutationFn: (body: CreateWebhookEndpointInput) =>
-      withStepUp(
-        async () =>
-          (await (await apiRequest('POST', WEBHOOK_ENDPOINTS_PATH, body)).json()) as Created,
-        'add a webhook endpoint',
-      ),
-    onSuccess: (endpoint) => {
-      void refreshWebhookEndpoints();
-      toast({ title: 'Webhook endpoint added' });
-      onCreated(endpoint);
-    },
-    onError: (error) => {
-      if (error instanceof ApiError) setErrors(error.errors);
-      toast({
-        title: 'Could not add the endpoint',
-        description: serverMessage(error),
-        variant: 'destructive',
-      });
-    },
+  const add = useCreateOnce<CreateWebhookEndpointInput, Created>({
+    path: WEBHOOK_ENDPOINTS_PATH,
+    action: 'add a webhook endpoint',
+    refresh: refreshWebhookEndpoints,
+    done: { title: 'Webhook endpoint added' },
+    failed: 'Could not add the endpoint',
+    setErrors,
+    onCreated,
   });
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -143,37 +97,24 @@ function EndpointForm({ onCreated }: { onCreated: (endpoint: Created) => void })
         error={errors.url}
         hint="HTTPS, reachable from the internet. Redirects are not followed."
       />
-      <fieldset
-        className="grid gap-2"
-        aria-describedby={errors.events ? 'webhook-events-error' : undefined}
-      >
-        <legend className="mb-2 text-sm font-medium">Events</legend>
-        {WEBHOOK_EVENTS.map((type) => (
-          <div key={type} className="flex items-start gap-2">
-            <Checkbox
-              id={`event-${type}`}
-              className="mt-0.5"
-              checked={events.includes(type)}
-              onCheckedChange={(on) =>
-                setEvents((now) => (on === true ? [...now, type] : now.filter((e) => e !== type)))
-              }
-            />
-            <Label htmlFor={`event-${type}`} className="grid gap-0.5 font-normal">
-              <code className="text-sm">{type}</code>
-              <span className="text-xs text-muted-foreground">{EVENT_LABELS[type]}</span>
-            </Label>
-          </div>
-        ))}
-        {errors.events && (
-          <p
-            id="webhook-events-error"
-            role="alert"
-            className="text-sm font-medium text-destructive"
-          >
-            {errors.events}
-          </p>
+      <ChoiceFieldset
+        legend="Events"
+        options={WEBHOOK_EVENTS}
+        chosen={events}
+        onChange={setEvents}
+        idPrefix="event"
+        error={errors.events}
+        errorId="webhook-events-error"
+        itemClassName="flex items-start gap-2"
+        checkboxClassName="mt-0.5"
+        labelClassName="grid gap-0.5 font-normal"
+        label={(type) => (
+          <>
+            <code className="text-sm">{type}</code>
+            <span className="text-xs text-muted-foreground">{EVENT_LABELS[type]}</span>
+          </>
         )}
-      </fieldset>
+      />
       <Button type="submit" className="w-fit" disabled={add.isPending}>
         <WebhookIcon /> {add.isPending ? 'Adding...' : 'Add endpoint'}
       </Button>

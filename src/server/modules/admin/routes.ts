@@ -34,7 +34,7 @@ import {
   sampleReviewSchema,
 } from '../../../shared/instant-decisions';
 import { clawbackSchema, createClawbackSchema, writeOffSchema } from '../../../shared/ledger';
-import { idParams, notFound } from '../../common/http-error';
+import { idParams, notFound, onId } from '../../common/http-error';
 import type { StandingAction } from '../../common/standing';
 import { accountOf, requireStaff } from '../../plugins/auth';
 import {
@@ -69,6 +69,8 @@ import {
 } from './customer-page';
 import { adminStats, findAdminUser, listAdminUsers } from './queries';
 import { changeStanding } from './standing';
+
+const NO_CARD = 'Transaction not found';
 
 export default async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -105,13 +107,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/transactions/:id',
-    {
-      config: { capability: 'cards.read' },
-      schema: {
-        params: idParams('Transaction not found'),
-        response: { 200: adminTransactionDetailSchema },
-      },
-    },
+    onId('cards.read', NO_CARD, { response: { 200: adminTransactionDetailSchema } }),
     async (request) => {
       const { id } = request.params;
       const transaction = await findAdminTransaction(app.db, id, holdRulesOf(app));
@@ -152,14 +148,10 @@ export default async function adminRoutes(app: FastifyInstance) {
   // A sampled instant decision's after-review: confirmed, or marked for a clawback.
   r.post(
     '/api/admin/transactions/:id/sample-review',
-    {
-      config: { capability: 'cards.review' },
-      schema: {
-        params: idParams('Transaction not found'),
-        body: sampleReviewSchema,
-        response: { 200: z.object({ sampleStatus: z.string() }) },
-      },
-    },
+    onId('cards.review', NO_CARD, {
+      body: sampleReviewSchema,
+      response: { 200: z.object({ sampleStatus: z.string() }) },
+    }),
     async (request) => {
       const { id } = request.params;
       return app.run((context) =>
@@ -170,13 +162,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/transactions/:id/timeline',
-    {
-      config: { capability: 'cards.read' },
-      schema: {
-        params: idParams('Transaction not found'),
-        response: { 200: z.array(timelineEntrySchema) },
-      },
-    },
+    onId('cards.read', NO_CARD, { response: { 200: z.array(timelineEntrySchema) } }),
     async (request) => {
       const { id } = request.params;
       const steps = await cardTimeline(app.db, id, { withBy: true });
@@ -187,14 +173,10 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.patch(
     '/api/admin/transactions/:id',
-    {
-      config: { capability: 'cards.review' },
-      schema: {
-        params: idParams('Transaction not found'),
-        body: updateTransactionSchema,
-        response: { 200: adminTransactionSchema },
-      },
-    },
+    onId('cards.review', NO_CARD, {
+      body: updateTransactionSchema,
+      response: { 200: adminTransactionSchema },
+    }),
     async (request) => {
       const { id } = request.params;
       const { expectedUpdatedAt, takeOver, overValueReason, ...changes } = request.body;
@@ -212,14 +194,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   // Claimed reviews (decision 078): opening a card claims it, closing releases it.
   r.post(
     '/api/admin/transactions/:id/claim',
-    {
-      config: { capability: 'cards.review' },
-      schema: {
-        params: idParams('Transaction not found'),
-        body: claimRequestSchema,
-        response: { 200: claimSchema },
-      },
-    },
+    onId('cards.review', NO_CARD, { body: claimRequestSchema, response: { 200: claimSchema } }),
     async (request) => {
       const { id } = request.params;
       return app.run((context) =>
@@ -230,13 +205,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.delete(
     '/api/admin/transactions/:id/claim',
-    {
-      config: { capability: 'cards.review' },
-      schema: {
-        params: idParams('Transaction not found'),
-        response: { 200: z.object({ released: z.boolean() }) },
-      },
-    },
+    onId('cards.review', NO_CARD, { response: { 200: z.object({ released: z.boolean() }) } }),
     async (request) => {
       const { id } = request.params;
       return app.run((context) => releaseClaim(context, accountOf(request), id));
@@ -245,14 +214,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/transactions/:id/offer',
-    {
-      config: { capability: 'cards.review' },
-      schema: {
-        params: idParams('Transaction not found'),
-        body: makeOfferSchema,
-        response: { 201: offerCreatedSchema },
-      },
-    },
+    onId('cards.review', NO_CARD, { body: makeOfferSchema, response: { 201: offerCreatedSchema } }),
     async (request, reply) => {
       const { id } = request.params;
       const offer = await app.run((context) =>
@@ -264,14 +226,10 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/transactions/:id/appeal/decision',
-    {
-      config: { capability: 'cards.review' },
-      schema: {
-        params: idParams('Transaction not found'),
-        body: appealDecisionSchema,
-        response: { 200: adminTransactionSchema },
-      },
-    },
+    onId('cards.review', NO_CARD, {
+      body: appealDecisionSchema,
+      response: { 200: adminTransactionSchema },
+    }),
     async (request) => {
       const { id } = request.params;
       await app.run((context) => decideAppeal(context, accountOf(request), id, request.body));
@@ -311,59 +269,42 @@ export default async function adminRoutes(app: FastifyInstance) {
   );
 
   // The paged sections' next pages: 404 for an unknown customer, never an empty list.
-  const pagedSection = {
-    config: { capability: 'users.read' as const },
-    schema: { params: idParams(USER_NOT_FOUND), querystring: customerPageQuerySchema },
-  };
-  const knownCustomer = async (id: string) => {
-    if (!(await customerExists(app.db, id))) throw notFound(USER_NOT_FOUND);
-  };
-  r.get(
-    '/api/admin/users/:id/transactions',
-    {
-      ...pagedSection,
-      schema: { ...pagedSection.schema, response: { 200: customerTransactionsPageSchema } },
-    },
-    async (request) => {
-      await knownCustomer(request.params.id);
-      const { items, nextCursor } = await customerCards(app, request.params.id, request.query);
-      return { items, nextCursor: nextCursor ?? null };
-    },
+  const pagedSection = <S extends z.ZodType>(
+    section: string,
+    page: S,
+    read: (id: string, paging: z.infer<typeof customerPageQuerySchema>) => Promise<z.infer<S>>,
+  ) =>
+    r.get(
+      `/api/admin/users/:id/${section}`,
+      onId('users.read', USER_NOT_FOUND, {
+        querystring: customerPageQuerySchema,
+        // `read` is checked against `page` where both are given: Fastify's reply type cannot
+        // resolve a generic schema.
+        response: { 200: page as z.ZodType },
+      }),
+      async (request) => {
+        if (!(await customerExists(app.db, request.params.id))) throw notFound(USER_NOT_FOUND);
+        return read(request.params.id, request.query);
+      },
+    );
+  pagedSection('transactions', customerTransactionsPageSchema, async (id, paging) => {
+    const { items, nextCursor } = await customerCards(app, id, paging);
+    return { items, nextCursor: nextCursor ?? null };
+  });
+  pagedSection('payouts', customerPayoutsPageSchema, (id, paging) =>
+    customerPayouts(app.db, id, paging),
   );
-  r.get(
-    '/api/admin/users/:id/payouts',
-    {
-      ...pagedSection,
-      schema: { ...pagedSection.schema, response: { 200: customerPayoutsPageSchema } },
-    },
-    async (request) => {
-      await knownCustomer(request.params.id);
-      return customerPayouts(app.db, request.params.id, request.query);
-    },
-  );
-  r.get(
-    '/api/admin/users/:id/notes',
-    {
-      ...pagedSection,
-      schema: { ...pagedSection.schema, response: { 200: customerNotesPageSchema } },
-    },
-    async (request) => {
-      await knownCustomer(request.params.id);
-      return customerNotesOf(app.db, request.params.id, request.query);
-    },
+  pagedSection('notes', customerNotesPageSchema, (id, paging) =>
+    customerNotesOf(app.db, id, paging),
   );
 
   // Notes staff leave each other about a customer (decision 144): audited, never shown to them.
   r.post(
     '/api/admin/users/:id/notes',
-    {
-      config: { capability: 'users.read' },
-      schema: {
-        params: idParams(USER_NOT_FOUND),
-        body: customerNoteInputSchema,
-        response: { 201: customerNoteSchema },
-      },
-    },
+    onId('users.read', USER_NOT_FOUND, {
+      body: customerNoteInputSchema,
+      response: { 201: customerNoteSchema },
+    }),
     async (request, reply) => {
       const note = await app.run((context) =>
         addCustomerNote(context, accountOf(request), request.params.id, request.body.body),
@@ -398,13 +339,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   // Money taken back after payment, and written off (issue 39): finance and owners.
   r.get(
     '/api/admin/transactions/:id/clawbacks',
-    {
-      config: { capability: 'cards.read' },
-      schema: {
-        params: idParams('Transaction not found'),
-        response: { 200: z.array(clawbackSchema) },
-      },
-    },
+    onId('cards.read', NO_CARD, { response: { 200: z.array(clawbackSchema) } }),
     async (request) => {
       return clawbacksOf(app.db, request.params.id);
     },
@@ -412,14 +347,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/transactions/:id/clawback',
-    {
-      config: { capability: 'books' },
-      schema: {
-        params: idParams('Transaction not found'),
-        body: createClawbackSchema,
-        response: { 201: clawbackSchema },
-      },
-    },
+    onId('books', NO_CARD, { body: createClawbackSchema, response: { 201: clawbackSchema } }),
     async (request, reply) => {
       const clawback = await app.run((context) =>
         takeBack(context, accountOf(request), request.params.id, request.body),
@@ -430,14 +358,10 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/clawbacks/:id/write-off',
-    {
-      config: { capability: 'books' },
-      schema: {
-        params: idParams('Clawback not found'),
-        body: writeOffSchema,
-        response: { 200: clawbackSchema },
-      },
-    },
+    onId('books', 'Clawback not found', {
+      body: writeOffSchema,
+      response: { 200: clawbackSchema },
+    }),
     async (request) => {
       return app.run((context) =>
         writeOff(context, accountOf(request), request.params.id, request.body.note),

@@ -19,6 +19,21 @@ export interface Mismatch {
   expected: string;
 }
 
+/** A mismatch between cents in the books and cents expected, both as the database's text. */
+const differs = (
+  subject: Mismatch['subject'],
+  id: string,
+  what: string,
+  ledger: string,
+  expected: string,
+): Mismatch => ({
+  subject,
+  id,
+  what,
+  ledger: signedMoney(Number(ledger)),
+  expected: signedMoney(Number(expected)),
+});
+
 const list = (kinds: readonly string[]) => sql.raw(kinds.map((k) => `'${k}'`).join(', '));
 
 /**
@@ -51,22 +66,12 @@ export async function checkLedger(db: Db): Promise<Mismatch[]> {
      order by c.id`);
   for (const r of cards.rows) {
     if (r.credited !== r.posted_credited) {
-      mismatches.push({
-        subject: 'card',
-        id: r.id,
-        what: 'credited to its seller',
-        ledger: signedMoney(Number(r.posted_credited)),
-        expected: signedMoney(Number(r.credited)),
-      });
+      mismatches.push(
+        differs('card', r.id, 'credited to its seller', r.posted_credited, r.credited),
+      );
     }
     if (r.paid !== r.posted_paid) {
-      mismatches.push({
-        subject: 'card',
-        id: r.id,
-        what: 'paid',
-        ledger: signedMoney(Number(r.posted_paid)),
-        expected: signedMoney(Number(r.paid)),
-      });
+      mismatches.push(differs('card', r.id, 'paid', r.posted_paid, r.paid));
     }
   }
 
@@ -88,23 +93,14 @@ export async function checkLedger(db: Db): Promise<Mismatch[]> {
         or coalesce(sum(p.amount), 0) < 0
         or (c.status = 'open') <> (coalesce(sum(p.amount), 0) > 0)`);
   for (const r of owedBack.rows) {
-    if (r.amount !== r.taken) {
-      mismatches.push({
-        subject: 'clawback',
-        id: r.id,
-        what: 'taken back',
-        ledger: signedMoney(Number(r.taken)),
-        expected: signedMoney(Number(r.amount)),
-      });
-    } else {
-      mismatches.push({
-        subject: 'clawback',
-        id: r.id,
-        what: `still owed back while ${r.status}`,
-        ledger: signedMoney(Number(r.outstanding)),
-        expected: r.status === 'open' ? 'more than 0.00' : '0.00',
-      });
-    }
+    mismatches.push(
+      r.amount !== r.taken
+        ? differs('clawback', r.id, 'taken back', r.taken, r.amount)
+        : {
+            ...differs('clawback', r.id, `still owed back while ${r.status}`, r.outstanding, '0'),
+            expected: r.status === 'open' ? 'more than 0.00' : '0.00',
+          },
+    );
   }
 
   const accounts = await db.execute<{ account: string; posted: string; rolled: string }>(sql`
@@ -115,26 +111,16 @@ export async function checkLedger(db: Db): Promise<Mismatch[]> {
       from posted p full join rolled r on r.account = p.account
      where coalesce(p.amount, 0) <> coalesce(r.amount, 0)`);
   for (const r of accounts.rows) {
-    mismatches.push({
-      subject: 'account',
-      id: r.account,
-      what: 'balance in the days rolled up',
-      ledger: signedMoney(Number(r.rolled)),
-      expected: signedMoney(Number(r.posted)),
-    });
+    mismatches.push(
+      differs('account', r.account, 'balance in the days rolled up', r.rolled, r.posted),
+    );
   }
 
   const entries = await db.execute<{ id: string; total: string }>(sql`
     select entry_id as id, sum(amount)::text as total from ledger_postings
      group by entry_id having sum(amount) <> 0`);
   for (const r of entries.rows) {
-    mismatches.push({
-      subject: 'entry',
-      id: r.id,
-      what: 'postings sum',
-      ledger: signedMoney(Number(r.total)),
-      expected: '0.00',
-    });
+    mismatches.push(differs('entry', r.id, 'postings sum', r.total, '0'));
   }
   return mismatches;
 }

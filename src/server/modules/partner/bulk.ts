@@ -1,13 +1,17 @@
-import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import {
   BULK_CSV_COLUMNS,
   type BulkResult,
   MAX_BULK_CARDS,
   partnerCardRequestSchema,
 } from '../../../shared/partner-api';
+
+type PartnerCard = z.output<typeof partnerCardRequestSchema>;
+
 import { badRequest, HttpError } from '../../common/http-error';
 import { submitCard } from '../cards';
+import { csvRows } from '../files';
 
 /** The `code` of a refusal by status, when the refusal names none (the single route's too). */
 export const CODE_BY_STATUS: Record<number, string> = {
@@ -24,17 +28,7 @@ export const CODE_BY_STATUS: Record<number, string> = {
 
 /** A bulk CSV's rows as the JSON's card objects (a header row naming the columns first). */
 export function rowsOfCsv(bytes: Buffer): Record<string, string>[] {
-  let rows: string[][];
-  try {
-    rows = parse(bytes, {
-      bom: true,
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: true,
-    });
-  } catch (error) {
-    throw badRequest(`The file is not CSV: ${(error as Error).message}`, 'file');
-  }
+  const rows = csvRows(bytes);
   const header = rows[0]?.map((cell) => cell.trim()) ?? [];
   if (!['brand', 'value', 'format', 'code'].every((c) => header.includes(c))) {
     throw badRequest(`The first row must name the columns: ${BULK_CSV_COLUMNS.join(', ')}`, 'file');
@@ -49,6 +43,29 @@ export function rowsOfCsv(bytes: Buffer): Record<string, string>[] {
       header
         .map((column, i) => [column, row[i] ?? ''] as const)
         .filter(([column, value]) => BULK_CSV_COLUMNS.includes(column as never) && value !== ''),
+    ),
+  );
+}
+
+/**
+ * Sells one card of the partner API through the web form's command: limits, standing, holds and
+ * checks apply as they do there. Answers the new card's id.
+ */
+export function sellCard(app: FastifyInstance, userId: string, card: PartnerCard) {
+  return app.run((context) =>
+    submitCard(
+      context,
+      userId,
+      {
+        cardType: card.brand,
+        cardValue: card.value,
+        cardCondition: 'brand_new',
+        cardFormat: card.format,
+        paymentMethodId: card.paymentMethodId,
+        imageUrls: card.imageUrls ?? [],
+        cardCode: card.code,
+      },
+      { pin: card.pin, reference: card.reference },
     ),
   );
 }
@@ -73,22 +90,7 @@ export async function sellRows(
     }
     const card = parsed.data;
     try {
-      const id = await app.run((context) =>
-        submitCard(
-          context,
-          userId,
-          {
-            cardType: card.brand,
-            cardValue: card.value,
-            cardCondition: 'brand_new',
-            cardFormat: card.format,
-            paymentMethodId: card.paymentMethodId,
-            imageUrls: card.imageUrls ?? [],
-            cardCode: card.code,
-          },
-          { pin: card.pin, reference: card.reference },
-        ),
-      );
+      const id = await sellCard(app, userId, card);
       results.push({ index, status: 'created', id });
     } catch (error) {
       if (error instanceof HttpError && error.statusCode < 500) {

@@ -8,8 +8,6 @@ import { fromCents, toCents } from '../../../shared/money';
 import {
   bulkCardsSchema,
   bulkResultSchema,
-  createdWebhookEndpointSchema,
-  createWebhookEndpointSchema,
   MAX_BULK_CSV_BYTES,
   partnerCardListQuery,
   partnerCardPageSchema,
@@ -17,28 +15,18 @@ import {
   partnerCardSchema,
   quoteRequestSchema,
   quoteSchema,
-  webhookDeliverySchema,
-  webhookEndpointSchema,
 } from '../../../shared/partner-api';
 import { tierFor, tierLabel } from '../../../shared/rates';
 import { badRequest, notFound } from '../../common/http-error';
 import { accountOf } from '../../plugins/auth';
 import { perKeyLimit, requireApiKey } from '../api-keys';
-import { partnerCard, partnerCards, submitCard } from '../cards';
+import { partnerCard, partnerCards } from '../cards';
 import { readFormFile } from '../files';
 import { balanceOf } from '../ledger';
 import { belowMinimum, termsForSubmission } from '../rates';
-import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  deliveriesOf,
-  listWebhookEndpoints,
-  resendDelivery,
-  rotateWebhookSecret,
-  sendTestEvent,
-} from '../webhooks';
+import { webhookEndpointRoutes } from '../webhooks';
 
-import { CODE_BY_STATUS, rowsOfCsv, sellRows } from './bulk';
+import { CODE_BY_STATUS, rowsOfCsv, sellCard, sellRows } from './bulk';
 import { PARTNER_OPENAPI_PATH, partnerOpenApi } from './openapi';
 
 const CARD_NOT_FOUND = 'Card not found';
@@ -110,24 +98,7 @@ export default async function partnerRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = accountOf(request).id;
-      const body = request.body;
-      // The web form's command: limits, standing, holds and checks apply as they do there.
-      const id = await app.run((context) =>
-        submitCard(
-          context,
-          userId,
-          {
-            cardType: body.brand,
-            cardValue: body.value,
-            cardCondition: 'brand_new',
-            cardFormat: body.format,
-            paymentMethodId: body.paymentMethodId,
-            imageUrls: body.imageUrls ?? [],
-            cardCode: body.code,
-          },
-          { pin: body.pin, reference: body.reference },
-        ),
-      );
+      const id = await sellCard(app, userId, request.body);
       return reply.code(201).send((await partnerCard(app.db, userId, id))!);
     },
   );
@@ -190,107 +161,12 @@ export default async function partnerRoutes(app: FastifyInstance) {
 
   // Webhooks (decision 127): endpoints, their log, a test event, a resend, a new secret.
   const manage = requireApiKey('webhooks:manage');
-
-  r.post(
-    '/api/v1/webhook-endpoints',
-    {
-      onRequest: manage,
-      config: { rateLimit, idempotent: true },
-      schema: {
-        body: createWebhookEndpointSchema,
-        response: { 201: createdWebhookEndpointSchema },
-      },
-    },
-    async (request, reply) => {
-      const account = accountOf(request);
-      const created = await app.run((c) => createWebhookEndpoint(c, account, request.body));
-      return reply.code(201).send(created);
-    },
-  );
-
-  r.get(
-    '/api/v1/webhook-endpoints',
-    {
-      onRequest: manage,
-      config: { rateLimit },
-      schema: { response: { 200: z.array(webhookEndpointSchema) } },
-    },
-    async (request) => listWebhookEndpoints(app.db, accountOf(request).id),
-  );
-
-  r.delete(
-    '/api/v1/webhook-endpoints/:id',
-    {
-      onRequest: manage,
-      config: { rateLimit },
-      schema: { params: idParams, response: { 200: z.object({ success: z.literal(true) }) } },
-    },
-    async (request) => {
-      const account = accountOf(request);
-      await app.run((c) => deleteWebhookEndpoint(c, account, request.params.id));
-      return { success: true as const };
-    },
-  );
-
-  r.get(
-    '/api/v1/webhook-endpoints/:id/deliveries',
-    {
-      onRequest: manage,
-      config: { rateLimit },
-      schema: { params: idParams, response: { 200: z.array(webhookDeliverySchema) } },
-    },
-    async (request) => {
-      const { id } = request.params;
-      const log = isUuid(id) ? await deliveriesOf(app.db, accountOf(request).id, id) : null;
-      if (!log) throw notFound('Webhook endpoint not found');
-      return log;
-    },
-  );
-
-  r.post(
-    '/api/v1/webhook-endpoints/:id/test',
-    {
-      onRequest: manage,
-      config: { rateLimit, idempotent: true },
-      schema: { params: idParams, response: { 202: webhookDeliverySchema } },
-    },
-    async (request, reply) => {
-      const account = accountOf(request);
-      const delivery = await app.run((c) => sendTestEvent(c, account, request.params.id));
-      app.webhooks.kick();
-      return reply.code(202).send(delivery);
-    },
-  );
-
-  r.post(
-    '/api/v1/webhook-endpoints/:id/deliveries/:deliveryId/resend',
-    {
-      onRequest: manage,
-      config: { rateLimit, idempotent: true },
-      schema: {
-        params: z.object({ id: z.string(), deliveryId: z.string() }),
-        response: { 202: webhookDeliverySchema },
-      },
-    },
-    async (request, reply) => {
-      const account = accountOf(request);
-      const { id, deliveryId } = request.params;
-      const delivery = await app.run((c) => resendDelivery(c, account, id, deliveryId));
-      app.webhooks.kick();
-      return reply.code(202).send(delivery);
-    },
-  );
-
-  r.post(
-    '/api/v1/webhook-endpoints/:id/rotate-secret',
-    {
-      onRequest: manage,
-      config: { rateLimit, idempotent: true },
-      schema: { params: idParams, response: { 200: z.object({ secret: z.string() }) } },
-    },
-    async (request) => {
-      const account = accountOf(request);
-      return app.run((c) => rotateWebhookSecret(c, account, request.params.id));
-    },
-  );
+  webhookEndpointRoutes(app, {
+    prefix: '/api/v1/webhook-endpoints',
+    read: manage,
+    remove: manage,
+    send: manage,
+    secret: manage,
+    config: { read: { rateLimit }, write: { rateLimit, idempotent: true } },
+  });
 }

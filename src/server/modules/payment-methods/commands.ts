@@ -24,6 +24,16 @@ const ONLY_DEFAULT = 'This is your default payment method. Choose another defaul
 const methodsChanged = (userId: string) =>
   change([userId, STAFF], ['payment-methods', 'transactions', 'queue']);
 
+/** A method as its owner sees it, with the lists its change touches. */
+const answer = (
+  context: CommandContext,
+  userId: string,
+  row: Parameters<typeof toPaymentMethod>[0],
+): Outcome<PaymentMethod> => ({
+  value: toPaymentMethod(row, context.config.verification.payoutHoldNewMethodHours),
+  changed: [methodsChanged(userId)],
+});
+
 /**
  * Every change to where the money goes is announced by email, whatever the notification setting
  * (decision 072): "A payout method was added to your account. If this wasn't you, …".
@@ -58,10 +68,7 @@ export async function addPaymentMethod(
 ): Promise<Outcome<PaymentMethod>> {
   const row = await createPaymentMethod(context.db, userId, input, context.now());
   await announce(context, userId, 'added', row);
-  return {
-    value: toPaymentMethod(row, context.config.verification.payoutHoldNewMethodHours),
-    changed: [methodsChanged(userId)],
-  };
+  return answer(context, userId, row);
 }
 
 /** Edits one of the customer's methods (another customer's is a 404). */
@@ -76,10 +83,7 @@ export async function editPaymentMethod(
   if (result === 'not-found') throw notFound(NOT_FOUND);
   if (result === 'only-default') throw new HttpError(409, ONLY_DEFAULT);
   await announce(context, userId, 'changed', result);
-  return {
-    value: toPaymentMethod(result, context.config.verification.payoutHoldNewMethodHours),
-    changed: [methodsChanged(userId)],
-  };
+  return answer(context, userId, result);
 }
 
 /** Hides one of the customer's methods (kept for the cards that name it: PRODUCT.md). */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createPaymentMethodSchema,
+  paymentMethodSchema,
   updatePaymentMethodSchema,
 } from '../../../shared/payment-methods';
 import {
@@ -20,20 +21,6 @@ const guardedWrite = {
 
 import { addPaymentMethod, editPaymentMethod, removePaymentMethod } from './commands';
 import { listPaymentMethods, toPaymentMethod } from './queries';
-
-export const paymentMethodSchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  accountName: z.string(),
-  identifier: z.string().nullable(),
-  accountNumber: z.string().nullable(),
-  bankName: z.string().nullable(),
-  routingNumber: z.string().nullable(),
-  isDefault: z.boolean(),
-  createdAt: z.string(),
-  /** When payouts to it may start (decision 072's hold on a new payee); null with the hold off. */
-  payoutsFrom: z.string().nullable(),
-});
 
 export default async function paymentMethodRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

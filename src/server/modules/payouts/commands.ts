@@ -309,12 +309,17 @@ async function queuePayoutEvent(context: CommandContext, tx: Db, userId: string,
   );
 }
 
-/** A payout locked for a change of its state; 404 when there is none. */
-async function lockDisbursement(tx: Db, id: string) {
+/** A payout locked for a change of its state; 404 when there is none, 409 unless `wanted`. */
+async function lockDisbursement(tx: Db, id: string, wanted: string) {
   const [row] = await tx.select().from(disbursements).where(eq(disbursements.id, id)).for('update');
   if (!row) throw new HttpError(404, 'Payout not found');
+  if (row.status !== wanted) throw wrongState(row.status, wanted);
   return row;
 }
+
+/** Whether a payout's cards count as in it (a payout that will not send frees them). */
+const setCardsActive = (tx: Db, id: string, active: boolean) =>
+  tx.update(disbursementCards).set({ active }).where(eq(disbursementCards.disbursementId, id));
 
 const cardIdsOf = async (tx: Db, id: string, active?: boolean) =>
   (
@@ -330,6 +335,26 @@ const cardIdsOf = async (tx: Db, id: string, active?: boolean) =>
       .orderBy(asc(disbursementCards.transactionId))
   ).map((r) => r.id);
 
+/** The end of a staff member's move of one payout: audited, told to the seller, read back. */
+async function staffMoved(
+  context: CommandContext,
+  tx: Db,
+  actor: Account,
+  row: { id: string; userId: string },
+  action: string,
+  status: { from: string; to: string },
+): Promise<Outcome<Disbursement>> {
+  await recordAudit(tx, actor, {
+    entityType: 'disbursement',
+    entityId: row.id,
+    action,
+    changes: { status },
+  });
+  await queuePayoutEvent(context, tx, row.userId, row.id);
+  const [value] = await disbursementsByIds(tx, [row.id], context.config);
+  return { value: value!, changed: payoutChanged([row.userId]) };
+}
+
 /** Cancels a queued payout: its cards may be paid again (by hand, or in a new payout). */
 export async function cancelDisbursement(
   context: CommandContext,
@@ -337,25 +362,13 @@ export async function cancelDisbursement(
   id: string,
 ): Promise<Outcome<Disbursement>> {
   return context.db.transaction(async (tx) => {
-    const row = await lockDisbursement(tx, id);
-    if (row.status !== 'queued') throw wrongState(row.status, 'queued');
+    const row = await lockDisbursement(tx, id, 'queued');
     await tx
       .update(disbursements)
       .set({ status: 'cancelled', updatedAt: sql`now()` })
       .where(eq(disbursements.id, id));
-    await tx
-      .update(disbursementCards)
-      .set({ active: false })
-      .where(eq(disbursementCards.disbursementId, id));
-    await recordAudit(tx, actor, {
-      entityType: 'disbursement',
-      entityId: id,
-      action: 'cancelled',
-      changes: { status: { from: 'queued', to: 'cancelled' } },
-    });
-    await queuePayoutEvent(context, tx, row.userId, id);
-    const [value] = await disbursementsByIds(tx, [id], context.config);
-    return { value: value!, changed: payoutChanged([row.userId]) };
+    await setCardsActive(tx, id, false);
+    return staffMoved(context, tx, actor, row, 'cancelled', { from: 'queued', to: 'cancelled' });
   });
 }
 
@@ -369,8 +382,7 @@ export async function retryDisbursement(
   id: string,
 ): Promise<Outcome<Disbursement>> {
   return context.db.transaction(async (tx) => {
-    const row = await lockDisbursement(tx, id);
-    if (row.status !== 'failed') throw wrongState(row.status, 'failed');
+    const row = await lockDisbursement(tx, id, 'failed');
     const ids = await cardIdsOf(tx, id);
     const cards = await lockCardsForPayout(tx, ids);
     const open = await inOpenPayout(tx, ids);
@@ -402,20 +414,9 @@ export async function retryDisbursement(
         updatedAt: sql`now()`,
       })
       .where(eq(disbursements.id, id));
-    await tx
-      .update(disbursementCards)
-      .set({ active: true })
-      .where(eq(disbursementCards.disbursementId, id));
+    await setCardsActive(tx, id, true);
     await recordPayoutQueued(tx, actor, ids, { id, rail: row.rail });
-    await recordAudit(tx, actor, {
-      entityType: 'disbursement',
-      entityId: id,
-      action: 'retried',
-      changes: { status: { from: 'failed', to: 'queued' } },
-    });
-    await queuePayoutEvent(context, tx, row.userId, id);
-    const [value] = await disbursementsByIds(tx, [id], context.config);
-    return { value: value!, changed: payoutChanged([row.userId]) };
+    return staffMoved(context, tx, actor, row, 'retried', { from: 'failed', to: 'queued' });
   });
 }
 
@@ -545,10 +546,7 @@ export async function failDisbursement(
       updatedAt: sql`now()`,
     })
     .where(eq(disbursements.id, row.id));
-  await tx
-    .update(disbursementCards)
-    .set({ active: false })
-    .where(eq(disbursementCards.disbursementId, row.id));
+  await setCardsActive(tx, row.id, false);
   await markCardsFailed(context, tx, SYSTEM_ACTOR, ids, reason);
   await queuePayoutEvent(context, tx, row.userId, row.id);
   if (row.status === 'submitted' && row.amount > 0) {

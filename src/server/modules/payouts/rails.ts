@@ -8,6 +8,7 @@ import {
 } from '../../../shared/disbursements';
 import { fromCents } from '../../../shared/money';
 import { displayName } from '../../../shared/user-display';
+import { nameAndEmail } from '../../common/accounts';
 import { afterCursor, cursorColumn, toPage } from '../../common/cursor';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/client';
@@ -88,15 +89,7 @@ async function customersOf(db: Db, userIds: string[]) {
   const byId = new Map<string, Customer>();
   const ids = [...new Set(userIds)];
   if (ids.length === 0) return byId;
-  const rows = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    })
-    .from(users)
-    .where(inArray(users.id, ids));
+  const rows = await db.select(nameAndEmail).from(users).where(inArray(users.id, ids));
   for (const r of rows) byId.set(r.id, { email: r.email, name: displayName(r) });
   return byId;
 }

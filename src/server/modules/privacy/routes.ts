@@ -9,7 +9,7 @@ import {
   eraseAccountSchema,
 } from '../../../shared/privacy';
 import { sendFile } from '../../common/download';
-import { HttpError, idParams, notFound } from '../../common/http-error';
+import { HttpError, idParams, notFound, onId } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { confirmOwnPassword } from '../../plugins/password-confirm';
 import { clearSessionCookie } from '../../plugins/session';
@@ -105,14 +105,10 @@ export default async function privacyRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/users/:id/erase',
-    {
-      config: { capability: 'users.close' },
-      schema: {
-        params: idParams('User not found'),
-        body: eraseAccountSchema,
-        response: { 200: deletionResultSchema, 202: deletionResultSchema },
-      },
-    },
+    onId('users.close', 'User not found', {
+      body: eraseAccountSchema,
+      response: { 200: deletionResultSchema, 202: deletionResultSchema },
+    }),
     async (request, reply) => {
       const { id } = request.params;
       const result = await app.run((context) =>

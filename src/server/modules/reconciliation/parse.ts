@@ -1,7 +1,7 @@
-import { parse } from 'csv-parse/sync';
 import { fromCents, MONEY_PATTERN, toCents } from '../../../shared/money';
 import { MAX_STATEMENT_LINES, type StatementLine } from '../../../shared/reconciliation';
 import { badRequest } from '../../common/http-error';
+import { csvRows } from '../files';
 
 const COLUMNS = ['date', 'amount', 'reference', 'payee'] as const;
 type Column = (typeof COLUMNS)[number];
@@ -35,17 +35,7 @@ function centsOf(text: string): number | null {
  * line's number and what is wrong: nothing is half imported.
  */
 export function parseStatement(bytes: Buffer): StatementLine[] {
-  let rows: string[][];
-  try {
-    rows = parse(bytes, {
-      bom: true,
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: true,
-    });
-  } catch (error) {
-    throw badRequest(`The file is not CSV: ${(error as Error).message}`, 'file');
-  }
+  const rows = csvRows(bytes);
   const first = rows[0]?.map((cell) => cell.toLowerCase()) ?? [];
   const header = COLUMNS.slice(0, 3).every((c) => first.includes(c));
   const at = (c: Column) => (header ? first.indexOf(c) : COLUMNS.indexOf(c));

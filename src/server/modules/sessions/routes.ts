@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessionSchema } from '../../../shared/sessions';
-import { idParams } from '../../common/http-error';
+import { idParams, onId } from '../../common/http-error';
 import type { SessionData } from '../../common/session-cache';
 import { accountOf, requireSignedIn } from '../../plugins/auth';
 import { clearSessionCookie } from '../../plugins/session';
@@ -74,13 +74,9 @@ export default async function sessionRoutes(app: FastifyInstance) {
   /** Staff end every session of a customer (a stolen phone, a suspected takeover): audited. */
   r.post(
     '/api/admin/users/:id/sessions/revoke',
-    {
-      config: { capability: 'users.standing' },
-      schema: {
-        params: idParams('User not found'),
-        response: { 200: z.object({ ended: z.number() }) },
-      },
-    },
+    onId('users.standing', 'User not found', {
+      response: { 200: z.object({ ended: z.number() }) },
+    }),
     async (request) => {
       const { id } = request.params;
       const ended = await app.run((context) =>

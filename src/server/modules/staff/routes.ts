@@ -11,7 +11,7 @@ import {
   updateStaffSchema,
 } from '../../../shared/staff';
 import { toCurrentUser } from '../../common/account';
-import { HttpError, idParams } from '../../common/http-error';
+import { HttpError, onId } from '../../common/http-error';
 import { assertGoodPassword, hashPassword } from '../../common/passwords';
 import { accountOf } from '../../plugins/auth';
 import {
@@ -55,14 +55,10 @@ export default async function staffRoutes(app: FastifyInstance) {
 
   r.patch(
     '/api/admin/staff/:id',
-    {
-      config: { capability: 'staff.manage' },
-      schema: {
-        params: idParams('Staff member not found'),
-        body: updateStaffSchema,
-        response: { 200: staffMemberSchema },
-      },
-    },
+    onId('staff.manage', 'Staff member not found', {
+      body: updateStaffSchema,
+      response: { 200: staffMemberSchema },
+    }),
     async (request) => {
       const { id } = request.params;
       await app.run((context) => updateStaff(context, accountOf(request), id, request.body));
@@ -72,13 +68,7 @@ export default async function staffRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/staff/:id/invitation',
-    {
-      config: { capability: 'staff.manage' },
-      schema: {
-        params: idParams('Staff member not found'),
-        response: { 200: staffMemberSchema },
-      },
-    },
+    onId('staff.manage', 'Staff member not found', { response: { 200: staffMemberSchema } }),
     async (request) => {
       const { id } = request.params;
       await app.run((context) => resendStaffInvitation(context, accountOf(request), id));

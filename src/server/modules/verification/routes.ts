@@ -13,7 +13,7 @@ import {
   verificationSubmissionSchema,
 } from '../../../shared/verification';
 import { createVerificationSchema } from '../../../shared/verification-submission';
-import { idParams, notFound } from '../../common/http-error';
+import { notFound, onId } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
 import {
@@ -76,13 +76,9 @@ export default async function verificationRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/admin/verifications/:id',
-    {
-      config: { capability: 'verifications' },
-      schema: {
-        params: idParams('Verification not found'),
-        response: { 200: adminVerificationSchema.extend({ audit: z.array(auditEntrySchema) }) },
-      },
-    },
+    onId('verifications', 'Verification not found', {
+      response: { 200: adminVerificationSchema.extend({ audit: z.array(auditEntrySchema) }) },
+    }),
     async (request) => {
       const { id } = request.params;
       const found = await findAdminVerification(app.db, id);
@@ -93,14 +89,10 @@ export default async function verificationRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/verifications/:id/decision',
-    {
-      config: { capability: 'verifications' },
-      schema: {
-        params: idParams('Verification not found'),
-        body: verificationDecisionSchema,
-        response: { 200: adminVerificationSchema },
-      },
-    },
+    onId('verifications', 'Verification not found', {
+      body: verificationDecisionSchema,
+      response: { 200: adminVerificationSchema },
+    }),
     async (request) => {
       const { id } = request.params;
       await app.run((context) => decideVerification(context, accountOf(request), id, request.body));

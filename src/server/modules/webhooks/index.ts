@@ -1,17 +1,10 @@
 /**
  * Webhooks' public entry (issue 42, decision 127): a card's change queues its event in its own
- * transaction (cards); the partner API manages endpoints and reads their log (partner); app.ts
- * runs the sender.
+ * transaction (cards); the partner API serves the endpoint routes under /api/v1 (partner), the
+ * web app under /api/webhook-endpoints (routes); app.ts runs the sender.
  */
-export {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  queueWebhookEvent,
-  resendDelivery,
-  rotateWebhookSecret,
-  sendTestEvent,
-} from './commands';
-export { deliveriesOf, listWebhookEndpoints } from './queries';
+export { queueWebhookEvent } from './commands';
+export { webhookEndpointRoutes } from './endpoint-routes';
 export { resealWebhookSecrets } from './reseal';
 export { default as webhookRoutes } from './routes';
 export { WebhookSender } from './sender';
