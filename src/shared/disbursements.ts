@@ -55,6 +55,8 @@ export const payoutRailSchema = z.object({
   configured: z.boolean(),
   /** The hot wallet's token and gas balances for an EVM rail, as decimal strings; else null. */
   balances: z.object({ token: z.string(), gas: z.string() }).nullable(),
+  /** What the rail's queued payouts add up to, all of them (a decimal string): what it must pay. */
+  queued: z.string(),
 });
 export type PayoutRail = z.infer<typeof payoutRailSchema>;
 

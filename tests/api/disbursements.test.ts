@@ -241,6 +241,33 @@ describe('disbursements on the ACH rail', () => {
     ).toBe(404);
   });
 
+  it('says what each rail’s queued payouts add up to, every one of them', async () => {
+    // Drain what earlier tests queued: the bank rail's queue starts empty.
+    await post('/api/admin/ach-batches', {});
+    const queuedOn = async () =>
+      Object.fromEntries(
+        ((await get('/api/admin/payout-rails')).json() as { rail: string; queued: string }[]).map(
+          (r) => [r.rail, r.queued],
+        ),
+      );
+    expect((await queuedOn()).ach).toBe('0.00');
+    const cards = await Promise.all(['100', '40', '55.55'].map((value) => approvedCard({ value })));
+    const queued = await queue(cards.map((c) => c.id));
+    expect(queued.disbursements).toHaveLength(3);
+    const cents = queued.disbursements.reduce(
+      (sum, d) => sum + Math.round(Number(d.amount) * 100),
+      0,
+    );
+    expect(await queuedOn()).toEqual({
+      manual: '0.00',
+      ach: (cents / 100).toFixed(2),
+      usdt_bep20: '0.00',
+    });
+    // Sent in a batch, they are no longer queued.
+    await post('/api/admin/ach-batches', {});
+    expect((await queuedOn()).ach).toBe('0.00');
+  });
+
   it('builds a NACHA file, sends the cards, and a settled batch confirms them; the books follow', async () => {
     // Drain what earlier tests queued, so this batch holds this test's payouts only.
     await post('/api/admin/ach-batches', {});

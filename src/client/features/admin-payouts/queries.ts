@@ -26,11 +26,13 @@ const ACH_BATCHES = '/api/admin/ach-batches';
 /** While a payout is queued or sent, the list looks again this often. */
 export const MOVING_POLL_MS = 3_000;
 
+/** The rails, with the hot wallet's balances: looked at quickly while payouts wait in a queue. */
 export const payoutRailsQuery = () =>
   queryOptions<PayoutRail[]>({
     queryKey: [RAILS],
     queryFn: () => getJson<PayoutRail[]>(RAILS),
-    refetchInterval: STAFF_FALLBACK_POLL_MS,
+    refetchInterval: (query) =>
+      query.state.data?.some((r) => r.queued !== '0.00') ? MOVING_POLL_MS : STAFF_FALLBACK_POLL_MS,
   });
 
 export interface DisbursementPage {
@@ -52,14 +54,6 @@ export const disbursementsQuery = (status: DisbursementStatus | 'all', cursor: s
         : STAFF_FALLBACK_POLL_MS,
   });
 
-/** The queued USDT payouts: what the hot wallet must hold for them. */
-export const queuedPayoutsQuery = () =>
-  queryOptions<DisbursementPage>({
-    queryKey: [DISBURSEMENTS, { status: 'queued', cursor: null }],
-    queryFn: () => getJson<DisbursementPage>(withParams(DISBURSEMENTS, { status: 'queued' })),
-    refetchInterval: MOVING_POLL_MS,
-  });
-
 export const achBatchesQuery = () =>
   queryOptions<AchBatchListItem[]>({
     queryKey: [ACH_BATCHES],
@@ -78,13 +72,13 @@ export const refreshPayouts = () =>
   ]);
 
 /**
- * The payouts list and the batches follow the cards to pay: the server's change of a payout
- * publishes the staff's queue topic, which refetches the cards to pay (live), and each time they
- * are read again so are these. No topic of their own, so no server cache of them to keep coherent.
+ * The rails (what their queues add up to), the payouts list and the batches follow the cards to
+ * pay: the server's change of a payout publishes the staff's queue topic, which refetches the
+ * cards to pay (live), and each time they are read again so are these. No topic of their own, so no server cache of them to keep coherent.
  */
 export function useFollowQueue() {
   const { dataUpdatedAt } = useQuery(adminPayoutsQuery());
   React.useEffect(() => {
-    if (dataUpdatedAt > 0) void refresh([DISBURSEMENTS], [ACH_BATCHES]);
+    if (dataUpdatedAt > 0) void refresh([RAILS], [DISBURSEMENTS], [ACH_BATCHES]);
   }, [dataUpdatedAt]);
 }

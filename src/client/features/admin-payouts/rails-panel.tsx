@@ -11,7 +11,7 @@ import { StaffSection } from '@/features/admin-shared/staff-section';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { payoutRailsQuery, queuedPayoutsQuery, refreshPayouts } from './queries';
+import { payoutRailsQuery, refreshPayouts } from './queries';
 
 /** What each kind of rail does, in a line. */
 const KIND_TEXT: Record<PayoutRail['kind'], string> = {
@@ -186,7 +186,6 @@ function RailCard({
 
 /** The hot wallet's token and gas, and a warning when the queued payouts need more token. */
 function WalletBalances({ rail }: { rail: PayoutRail }) {
-  const queued = useQuery(queuedPayoutsQuery());
   if (!rail.balances) {
     return (
       <p className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-100">
@@ -195,9 +194,7 @@ function WalletBalances({ rail }: { rail: PayoutRail }) {
       </p>
     );
   }
-  const need = (queued.data?.items ?? [])
-    .filter((d) => d.rail === rail.rail)
-    .reduce((sum, d) => sum + toCents(d.amount), 0);
+  const need = toCents(rail.queued);
   const short = need > 0 && tokenCents(rail.balances.token) < need;
   return (
     <div className="grid gap-2">

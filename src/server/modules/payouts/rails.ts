@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   type Disbursement,
   type DisbursementStatus,
@@ -25,15 +25,27 @@ export function railConfigured(config: AppConfig, rail: RailName): boolean {
 /**
  * The rails (GET /api/admin/payout-rails): each with its payment types, kind, whether automatic
  * payout is on and whether it is configured. `balances` are an EVM rail's hot wallet's, read by
- * `walletBalances` (null elsewhere, or when the node cannot be reached).
+ * `walletBalances` (null elsewhere, or when the node cannot be reached); `queued` is what its
+ * queued payouts add up to, every one of them (the panel once summed the list's first page).
  */
 export async function listRails(
   db: Db,
   config: AppConfig,
   walletBalances: (rail: RailName) => Promise<PayoutRail['balances']> = async () => null,
 ): Promise<PayoutRail[]> {
-  const rows = await db.select().from(payoutRails);
+  const [rows, queuedRows] = await Promise.all([
+    db.select().from(payoutRails),
+    db
+      .select({
+        rail: disbursements.rail,
+        cents: sql<string>`sum(${disbursements.amount})::text`,
+      })
+      .from(disbursements)
+      .where(eq(disbursements.status, 'queued'))
+      .groupBy(disbursements.rail),
+  ]);
   const on = new Map(rows.map((r) => [r.rail, r.autoPayout]));
+  const queued = new Map(queuedRows.map((r) => [r.rail, Number(r.cents)]));
   return Promise.all(
     RAILS.map(async (r) => {
       const configured = railConfigured(config, r.rail);
@@ -44,6 +56,7 @@ export async function listRails(
         autoPayout: r.kind !== 'manual' && configured && (on.get(r.rail) ?? false),
         configured,
         balances: r.kind === 'evm_token' && configured ? await walletBalances(r.rail) : null,
+        queued: fromCents(queued.get(r.rail) ?? 0),
       };
     }),
   );
