@@ -1,0 +1,83 @@
+import { expect } from 'vitest';
+import type { AppConfig } from '../../src/server/config';
+import { ACH } from '../lib/ach';
+import {
+  addPaymentMethod,
+  as,
+  reviewCard,
+  type SignedIn,
+  setUpStaff,
+  setUpTestApp,
+  signUp,
+  submitCard,
+  type TestApp,
+} from './helpers';
+
+/**
+ * The API tests' shared builders beside helpers.ts: a file's app with its staff member, a card
+ * submitted and approved, what its seller reads of it. Each asserts the answers it depends on.
+ */
+
+/**
+ * The file's app (setUpTestApp) and a staff member of it signed in before the first test
+ * (setUpStaff): `const { t, staff } = setUpAppWithStaff()`.
+ */
+export function setUpAppWithStaff(
+  overrides: Parameters<typeof setUpTestApp>[0] = {},
+  staffEmail?: string,
+  options: Parameters<typeof setUpTestApp>[1] = {},
+) {
+  const t = setUpTestApp(overrides, options);
+  return { t, staff: setUpStaff(t, staffEmail) };
+}
+
+/** The app's payout rails with ACH configured (tests/lib/ach.ts) and no EVM chain. */
+export const ACH_RAIL: Partial<AppConfig> = {
+  payouts: { ach: ACH, evm: undefined, explorerTxUrl: 'https://bscscan.com/tx/' },
+};
+
+/**
+ * A seller's card, submitted (asserted 201) and approved by `staff` (`status`, 'completed' unless
+ * given; asserted 200), or left pending. The seller is `who` or a new one (named `name`); the card
+ * is paid to `methodId`, or to a new method (`method`, PayPal unless given); `value` is its face
+ * value ($100 unless given).
+ */
+export async function cardApprovedBy(
+  t: TestApp,
+  staff: SignedIn,
+  options: {
+    who?: SignedIn;
+    name?: { firstName: string; lastName: string };
+    method?: object;
+    methodId?: string;
+    value?: string;
+    status?: string;
+    pending?: boolean;
+  } = {},
+) {
+  const who = options.who ?? (await signUp(t.app, options.name));
+  const methodId = options.methodId ?? (await addPaymentMethod(t.app, who, options.method)).id;
+  const created = await submitCard(t.app, who, {
+    paymentMethodId: methodId,
+    cardValue: options.value ?? '100',
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const { id, expectedPayout } = created.json() as { id: string; expectedPayout: string };
+  if (!options.pending) {
+    const status = options.status ?? 'completed';
+    expect((await reviewCard(t.app, staff, id, { status })).statusCode).toBe(200);
+  }
+  return { who, id, expectedPayout, methodId };
+}
+
+/** The seller's own card `id` as their card list (GET /api/transactions) shows it. */
+export async function sellersCard<T = Record<string, unknown>>(
+  t: TestApp,
+  who: SignedIn,
+  id: string,
+) {
+  const list = (await as(t.app, who, { method: 'GET', url: '/api/transactions' })).json() as ({
+    id: string;
+  } & T)[];
+  return list.find((c) => c.id === id)!;
+}
