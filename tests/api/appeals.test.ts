@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   as,
   reviewCard,
   type SignedIn,
   sessionFor,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uploadCardImage,
@@ -15,8 +14,7 @@ import {
 import { setUpMailServer } from './mail-server';
 
 const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 const DAY = 24 * 60 * 60 * 1000;
 
 async function rejectedCard() {

@@ -3,19 +3,10 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { uploads, users, validationLogs } from '../../src/server/db/schema';
 import { cardImagesHashed } from '../../src/server/modules/files/uploads';
-import {
-  addPaymentMethod,
-  as,
-  fixture,
-  multipart,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { addPaymentMethod, as, fixture, multipart, type SignedIn, signUp } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 /** An image no other test makes: deterministic pixels from `seed`, as a PNG. */
 function uniqueImage(seed: number) {

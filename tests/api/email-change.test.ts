@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { as, type SignedIn, setUpStaff, setUpTestApp, signUp, uniqueEmail } from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, type SignedIn, signUp, uniqueEmail } from './helpers';
 import { setUpMailServer, TEST_APP_URL } from './mail-server';
 
 const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 const PASSWORD = 'correct horse battery';
 
 const change = (who: SignedIn | undefined, payload: object) =>

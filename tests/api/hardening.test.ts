@@ -1,19 +1,17 @@
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uploadCardImage,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 let customer: SignedIn;
 beforeAll(async () => {
   customer = await signUp(t.app);

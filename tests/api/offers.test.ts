@@ -4,13 +4,12 @@ import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog } from '../../src/server/db/schema';
 import { expireOffers } from '../../src/server/modules/cards';
 import { expectedPayout } from '../../src/shared/money';
+import { setUpAppWithStaff } from './builders';
 import {
   as,
   reviewCard,
   type SignedIn,
   sessionFor,
-  setUpStaff,
-  setUpTestApp,
   signInAs,
   signUp,
   submitCard,
@@ -19,8 +18,7 @@ import {
 import { setUpMailServer } from './mail-server';
 
 const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 
 const HOUR = 60 * 60 * 1000;
 

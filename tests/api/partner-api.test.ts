@@ -3,21 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { transactions, users } from '../../src/server/db/schema';
 import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
-import {
-  addPaymentMethod,
-  as,
-  multipart,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  uploadCardImage,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { addPaymentMethod, as, multipart, type SignedIn, signUp, uploadCardImage } from './helpers';
 import { setUpMailServer } from './mail-server';
 
 const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 
 const ALL_SCOPES = ['cards:read', 'cards:write', 'balance:read', 'webhooks:manage'];
 

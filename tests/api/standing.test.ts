@@ -1,13 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uniqueEmail,
@@ -15,8 +14,7 @@ import {
 import { setUpMailServer } from './mail-server';
 
 const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 const PASSWORD = 'correct horse battery';
 
 const standing = (id: string, action: string, payload?: object, who: SignedIn = staff) =>

@@ -10,14 +10,14 @@ import {
   UNREADABLE_IMAGE,
   UNREADABLE_PDF,
 } from '../../src/server/modules/files/document-checks';
-import { as, fixture, multipart, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, fixture, multipart, type SignedIn, signUp } from './helpers';
 
 /**
  * Identity documents are decoded before they are kept (issue 43, item 8; decision 111). Every
  * file here is made by the test: the polyglot, the huge JPEG header, the PDFs (with pdf-lib).
  */
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const upload = (who: SignedIn, bytes: Buffer, name: string, type: string) =>
   as(t.app, who, {
