@@ -1,5 +1,6 @@
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { AppConfig } from '../../src/server/config';
+import type { StaffRole } from '../../src/shared/staff-roles';
 import { ACH } from '../lib/ach';
 import {
   addPaymentMethod,
@@ -8,6 +9,7 @@ import {
   type SignedIn,
   setUpStaff,
   setUpTestApp,
+  signInAs,
   signUp,
   submitCard,
   type TestApp,
@@ -29,6 +31,27 @@ export function setUpAppWithStaff(
 ) {
   const t = setUpTestApp(overrides, options);
   return { t, staff: setUpStaff(t, staffEmail) };
+}
+
+/** A staff member of `role` of the file's app, signed in (signInAs) before the file's tests. */
+export function setUpStaffAs(t: TestApp, role: StaffRole): SignedIn {
+  const staff = {} as SignedIn;
+  beforeAll(async () => {
+    Object.assign(staff, await signInAs(t, role));
+  });
+  return staff;
+}
+
+/**
+ * A customer's card as submitCard builds it (`body` replaces its defaults), asserted 201: its
+ * seller (`who`, or a new customer), id and expected payout.
+ */
+export async function submittedCard(t: TestApp, body: object = {}, who?: SignedIn) {
+  const seller = who ?? (await signUp(t.app));
+  const response = await submitCard(t.app, seller, body);
+  expect(response.statusCode, response.body).toBe(201);
+  const { id, expectedPayout } = response.json() as { id: string; expectedPayout: string };
+  return { who: seller, id, expectedPayout };
 }
 
 /** The app's payout rails with ACH configured (tests/lib/ach.ts) and no EVM chain. */
@@ -80,4 +103,34 @@ export async function sellersCard<T = Record<string, unknown>>(
     id: string;
   } & T)[];
   return list.find((c) => c.id === id)!;
+}
+
+/** The card's row in the payouts list (GET /api/admin/payouts), or undefined if not listed. */
+export async function payoutListRow(t: TestApp, staff: SignedIn, id: string) {
+  const { groups } = (await as(t.app, staff, { method: 'GET', url: '/api/admin/payouts' })).json();
+  return groups
+    .flatMap((g: { cards: object[] }) => g.cards)
+    .find((c: { id: string }) => c.id === id) as
+    | { id: string; amount: string; netted: string }
+    | undefined;
+}
+
+/**
+ * Staff pay an approved card by hand (POST /api/admin/payouts/mark-sent): at `amount`, or what
+ * the payouts list shows it owes, under `reference` if given; asserted to be sent.
+ */
+export async function markSent(
+  t: TestApp,
+  staff: SignedIn,
+  id: string,
+  { amount, reference }: { amount?: string; reference?: string } = {},
+) {
+  const items = [{ id, amount: amount ?? (await payoutListRow(t, staff, id))!.amount }];
+  const sent = await as(t.app, staff, {
+    method: 'POST',
+    url: '/api/admin/payouts/mark-sent',
+    payload: reference ? { items, payoutReference: reference } : { items },
+  });
+  expect(sent.json().sent, sent.body).toHaveLength(1);
+  return sent;
 }

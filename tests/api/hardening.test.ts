@@ -4,6 +4,7 @@ import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
+  CARD,
   reviewCard,
   type SignedIn,
   signUp,
@@ -231,10 +232,7 @@ describe('other writes at the same moment', () => {
           method: 'POST',
           url: '/api/transactions',
           payload: {
-            cardType: 'Amazon',
-            cardValue: '100',
-            cardCondition: 'brand_new',
-            cardFormat: 'egift',
+            ...CARD,
             paymentMethodId: method.id,
             imageUrls: [image],
           },

@@ -4,7 +4,15 @@ import { buildApp } from '../../src/server/app';
 import { transactions, users } from '../../src/server/db/schema';
 import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
 import { setUpAppWithStaff } from './builders';
-import { addPaymentMethod, as, multipart, type SignedIn, signUp, uploadCardImage } from './helpers';
+import {
+  addPaymentMethod,
+  as,
+  CARD,
+  multipart,
+  type SignedIn,
+  signUp,
+  uploadCardImage,
+} from './helpers';
 import { setUpMailServer } from './mail-server';
 
 const mail = setUpMailServer();
@@ -381,10 +389,8 @@ describe('/api/v1', () => {
       method: 'POST',
       url: '/api/transactions',
       payload: {
-        cardType: 'Amazon',
+        ...CARD,
         cardValue: '10000.01',
-        cardCondition: 'brand_new',
-        cardFormat: 'egift',
         paymentMethodId: methodId,
         imageUrls: [await uploadCardImage(t.app, who)],
       },
@@ -495,10 +501,7 @@ describe('Idempotency-Key', () => {
   it("makes the web app's POST /api/transactions safe to retry", async () => {
     const { who, methodId } = await seller(0);
     const payload = {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
+      ...CARD,
       paymentMethodId: methodId,
       imageUrls: [await uploadCardImage(t.app, who)],
     };

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import { noiseImage } from '../lib/noise-image';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
@@ -11,19 +11,7 @@ import {
 } from './fixtures';
 
 /** A photo no other test uploads: pixels from the current time. */
-function freshPhoto() {
-  const width = 160;
-  const height = 100;
-  const pixels = Buffer.alloc(width * height * 3);
-  let x = Date.now() & 0x7fffffff;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const freshPhoto = () => noiseImage(Date.now() & 0x7fffffff, 160, 100);
 
 async function sell(request: APIRequestContext, photo: Buffer) {
   const method = await (

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import { noiseImage } from '../lib/noise-image';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
@@ -23,17 +23,7 @@ import {
 
 /** A photo no other test sends (random noise), so no automated check flags it as a copy. */
 let seed = (Date.now() >> 3) & 0xffff;
-function uniquePhoto() {
-  const pixels = Buffer.alloc(96 * 64 * 3);
-  let x = seed++;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width: 96, height: 64, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const uniquePhoto = () => noiseImage(seed++);
 
 /** A clean $100 e-code with its own photo and the scam question answered. */
 async function submitClean(request: APIRequestContext, cardType: string) {

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import { noiseImage } from '../lib/noise-image';
 import { expectNoAxeFindings } from './axe';
 import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
 
@@ -8,17 +8,7 @@ import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtur
 
 /** A photo no other test sends (random noise), so no automated check flags it as a copy. */
 let seed = Date.now() & 0xffff;
-function uniquePhoto() {
-  const pixels = Buffer.alloc(96 * 64 * 3);
-  let x = seed++;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width: 96, height: 64, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const uniquePhoto = () => noiseImage(seed++);
 
 async function submit(request: APIRequestContext, cardType: string, paymentMethodId: string) {
   const upload = await request.post('/api/upload-card-image', {
