@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithMail } from './builders';
 import {
   as,
   reviewCard,
@@ -11,10 +11,8 @@ import {
   submitCard,
   uploadCardImage,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
+const { mail, t, staff } = setUpAppWithMail();
 const DAY = 24 * 60 * 60 * 1000;
 
 async function rejectedCard() {

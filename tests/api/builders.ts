@@ -14,6 +14,7 @@ import {
   submitCard,
   type TestApp,
 } from './helpers';
+import { setUpMailServer } from './mail-server';
 
 /**
  * The API tests' shared builders beside helpers.ts: a file's app with its staff member, a card
@@ -31,6 +32,15 @@ export function setUpAppWithStaff(
 ) {
   const t = setUpTestApp(overrides, options);
   return { t, staff: setUpStaff(t, staffEmail) };
+}
+
+/**
+ * A mail server (setUpMailServer), the file's app sending to it and its staff member:
+ * `const { mail, t, staff } = setUpAppWithMail()`.
+ */
+export function setUpAppWithMail(staffEmail?: string) {
+  const mail = setUpMailServer();
+  return { mail, ...setUpAppWithStaff(() => mail.appConfig(), staffEmail) };
 }
 
 /** A staff member of `role` of the file's app, signed in (signInAs) before the file's tests. */

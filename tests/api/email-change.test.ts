@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithMail } from './builders';
 import { as, type SignedIn, signUp, uniqueEmail } from './helpers';
-import { setUpMailServer, TEST_APP_URL } from './mail-server';
+import { TEST_APP_URL } from './mail-server';
 
-const mail = setUpMailServer();
-const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
+const { mail, t, staff } = setUpAppWithMail();
 const PASSWORD = 'correct horse battery';
 
 const change = (who: SignedIn | undefined, payload: object) =>

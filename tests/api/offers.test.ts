@@ -4,7 +4,7 @@ import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog } from '../../src/server/db/schema';
 import { expireOffers } from '../../src/server/modules/cards';
 import { expectedPayout } from '../../src/shared/money';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithMail } from './builders';
 import {
   as,
   reviewCard,
@@ -15,10 +15,8 @@ import {
   submitCard,
   uniqueEmail,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
+const { mail, t, staff } = setUpAppWithMail();
 
 const HOUR = 60 * 60 * 1000;
 

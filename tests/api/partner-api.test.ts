@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { transactions, users } from '../../src/server/db/schema';
 import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithMail } from './builders';
 import {
   addPaymentMethod,
   as,
@@ -13,10 +13,8 @@ import {
   signUp,
   uploadCardImage,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
+const { mail, t, staff } = setUpAppWithMail();
 
 const ALL_SCOPES = ['cards:read', 'cards:write', 'balance:read', 'webhooks:manage'];
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithMail } from './builders';
 import {
   addPaymentMethod,
   as,
@@ -11,10 +11,8 @@ import {
   submitCard,
   uniqueEmail,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
+const { mail, t, staff } = setUpAppWithMail();
 const PASSWORD = 'correct horse battery';
 
 const standing = (id: string, action: string, payload?: object, who: SignedIn = staff) =>

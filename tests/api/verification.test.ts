@@ -9,7 +9,7 @@ import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryp
 import { resealDocuments } from '../../src/server/modules/files';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
 import { REGION_MISSING } from '../../src/shared/verification-submission';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithMail } from './builders';
 import {
   as,
   fixture,
@@ -21,10 +21,8 @@ import {
   uniqueEmail,
   uploadCardImage,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
+const { mail, t, staff } = setUpAppWithMail();
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function uploadDocument(who: SignedIn, name = 'card-front.jpg') {

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { noiseImage } from '../lib/noise-image';
+import { addPaypalByApi, uploadPhotoByApi } from './api-helpers';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
@@ -14,15 +15,8 @@ import {
 const freshPhoto = () => noiseImage(Date.now() & 0x7fffffff, 160, 100);
 
 async function sell(request: APIRequestContext, photo: Buffer) {
-  const method = await (
-    await request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Card Seller', identifier: 'seller@example.com' },
-    })
-  ).json();
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: photo } },
-  });
-  const { objectPath } = await upload.json();
+  const method = await addPaypalByApi(request, 'Card Seller', 'seller@example.com');
+  const objectPath = await uploadPhotoByApi(request, photo);
   const created = await request.post('/api/transactions', {
     data: {
       cardType: 'Target',

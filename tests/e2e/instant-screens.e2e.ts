@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { noiseImage } from '../lib/noise-image';
-import { submitCardByApi } from './api-helpers';
+import { addPaypalByApi, submitCardByApi, submitCleanCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
   baseURL,
@@ -27,28 +27,8 @@ const uniquePhoto = () => noiseImage(seed++);
 
 /** A clean $100 e-code with its own photo and the scam question answered. */
 async function submitClean(request: APIRequestContext, cardType: string) {
-  const method = await (
-    await request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-    })
-  ).json();
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: await uniquePhoto() } },
-  });
-  const { objectPath } = await upload.json();
-  const response = await request.post('/api/transactions', {
-    data: {
-      cardType,
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [objectPath],
-      scamCheck: 'no',
-    },
-  });
-  expect(response.status()).toBe(201);
-  return response.json() as Promise<{ id: string; decidedBy: string | null }>;
+  const method = await addPaypalByApi(request);
+  return submitCleanCardByApi(request, cardType, method.id, await uniquePhoto());
 }
 
 /** The page in dark, then at 375 px wide: screenshots of both, axe clean and no sideways scroll. */
@@ -84,9 +64,7 @@ describe('instant screens (issue 41)', () => {
     browser,
   }) => {
     const { page } = customer;
-    await page.request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-    });
+    await addPaypalByApi(page.request);
     await page.goto('/upload');
     await page.getByLabel('Gift Card Brand').selectOption('Ulta');
     await page.getByLabel('Card Value (USD)').fill('150');

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { noiseImage } from '../lib/noise-image';
+import { addPaypalByApi, submitCleanCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
 
@@ -10,25 +11,8 @@ import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtur
 let seed = Date.now() & 0xffff;
 const uniquePhoto = () => noiseImage(seed++);
 
-async function submit(request: APIRequestContext, cardType: string, paymentMethodId: string) {
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: await uniquePhoto() } },
-  });
-  const { objectPath } = await upload.json();
-  const response = await request.post('/api/transactions', {
-    data: {
-      cardType,
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId,
-      imageUrls: [objectPath],
-      scamCheck: 'no',
-    },
-  });
-  expect(response.status()).toBe(201);
-  return response.json() as Promise<{ id: string; decidedBy: string | null }>;
-}
+const submit = async (request: APIRequestContext, cardType: string, paymentMethodId: string) =>
+  submitCleanCardByApi(request, cardType, paymentMethodId, await uniquePhoto());
 
 const OFF = {
   enabled: false,
@@ -63,11 +47,7 @@ describe('instant decisions', () => {
       await expectNoAxeFindings(staff, 'the Rates tab with the instant-decision policy');
 
       const { page } = customer;
-      const method = await (
-        await page.request.post('/api/payment-methods', {
-          data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-        })
-      ).json();
+      const method = await addPaypalByApi(page.request);
       // A brand off the list waits for a person, with its place in the queue…
       const waiting = await submit(page.request, 'Nike', method.id);
       expect(waiting.decidedBy).toBeNull();

@@ -11,6 +11,7 @@ import { signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
 import { ACH, ACH_ENV, achReturnFile, BANK, nacha } from '../lib/ach';
 import { type EvmNode, startEvmNode, TOKEN } from '../lib/evm-chain';
 import { pdfText } from '../pdf-text';
+import { uploadPhotoByApi } from './api-helpers';
 import { axeFindings } from './axe';
 import {
   CUSTOMER_PASSWORD,
@@ -35,7 +36,6 @@ const PHONE = { width: 375, height: 812 };
 const EXPLORER = 'https://testnet.bscscan.com/tx/';
 const CONFIRMATIONS = 3;
 const FINANCE_PASSWORD = 'a long finance passphrase';
-const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
 const env = {} as {
   dataDir: string;
@@ -158,16 +158,7 @@ async function approvedCard(seller: Page, method: object) {
   const created = await seller.request.post('/api/payment-methods', { data: method });
   if (!created.ok()) throw new Error(await created.text());
   const { id: paymentMethodId } = await created.json();
-  const upload = await seller.request.post('/api/upload-card-image', {
-    multipart: {
-      file: {
-        name: 'card.jpg',
-        mimeType: 'image/jpeg',
-        buffer: readFileSync(path.join(fixtures, 'card-front.jpg')),
-      },
-    },
-  });
-  const { objectPath } = await upload.json();
+  const objectPath = await uploadPhotoByApi(seller.request);
   const card = await seller.request.post('/api/transactions', {
     data: {
       cardType: 'Amazon',
