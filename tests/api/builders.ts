@@ -64,6 +64,26 @@ export async function submittedCard(t: TestApp, body: object = {}, who?: SignedI
   return { who: seller, id, expectedPayout };
 }
 
+/**
+ * A level-1 identity submission (POST /api/verification): Casey Customer, born 1990-04-01, of the
+ * US, with a passport of `documentImages` and `selfieImage`; `overrides` replace any field.
+ */
+export const identityBody = (
+  documentImages: string[],
+  selfieImage: string,
+  overrides: object = {},
+) => ({
+  level: 1,
+  legalFirstName: 'Casey',
+  legalLastName: 'Customer',
+  dateOfBirth: '1990-04-01',
+  country: 'US',
+  documentType: 'passport',
+  documentImages,
+  selfieImage,
+  ...overrides,
+});
+
 /** The app's payout rails with ACH configured (tests/lib/ach.ts) and no EVM chain. */
 export const ACH_RAIL: Partial<AppConfig> = {
   payouts: { ach: ACH, evm: undefined, explorerTxUrl: 'https://bscscan.com/tx/' },

@@ -10,7 +10,7 @@ import {
   UNREADABLE_IMAGE,
   UNREADABLE_PDF,
 } from '../../src/server/modules/files/document-checks';
-import { setUpAppWithStaff } from './builders';
+import { identityBody, setUpAppWithStaff } from './builders';
 import { as, fixture, multipart, type SignedIn, signUp } from './helpers';
 
 /**
@@ -38,16 +38,7 @@ async function storedAs(who: SignedIn, document: string) {
   const submitted = await as(t.app, who, {
     method: 'POST',
     url: '/api/verification',
-    payload: {
-      level: 1,
-      legalFirstName: 'Casey',
-      legalLastName: 'Customer',
-      dateOfBirth: '1990-04-01',
-      country: 'US',
-      documentType: 'passport',
-      documentImages: [document],
-      selfieImage: selfie,
-    },
+    payload: identityBody([document], selfie),
   });
   expect(submitted.statusCode, submitted.body).toBe(201);
   const served = await as(t.app, staff, { method: 'GET', url: document });
