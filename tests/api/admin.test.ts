@@ -1,20 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, chatMessages, transactions, users } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   as,
   createTestApp,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t, 'reviewer@example.com');
+const { t, staff } = setUpAppWithStaff({}, 'reviewer@example.com');
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const patch = (who: SignedIn | undefined, id: string, payload: object) =>

@@ -9,20 +9,11 @@ import { type Db, openDatabase } from '../../src/server/db/client';
 import { transactions, uploads } from '../../src/server/db/schema';
 import { foldAnalytics } from '../../src/server/modules/analytics/jobs';
 import { analytics } from '../../src/server/modules/analytics/queries';
-import {
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, reviewCard, type SignedIn, signInAs, signUp, submitCard } from './helpers';
 
 /** Issue 21, items 5 and 6: the figures checked against seeded cards computed by hand. */
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const get = (who: SignedIn, url: string) => as(t.app, who, { method: 'GET', url });
 const RANGE = '/api/admin/analytics?from=2026-01-10&to=2026-01-12';

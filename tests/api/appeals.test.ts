@@ -1,22 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
+import { setUpAppWithMail } from './builders';
 import {
   as,
   reviewCard,
   type SignedIn,
   sessionFor,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uploadCardImage,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 const DAY = 24 * 60 * 60 * 1000;
 
 async function rejectedCard() {

@@ -3,15 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, transactions, validationLogs } from '../../src/server/db/schema';
 import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryption';
 import { resealCardCodes } from '../../src/server/modules/cards';
-import {
-  as,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, type SignedIn, signInAs, signUp, submitCard } from './helpers';
 
 /**
  * An e-gift card's code (issue 24, item 8; decision 082): sealed at rest, its last 4 characters in
@@ -19,8 +12,9 @@ import {
  * and the same code on a second card flagged, whoever sells it.
  */
 const lines: string[] = [];
-const t = setUpTestApp({ logLevel: 'debug' }, { logStream: { write: (line) => lines.push(line) } });
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff({ logLevel: 'debug' }, undefined, {
+  logStream: { write: (line) => lines.push(line) },
+});
 
 /** A code no other test uses. */
 const newCode = () => `EGFT-${crypto.randomUUID().slice(0, 8).toUpperCase()}-7731`;

@@ -1,21 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, chatMessages } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   as,
   createTestApp,
   fixture,
   multipart,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signInStaff,
   signUp,
   type TestApp,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t, 'support.agent@example.com');
+const { t, staff } = setUpAppWithStaff({}, 'support.agent@example.com');
 
 const send = (who: SignedIn | undefined, payload: object) =>
   as(t.app, who, { method: 'POST', url: '/api/chat/messages', payload });

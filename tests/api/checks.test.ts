@@ -3,34 +3,14 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { uploads, users, validationLogs } from '../../src/server/db/schema';
 import { cardImagesHashed } from '../../src/server/modules/files/uploads';
-import {
-  addPaymentMethod,
-  as,
-  fixture,
-  multipart,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-} from './helpers';
+import { noiseImage } from '../lib/noise-image';
+import { setUpAppWithStaff } from './builders';
+import { addPaymentMethod, as, CARD, fixture, multipart, type SignedIn, signUp } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 /** An image no other test makes: deterministic pixels from `seed`, as a PNG. */
-function uniqueImage(seed: number) {
-  const width = 120;
-  const height = 80;
-  const pixels = Buffer.alloc(width * height * 3);
-  let x = seed;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const uniqueImage = (seed: number) => noiseImage(seed, 120, 80);
 
 async function upload(who: SignedIn, bytes: Buffer, name = 'card.png') {
   const response = await as(t.app, who, {
@@ -58,10 +38,7 @@ async function submit(who: SignedIn, images: string[], body: object = {}) {
     method: 'POST',
     url: '/api/transactions',
     payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
+      ...CARD,
       paymentMethodId: method.id,
       imageUrls: images,
       ...body,
@@ -245,10 +222,7 @@ describe('automated checks at submission', () => {
       method: 'POST',
       url: '/api/transactions',
       payload: {
-        cardType: 'Amazon',
-        cardValue: '100',
-        cardCondition: 'brand_new',
-        cardFormat: 'egift',
+        ...CARD,
         paymentMethodId: method.id,
         imageUrls: [theirs],
       },

@@ -1,33 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
 import { CLAIM_MINUTES } from '../../src/shared/admin';
-import {
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpStaffAs, submittedCard } from './builders';
+import { as, reviewCard, type SignedIn, setUpTestApp } from './helpers';
 
 const t = setUpTestApp();
-let alice: SignedIn;
-let bob: SignedIn;
-let finance: SignedIn;
-beforeAll(async () => {
-  alice = await signInAs(t, 'reviewer');
-  bob = await signInAs(t, 'owner');
-  finance = await signInAs(t, 'finance');
-});
+const alice = setUpStaffAs(t, 'reviewer');
+const bob = setUpStaffAs(t, 'owner');
+const finance = setUpStaffAs(t, 'finance');
 
-async function newCard() {
-  const customer = await signUp(t.app);
-  const response = await submitCard(t.app, customer);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { id: string };
-}
+const newCard = () => submittedCard(t);
 
 const claim = (who: SignedIn, id: string, payload?: object) =>
   as(t.app, who, { method: 'POST', url: `/api/admin/transactions/${id}/claim`, payload });

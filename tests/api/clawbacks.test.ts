@@ -2,19 +2,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { clawbacks } from '../../src/server/db/schema';
 import { checkLedger } from '../../src/server/modules/ledger';
-import {
-  addPaymentMethod,
-  as,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { markSent, payoutListRow, setUpAppWithStaff, submittedCard } from './builders';
+import { addPaymentMethod, as, reviewCard, type SignedIn, signInAs, signUp } from './helpers';
 
-const t = setUpTestApp();
-const owner = setUpStaff(t);
+const { t, staff: owner } = setUpAppWithStaff();
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 const post = (who: SignedIn | undefined, url: string, payload?: object) =>
@@ -25,18 +16,11 @@ async function submit(who: SignedIn, cardValue = '100') {
   const method = await addPaymentMethod(t.app, who, {
     identifier: `${who.user.id.slice(0, 6)}@example.com`,
   });
-  const response = await submitCard(t.app, who, { cardValue, paymentMethodId: method.id });
-  expect(response.statusCode).toBe(201);
-  return response.json().id as string;
+  return (await submittedCard(t, { cardValue, paymentMethodId: method.id }, who)).id;
 }
 
 async function review(id: string, payload: object) {
-  const { updatedAt } = (await get(owner, `/api/admin/transactions/${id}`)).json();
-  const response = await as(t.app, owner, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${id}`,
-    payload: { ...payload, expectedUpdatedAt: updatedAt },
-  });
+  const response = await reviewCard(t.app, owner, id, payload);
   expect(response.statusCode, response.body).toBe(200);
 }
 
@@ -44,22 +28,11 @@ async function review(id: string, payload: object) {
 async function paidCard(who: SignedIn, cardValue = '100') {
   const id = await submit(who, cardValue);
   await review(id, { status: 'processing' });
-  const listed = (await get(owner, '/api/admin/payouts')).json();
-  const row = listed.groups
-    .flatMap((g: { cards: { id: string }[] }) => g.cards)
-    .find((c: { id: string }) => c.id === id);
-  const sent = await post(owner, '/api/admin/payouts/mark-sent', {
-    items: [{ id, amount: row.amount }],
-  });
-  expect(sent.json().sent).toHaveLength(1);
+  await markSent(t, owner, id);
   return id;
 }
 
-const payoutRow = async (id: string) =>
-  (await get(owner, '/api/admin/payouts'))
-    .json()
-    .groups.flatMap((g: { cards: object[] }) => g.cards)
-    .find((c: { id: string }) => c.id === id) as { amount: string; netted: string } | undefined;
+const payoutRow = (id: string) => payoutListRow(t, owner, id);
 
 describe('taking money back', () => {
   it('is for a paid card only, and never more than it paid, however many are sent at once', async () => {

@@ -1,99 +1,21 @@
-import { createRequire } from 'node:module';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, notifications, transactions } from '../../src/server/db/schema';
 import { checkLedger } from '../../src/server/modules/ledger';
 import { queueAutomaticPayouts } from '../../src/server/modules/payouts';
-import {
-  addPaymentMethod,
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  uploadCardImage,
-} from './helpers';
+import { ACH, achReturnFile, BANK, nacha } from '../lib/ach';
+import { ACH_RAIL, cardApprovedBy, sellersCard, setUpAppWithStaff } from './builders';
+import { as, type SignedIn, signInAs, signUp } from './helpers';
 
-/** The NACHA parser the file is read back with (a second library: nach2 only writes). */
-const nacha = createRequire(import.meta.url)('@midlandsbank/node-nacha') as {
-  from(text: string): {
-    data: {
-      batches: {
-        entries: {
-          receivingDFIIdentification: number;
-          checkDigit: number;
-          dfiAccount: string;
-          amount: number;
-          identificationNumber: string;
-          traceNumber: number;
-        }[];
-      }[];
-    };
-  };
-};
-
-const ACH = {
-  originRouting: '021000021',
-  originName: 'Origin Bank',
-  destinationRouting: '011000015',
-  destinationName: 'Federal Reserve',
-  companyName: 'Cardbridge',
-  companyId: '1234567890',
-};
-
-const t = setUpTestApp(() => ({
-  payouts: { ach: ACH, evm: undefined, explorerTxUrl: 'https://bscscan.com/tx/' },
-}));
-const staff = setUpStaff(t, 'payouts-owner@example.com');
-
-const BANK = {
-  type: 'bank_transfer',
-  accountName: 'Casey Seller',
-  bankName: 'First Bank',
-  accountNumber: '000123456789',
-  routingNumber: '011000015',
-};
+const { t, staff } = setUpAppWithStaff(ACH_RAIL, 'payouts-owner@example.com');
 
 const post = (url: string, payload?: object, who: SignedIn = staff) =>
   as(t.app, who, { method: 'POST', url, payload });
 const get = (url: string, who: SignedIn = staff) => as(t.app, who, { method: 'GET', url });
 
-/** A seller's card of `value` to a method of theirs, approved by staff unless `pending`. */
-async function approvedCard(
-  options: {
-    who?: SignedIn;
-    method?: object;
-    methodId?: string;
-    value?: string;
-    pending?: boolean;
-  } = {},
-) {
-  const who = options.who ?? (await signUp(t.app));
-  const method = options.methodId
-    ? { id: options.methodId }
-    : await addPaymentMethod(t.app, who, options.method ?? BANK);
-  const image = await uploadCardImage(t.app, who);
-  const created = await as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: options.value ?? '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [image],
-    },
-  });
-  expect(created.statusCode).toBe(201);
-  const { id, expectedPayout } = created.json() as { id: string; expectedPayout: string };
-  if (!options.pending) {
-    expect((await reviewCard(t.app, staff, id, { status: 'completed' })).statusCode).toBe(200);
-  }
-  return { who, id, expectedPayout, methodId: method.id };
-}
+/** A seller's card of `value` to a method of theirs (a bank account unless `method`), approved by staff unless `pending`. */
+const approvedCard = (options: Parameters<typeof cardApprovedBy>[2] = {}) =>
+  cardApprovedBy(t, staff, { method: BANK, ...options });
 
 const cardRow = async (id: string) =>
   (await t.database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
@@ -109,10 +31,7 @@ const queue = async (ids: string[]) => {
 
 const balanceOf = async (who: SignedIn) => (await get('/api/balance', who)).json();
 
-const payoutOfCard = async (who: SignedIn, id: string) =>
-  ((await get('/api/transactions', who)).json() as { id: string; payout: unknown }[]).find(
-    (c) => c.id === id,
-  )!.payout;
+const payoutOfCard = async (who: SignedIn, id: string) => (await sellersCard(t, who, id)).payout;
 
 async function booksAddUp() {
   expect(await checkLedger(t.database.db)).toEqual([]);
@@ -365,7 +284,7 @@ describe('disbursements on the ACH rail', () => {
     ).json();
     expect(batch.entries).toBe(3);
     const traceOf = async (id: string) => (await cardRow(id)).payoutReference!;
-    const returnFile = returnsFile([
+    const returnFile = achReturnFile(ACH, [
       { trace: await traceOf(first.id), code: 'R03' },
       { trace: await traceOf(second.id), code: 'R01' },
     ]);
@@ -464,33 +383,6 @@ describe('disbursements on the ACH rail', () => {
     });
   });
 });
-
-/** A bank's return file: a return entry and its 799 addenda (reason, original trace) per return. */
-function returnsFile(returns: { trace: string; code: string }[]) {
-  const pad = (s: string) => s.padEnd(94, ' ');
-  const lines = [
-    pad(
-      `101 ${ACH.originRouting} ${ACH.destinationRouting}2611270000A094101Origin Bank            Federal Reserve        RETURNS`,
-    ),
-    pad(
-      `5220Federal Reserve                     1234567890PPDRETURN    NOV 27261127   1${ACH.destinationRouting.slice(0, 8)}0000001`,
-    ),
-  ];
-  returns.forEach((r, i) => {
-    lines.push(
-      pad(
-        `621${ACH.originRouting}000000000000     0000000000RETURN${String(i).padStart(9, '0')}RETURNED ENTRY          1${ACH.destinationRouting.slice(0, 8)}${String(i + 1).padStart(7, '0')}`,
-      ),
-    );
-    lines.push(
-      pad(
-        `799${r.code}${r.trace}      ${ACH.originRouting.slice(0, 8)}${''.padEnd(44, ' ')}${ACH.destinationRouting.slice(0, 8)}${String(i + 1).padStart(7, '0')}`,
-      ),
-    );
-  });
-  lines.push(pad('8220'), pad('9000001'));
-  return `${lines.join('\n')}\n`;
-}
 
 async function uploadReturns(text: string) {
   const boundary = '----cb-returns';

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { as, type SignedIn, setUpStaff, setUpTestApp, signUp, uniqueEmail } from './helpers';
-import { setUpMailServer, TEST_APP_URL } from './mail-server';
+import { setUpAppWithMail } from './builders';
+import { as, type SignedIn, signUp, uniqueEmail } from './helpers';
+import { TEST_APP_URL } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 const PASSWORD = 'correct horse battery';
 
 const change = (who: SignedIn | undefined, payload: object) =>

@@ -5,21 +5,11 @@ import { mailOutbox, transactions } from '../../src/server/db/schema';
 import { unsubscribeToken } from '../../src/server/mail/unsubscribe';
 import { sendWeeklyDigests } from '../../src/server/modules/notifications/digests';
 import { BRAND_GREEN, BRAND_GREEN_DARK } from '../../src/shared/brand';
-import {
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  submitCard,
-  uniqueEmail,
-} from './helpers';
-import { type ReceivedMail, setUpMailServer, TEST_APP_URL } from './mail-server';
+import { setUpAppWithMail } from './builders';
+import { as, reviewCard, type SignedIn, signUp, submitCard, uniqueEmail } from './helpers';
+import { type ReceivedMail, TEST_APP_URL } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 
 const preferencesOf = (who: SignedIn | undefined) =>
   as(t.app, who, { method: 'GET', url: '/api/account/email-preferences' });

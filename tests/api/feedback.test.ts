@@ -1,20 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { feedback, transactions } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   as,
   createTestApp,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const rate = (who: SignedIn | undefined, id: string, payload: object, app = t.app) =>
   as(app, who, { method: 'POST', url: `/api/transactions/${id}/feedback`, payload });

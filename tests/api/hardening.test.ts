@@ -1,19 +1,18 @@
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
+  CARD,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uploadCardImage,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 let customer: SignedIn;
 beforeAll(async () => {
   customer = await signUp(t.app);
@@ -233,10 +232,7 @@ describe('other writes at the same moment', () => {
           method: 'POST',
           url: '/api/transactions',
           payload: {
-            cardType: 'Amazon',
-            cardValue: '100',
-            cardCondition: 'brand_new',
-            cardFormat: 'egift',
+            ...CARD,
             paymentMethodId: method.id,
             imageUrls: [image],
           },

@@ -310,6 +310,14 @@ export async function addPaymentMethod(app: FastifyInstance, who: SignedIn, body
   return response.json() as { id: string; isDefault: boolean };
 }
 
+/** The card of the API tests' submissions: a $100 brand-new Amazon eGift card. */
+export const CARD = {
+  cardType: 'Amazon',
+  cardValue: '100',
+  cardCondition: 'brand_new',
+  cardFormat: 'egift',
+};
+
 /**
  * A customer's card submission, the one card builder of the API tests: a $100 brand-new Amazon
  * eGift card, with a new payment method and one fresh image of the customer's unless `body` names
@@ -322,15 +330,7 @@ export async function submitCard(app: FastifyInstance, who: SignedIn, body: obje
   return as(app, who, {
     method: 'POST',
     url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      ...body,
-      paymentMethodId,
-      imageUrls,
-    },
+    payload: { ...CARD, ...body, paymentMethodId, imageUrls },
   });
 }
 

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { auditLog, clawbacks, transactions, users } from '../../src/server/db/schema';
 import { INSTANT_RULES } from '../../src/shared/instant-decisions';
+import { noiseImage } from '../lib/noise-image';
 import {
   addPaymentMethod,
   as,
+  CARD,
   multipart,
   type SignedIn,
   setUpStaff,
@@ -35,19 +36,7 @@ const setPolicy = (body: object, who: SignedIn = owner) =>
 
 /** An image no other test makes: deterministic noise from `seed`, as a PNG. */
 let seed = 4100;
-function uniqueImage() {
-  const width = 96;
-  const height = 64;
-  const pixels = Buffer.alloc(width * height * 3);
-  let x = seed++;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const uniqueImage = () => noiseImage(seed++);
 
 async function upload(who: SignedIn, bytes: Buffer) {
   const response = await as(t.app, who, {
@@ -93,10 +82,7 @@ async function seller({ level = 2, completed = 10 } = {}) {
       method: 'POST',
       url: '/api/transactions',
       payload: {
-        cardType: 'Amazon',
-        cardValue: '100',
-        cardCondition: 'brand_new',
-        cardFormat: 'egift',
+        ...CARD,
         paymentMethodId: method.id,
         imageUrls: [image ?? (await upload(who, await uniqueImage()))],
         scamCheck: 'no',

@@ -34,6 +34,7 @@ import { REJECTION_REASONS } from '../../src/shared/rejections';
 import {
   addPaymentMethod,
   as,
+  CARD,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
@@ -234,10 +235,8 @@ async function addSeller(run: Run, cardValues: string[]) {
 
 async function submit(run: Run, seller: Run['sellers'][number], cardValue: string) {
   const response = await post(seller.who, '/api/transactions', {
-    cardType: 'Amazon',
+    ...CARD,
     cardValue,
-    cardCondition: 'brand_new',
-    cardFormat: 'egift',
     paymentMethodId: seller.methodId,
     imageUrls: [await uploadCardImage(t.app, seller.who)],
   });

@@ -8,38 +8,19 @@ import {
 } from '../../src/server/db/schema';
 import { checkBooks, checkLedger, describeMismatch } from '../../src/server/modules/ledger';
 import { parseCsv } from '../parse-csv';
-import {
-  as,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff, submittedCard } from './builders';
+import { as, reviewCard, type SignedIn, signInAs } from './helpers';
 
-const t = setUpTestApp();
-const owner = setUpStaff(t);
+const { t, staff: owner } = setUpAppWithStaff();
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 
 /** A staff save as the portal sends it: with the row's updatedAt as the dialog loaded it. */
-async function review(id: string, payload: object, who: SignedIn = owner) {
-  const { updatedAt } = (await get(who, `/api/admin/transactions/${id}`)).json();
-  return as(t.app, who, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${id}`,
-    payload: { ...payload, expectedUpdatedAt: updatedAt },
-  });
-}
+const review = (id: string, payload: object, who: SignedIn = owner) =>
+  reviewCard(t.app, who, id, payload);
 
 /** A new customer's $100 Amazon card (quoted at 91.00), paid to PayPal casey@example.com. */
-async function newCard(body: object = {}) {
-  const who = await signUp(t.app);
-  const response = await submitCard(t.app, who, body);
-  expect(response.statusCode).toBe(201);
-  return { who, id: response.json().id as string };
-}
+const newCard = (body: object = {}) => submittedCard(t, body);
 
 /** The card's entries, oldest first: kind, and postings as `account amount`. */
 async function entriesOf(id: string) {

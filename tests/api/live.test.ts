@@ -4,20 +4,11 @@ import { LiveHub } from '../../src/server/live/hub';
 import { registerLiveCache } from '../../src/server/live/plugin';
 import { TOPIC_URLS } from '../../src/shared/live';
 import { registeredRoutes } from '../fuzz/catalogue';
-import {
-  addPaymentMethod,
-  as,
-  createTestApp,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { addPaymentMethod, as, createTestApp, type SignedIn, signUp, submitCard } from './helpers';
 import { openEvents } from './live-helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const get = (who: SignedIn, url: string, headers: Record<string, string> = {}) =>
   as(t.app, who, { method: 'GET', url, headers });

@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { mailOutbox } from '../../src/server/db/schema';
 import { MAX_ATTEMPTS } from '../../src/server/mail/queue';
+import { setUpAppWithStaff } from './builders';
 import {
   as,
   createTestApp,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uniqueEmail,
@@ -24,8 +23,7 @@ const mail = setUpMailServer({
   pass: 'smtp secret',
   notificationDelayMs: DELAY_MS,
 });
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 
 const notificationsOf = (who: SignedIn) =>
   as(t.app, who, { method: 'GET', url: '/api/notifications' });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildExports } from '../../src/server/modules/privacy/jobs';
 import { OBJECT_FOLDERS } from '../../src/server/storage/object-storage';
 import { STAFF_ROLES, type StaffRole } from '../../src/shared/staff-roles';
+import { identityBody } from './builders';
 import {
   as,
   fixture,
@@ -100,16 +101,7 @@ async function identityDocument(customer: SignedIn) {
     as(t.app, customer, {
       method: 'POST',
       url: '/api/verification',
-      payload: {
-        level: 1,
-        legalFirstName: 'Casey',
-        legalLastName: 'Customer',
-        dateOfBirth: '1990-04-01',
-        country: 'US',
-        documentType: 'passport',
-        documentImages: [document],
-        selfieImage: await upload(),
-      },
+      payload: identityBody([document], await upload()),
     }),
     201,
   );

@@ -4,23 +4,19 @@ import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog } from '../../src/server/db/schema';
 import { expireOffers } from '../../src/server/modules/cards';
 import { expectedPayout } from '../../src/shared/money';
+import { setUpAppWithMail } from './builders';
 import {
   as,
   reviewCard,
   type SignedIn,
   sessionFor,
-  setUpStaff,
-  setUpTestApp,
   signInAs,
   signUp,
   submitCard,
   uniqueEmail,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 
 const HOUR = 60 * 60 * 1000;
 

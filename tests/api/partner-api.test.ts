@@ -3,21 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { transactions, users } from '../../src/server/db/schema';
 import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
+import { setUpAppWithMail } from './builders';
 import {
   addPaymentMethod,
   as,
+  CARD,
   multipart,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   uploadCardImage,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 
 const ALL_SCOPES = ['cards:read', 'cards:write', 'balance:read', 'webhooks:manage'];
 
@@ -390,10 +387,8 @@ describe('/api/v1', () => {
       method: 'POST',
       url: '/api/transactions',
       payload: {
-        cardType: 'Amazon',
+        ...CARD,
         cardValue: '10000.01',
-        cardCondition: 'brand_new',
-        cardFormat: 'egift',
         paymentMethodId: methodId,
         imageUrls: [await uploadCardImage(t.app, who)],
       },
@@ -504,10 +499,7 @@ describe('Idempotency-Key', () => {
   it("makes the web app's POST /api/transactions safe to retry", async () => {
     const { who, methodId } = await seller(0);
     const payload = {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
+      ...CARD,
       paymentMethodId: methodId,
       imageUrls: [await uploadCardImage(t.app, who)],
     };

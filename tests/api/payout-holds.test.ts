@@ -1,14 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentMethods, users } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
   reviewCard,
   type SignedIn,
   sessionCookie,
-  setUpStaff,
-  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
@@ -17,7 +16,7 @@ import {
 import { setUpMailServer } from './mail-server';
 
 const mail = setUpMailServer();
-const t = setUpTestApp(() => ({
+const { t, staff } = setUpAppWithStaff(() => ({
   ...mail.appConfig(),
   verification: {
     documentRetentionDays: 90,
@@ -25,7 +24,6 @@ const t = setUpTestApp(() => ({
     payoutHoldNewAccountHours: 48,
   },
 }));
-const staff = setUpStaff(t);
 const HOUR_MS = 60 * 60 * 1000;
 const PASSWORD = 'correct horse battery';
 

@@ -1,73 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { ACH, achReturnFile, BANK } from '../lib/ach';
 import { pdfText } from '../pdf-text';
-import { achReturnFile } from './ach-return-file';
-import {
-  addPaymentMethod,
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  uploadCardImage,
-} from './helpers';
+import { ACH_RAIL, cardApprovedBy, sellersCard, setUpAppWithStaff } from './builders';
+import { as, type SignedIn } from './helpers';
 
 /**
  * What the payout screens read (issue 40): the payouts list names each seller, finance lists the
  * ACH batches to download, settle or match returns to, the seller's card says why its payout
  * failed, and the receipt carries the rail's reference.
  */
-const ACH = {
-  originRouting: '021000021',
-  originName: 'Origin Bank',
-  destinationRouting: '011000015',
-  destinationName: 'Federal Reserve',
-  companyName: 'Cardbridge',
-  companyId: '1234567890',
-};
-
-const t = setUpTestApp(() => ({
-  payouts: { ach: ACH, evm: undefined, explorerTxUrl: 'https://bscscan.com/tx/' },
-}));
-const staff = setUpStaff(t, 'payout-screens@example.com');
-
-const BANK = {
-  type: 'bank_transfer',
-  accountName: 'Casey Seller',
-  bankName: 'First Bank',
-  accountNumber: '000123456789',
-  routingNumber: '011000015',
-};
+const { t, staff } = setUpAppWithStaff(ACH_RAIL, 'payout-screens@example.com');
 
 const post = (url: string, payload?: object) => as(t.app, staff, { method: 'POST', url, payload });
 const get = (url: string, who: SignedIn = staff) => as(t.app, who, { method: 'GET', url });
 
-async function approvedBankCard(name: { firstName: string; lastName: string }) {
-  const who = await signUp(t.app, name);
-  const method = await addPaymentMethod(t.app, who, BANK);
-  const image = await uploadCardImage(t.app, who);
-  const created = await as(t.app, who, {
-    method: 'POST',
-    url: '/api/transactions',
-    payload: {
-      cardType: 'Amazon',
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [image],
-    },
-  });
-  expect(created.statusCode).toBe(201);
-  const { id } = created.json() as { id: string };
-  expect((await reviewCard(t.app, staff, id, { status: 'completed' })).statusCode).toBe(200);
-  return { who, id };
-}
+const approvedBankCard = (name: { firstName: string; lastName: string }) =>
+  cardApprovedBy(t, staff, { name, method: BANK });
 
-const cardOf = async (who: SignedIn, id: string) =>
-  ((await get('/api/transactions', who)).json() as { id: string; payout: unknown }[]).find(
-    (c) => c.id === id,
-  )!;
+const cardOf = (who: SignedIn, id: string) => sellersCard<{ payout: unknown }>(t, who, id);
 
 describe('what the payout screens show', () => {
   it('names the seller of each payout, lists ACH batches, says why a payout failed and prints the reference on the receipt', async () => {

@@ -3,14 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, transactions } from '../../src/server/db/schema';
 import { parseCsv } from '../parse-csv';
+import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
   createTestApp,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signInAs,
   signInStaff,
   signUp,
@@ -18,8 +17,7 @@ import {
   uniqueEmail,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t, 'payer@example.com');
+const { t, staff } = setUpAppWithStaff({}, 'payer@example.com');
 
 const get = (who: SignedIn | undefined, url: string, app = t.app) =>
   as(app, who, { method: 'GET', url });

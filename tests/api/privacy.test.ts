@@ -14,6 +14,7 @@ import {
   webhookEndpoints,
 } from '../../src/server/db/schema';
 import { eraseSettledAccounts, expireExports } from '../../src/server/modules/privacy/commands';
+import { setUpAppWithMail } from './builders';
 import {
   addPaymentMethod,
   as,
@@ -22,19 +23,14 @@ import {
   reviewCard,
   type SignedIn,
   sessionFor,
-  setUpStaff,
-  setUpTestApp,
   signInAs,
   signUp,
   submitCard,
   uniqueEmail,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
 /** Issue 22, items 1 and 2 (decision 083): a copy of one's data, and deletion. */
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 const PASSWORD = 'correct horse battery';
 const DAY_MS = 24 * 60 * 60 * 1000;
 

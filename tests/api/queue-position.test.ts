@@ -1,20 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
-import {
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, reviewCard, type SignedIn, signUp, submitCard } from './helpers';
 
 /** A place in the queue (issue 41, item 4): each pending card's position and expected time. */
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 type Listed = {
   id: string;

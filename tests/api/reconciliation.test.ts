@@ -2,19 +2,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, transactions } from '../../src/server/db/schema';
 import { checkLedger } from '../../src/server/modules/ledger';
-import {
-  as,
-  multipart,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { markSent, setUpAppWithStaff, submittedCard } from './builders';
+import { as, multipart, reviewCard, type SignedIn, signInAs } from './helpers';
 
-const t = setUpTestApp();
-const owner = setUpStaff(t);
+const { t, staff: owner } = setUpAppWithStaff();
 
 const get = (who: SignedIn | undefined, url: string) => as(t.app, who, { method: 'GET', url });
 
@@ -37,21 +28,9 @@ const importStatement = (who: SignedIn, csv: string, paymentType?: string) =>
 
 /** A $100 Amazon card paid 91.00 through PayPal under `reference`. */
 async function paidCard(reference: string, value = '100') {
-  const who = await signUp(t.app);
-  const created = await submitCard(t.app, who, { cardValue: value });
-  const { id, expectedPayout } = created.json();
-  const { updatedAt } = (await get(owner, `/api/admin/transactions/${id}`)).json();
-  await as(t.app, owner, {
-    method: 'PATCH',
-    url: `/api/admin/transactions/${id}`,
-    payload: { status: 'processing', expectedUpdatedAt: updatedAt },
-  });
-  const sent = await as(t.app, owner, {
-    method: 'POST',
-    url: '/api/admin/payouts/mark-sent',
-    payload: { items: [{ id, amount: expectedPayout }], payoutReference: reference },
-  });
-  expect(sent.json().sent).toHaveLength(1);
+  const { who, id, expectedPayout } = await submittedCard(t, { cardValue: value });
+  expect((await reviewCard(t.app, owner, id, { status: 'processing' })).statusCode).toBe(200);
+  await markSent(t, owner, id, { amount: expectedPayout, reference });
   return { id, who };
 }
 

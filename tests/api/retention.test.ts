@@ -3,20 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, transactions, uploads } from '../../src/server/db/schema';
 import { applyRetention } from '../../src/server/modules/files/retention';
 import { REMOVED_FOR_RETENTION } from '../../src/server/modules/files/routes';
-import {
-  as,
-  fixture,
-  multipart,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, fixture, multipart, reviewCard, type SignedIn, signUp, submitCard } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A completed card of `who`, settled `daysAgo` days ago; answers its id and photo path. */

@@ -1,18 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
-import {
-  as,
-  reviewCard,
-  setUpStaff,
-  setUpTestApp,
-  signInStaff,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, reviewCard, signInStaff, signUp, submitCard } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const times = async () => {
   const response = await t.app.inject({ method: 'GET', url: '/api/review-times' });

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { scamCheckRefusals, transactions } from '../../src/server/db/schema';
-import { as, setUpStaff, setUpTestApp, signUp, submitCard } from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, signUp, submitCard } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const usersList = async () =>
   (await as(t.app, staff, { method: 'GET', url: '/api/admin/users?limit=100' })).json();

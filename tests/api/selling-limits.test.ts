@@ -1,20 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { transactions, users } from '../../src/server/db/schema';
+import { setUpAppWithStaff } from './builders';
 import {
   addPaymentMethod,
   as,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uploadCardImage,
 } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 const HOUR_MS = 60 * 60 * 1000;
 
 /** A customer with a payment method, and a function that submits a card of theirs. */

@@ -1,22 +1,18 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema';
+import { setUpAppWithMail } from './builders';
 import {
   addPaymentMethod,
   as,
   reviewCard,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signUp,
   submitCard,
   uniqueEmail,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 const PASSWORD = 'correct horse battery';
 
 const standing = (id: string, action: string, payload?: object, who: SignedIn = staff) =>

@@ -2,10 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, ticketReplies } from '../../src/server/db/schema';
 import { deleteOrphanUploads } from '../../src/server/modules/files/uploads';
-import { as, fixture, multipart, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, fixture, multipart, type SignedIn, signUp } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const file = (who: SignedIn | undefined, payload: object) =>
   as(t.app, who, { method: 'POST', url: '/api/support-tickets', payload });

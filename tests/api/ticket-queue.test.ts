@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { supportTickets } from '../../src/server/db/schema';
-import { as, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, type SignedIn, signUp } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 type Row = {
   id: string;

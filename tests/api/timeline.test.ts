@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, reviewCard, type SignedIn, signUp, submitCard } from './helpers';
 
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const timeline = async (who: SignedIn, id: string, admin = false) => {
   const response = await as(t.app, who, {

@@ -4,6 +4,7 @@ import { transactions, uploads } from '../../src/server/db/schema';
 import {
   addPaymentMethod,
   as,
+  CARD,
   type SignedIn,
   setUpTestApp,
   signInStaff,
@@ -25,9 +26,7 @@ async function customerWithMethodAndImage() {
   const method = await addPaymentMethod(t.app, who);
   const image = await uploadCardImage(t.app, who);
   const base = {
-    cardType: 'Amazon',
-    cardValue: '100',
-    cardCondition: 'brand_new',
+    ...CARD,
     cardFormat: 'physical',
     paymentMethodId: method.id,
     imageUrls: [image],

@@ -10,14 +10,14 @@ import {
   UNREADABLE_IMAGE,
   UNREADABLE_PDF,
 } from '../../src/server/modules/files/document-checks';
-import { as, fixture, multipart, type SignedIn, setUpStaff, setUpTestApp, signUp } from './helpers';
+import { identityBody, setUpAppWithStaff } from './builders';
+import { as, fixture, multipart, type SignedIn, signUp } from './helpers';
 
 /**
  * Identity documents are decoded before they are kept (issue 43, item 8; decision 111). Every
  * file here is made by the test: the polyglot, the huge JPEG header, the PDFs (with pdf-lib).
  */
-const t = setUpTestApp();
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff();
 
 const upload = (who: SignedIn, bytes: Buffer, name: string, type: string) =>
   as(t.app, who, {
@@ -38,16 +38,7 @@ async function storedAs(who: SignedIn, document: string) {
   const submitted = await as(t.app, who, {
     method: 'POST',
     url: '/api/verification',
-    payload: {
-      level: 1,
-      legalFirstName: 'Casey',
-      legalLastName: 'Customer',
-      dateOfBirth: '1990-04-01',
-      country: 'US',
-      documentType: 'passport',
-      documentImages: [document],
-      selfieImage: selfie,
-    },
+    payload: identityBody([document], selfie),
   });
   expect(submitted.statusCode, submitted.body).toBe(201);
   const served = await as(t.app, staff, { method: 'GET', url: document });

@@ -9,24 +9,20 @@ import { keyringOf, newDataKeyText, parseDataKey } from '../../src/server/encryp
 import { resealDocuments } from '../../src/server/modules/files';
 import { deleteExpiredVerificationDocuments } from '../../src/server/modules/verification/commands';
 import { REGION_MISSING } from '../../src/shared/verification-submission';
+import { setUpAppWithMail } from './builders';
 import {
   as,
   fixture,
   multipart,
   type SignedIn,
-  setUpStaff,
-  setUpTestApp,
   signInStaff,
   signUp,
   submitCard,
   uniqueEmail,
   uploadCardImage,
 } from './helpers';
-import { setUpMailServer } from './mail-server';
 
-const mail = setUpMailServer();
-const t = setUpTestApp(() => mail.appConfig());
-const staff = setUpStaff(t);
+const { mail, t, staff } = setUpAppWithMail();
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function uploadDocument(who: SignedIn, name = 'card-front.jpg') {

@@ -6,16 +6,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
 import { users } from '../../src/server/db/schema';
-import {
-  addPaymentMethod,
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpStaff,
-  setUpTestApp,
-  signInAs,
-  signUp,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { addPaymentMethod, as, reviewCard, type SignedIn, signInAs, signUp } from './helpers';
 
 interface Received {
   path: string;
@@ -101,8 +93,9 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const t = setUpTestApp(() => ({ webhooks: { allowPrivate: true, ca: receiver.ca } }));
-const staff = setUpStaff(t);
+const { t, staff } = setUpAppWithStaff(() => ({
+  webhooks: { allowPrivate: true, ca: receiver.ca },
+}));
 
 async function partner() {
   const who = await signUp(t.app);

@@ -1,32 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, ledgerEntries } from '../../src/server/db/schema';
-import {
-  as,
-  reviewCard,
-  type SignedIn,
-  setUpTestApp,
-  signInAs,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpStaffAs, submittedCard } from './builders';
+import { as, reviewCard, type SignedIn, setUpTestApp, signUp } from './helpers';
 import { openEvents } from './live-helpers';
 
 /** Issue 43 item 19, decision 135: a seller withdraws a pending card not yet opened for review. */
 const t = setUpTestApp();
-let reviewer: SignedIn;
-let owner: SignedIn;
-beforeAll(async () => {
-  reviewer = await signInAs(t, 'reviewer');
-  owner = await signInAs(t, 'owner');
-});
+const reviewer = setUpStaffAs(t, 'reviewer');
+const owner = setUpStaffAs(t, 'owner');
 
-async function sellerWithCard(cardValue = '100') {
-  const who = await signUp(t.app);
-  const response = await submitCard(t.app, who, { cardValue });
-  expect(response.statusCode, response.body).toBe(201);
-  return { who, id: response.json().id as string };
-}
+const sellerWithCard = (cardValue = '100') => submittedCard(t, { cardValue });
 
 const withdraw = (who: SignedIn, id: string) =>
   as(t.app, who, { method: 'POST', url: `/api/transactions/${id}/withdraw` });

@@ -1,8 +1,62 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext } from 'playwright-core';
+import { expect } from 'vitest';
 
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
+
+/** A PayPal payout method of the signed-in customer's, made through the API. */
+export async function addPaypalByApi(
+  request: APIRequestContext,
+  accountName = 'Riley Stone',
+  identifier = 'riley@example.com',
+) {
+  const response = await request.post('/api/payment-methods', {
+    data: { type: 'paypal', accountName, identifier },
+  });
+  return response.json() as Promise<{ id: string }>;
+}
+
+/**
+ * A card photo uploaded through the API: `photo` (a PNG) or the card-front.jpg fixture. Answers
+ * its object path.
+ */
+export async function uploadPhotoByApi(request: APIRequestContext, photo?: Buffer) {
+  const file = photo
+    ? { name: 'card.png', mimeType: 'image/png', buffer: photo }
+    : {
+        name: 'card.jpg',
+        mimeType: 'image/jpeg',
+        buffer: readFileSync(path.join(fixtures, 'card-front.jpg')),
+      };
+  const upload = await request.post('/api/upload-card-image', { multipart: { file } });
+  return ((await upload.json()) as { objectPath: string }).objectPath;
+}
+
+/**
+ * A clean $100 brand-new e-code of `cardType` paid to `paymentMethodId`, with its own `photo` and
+ * the scam question answered: asserted 201.
+ */
+export async function submitCleanCardByApi(
+  request: APIRequestContext,
+  cardType: string,
+  paymentMethodId: string,
+  photo: Buffer,
+) {
+  const response = await request.post('/api/transactions', {
+    data: {
+      cardType,
+      cardValue: '100',
+      cardCondition: 'brand_new',
+      cardFormat: 'egift',
+      paymentMethodId,
+      imageUrls: [await uploadPhotoByApi(request, photo)],
+      scamCheck: 'no',
+    },
+  });
+  expect(response.status()).toBe(201);
+  return response.json() as Promise<{ id: string; decidedBy: string | null }>;
+}
 
 /** A customer's card made through the API: a PayPal method, one photo, an Amazon card of $100. */
 export async function submitCardByApi(
@@ -11,21 +65,7 @@ export async function submitCardByApi(
   cardFormat: 'physical' | 'egift' = 'physical',
   extra: { cardCode?: string } = {},
 ) {
-  const method = await (
-    await request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley.paypal@example.com' },
-    })
-  ).json();
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: {
-      file: {
-        name: 'card.jpg',
-        mimeType: 'image/jpeg',
-        buffer: readFileSync(path.join(fixtures, 'card-front.jpg')),
-      },
-    },
-  });
-  const { objectPath } = await upload.json();
+  const method = await addPaypalByApi(request, 'Riley Stone', 'riley.paypal@example.com');
   const response = await request.post('/api/transactions', {
     data: {
       cardType,
@@ -33,7 +73,7 @@ export async function submitCardByApi(
       cardCondition: 'partially_used',
       cardFormat,
       paymentMethodId: method.id,
-      imageUrls: [objectPath],
+      imageUrls: [await uploadPhotoByApi(request)],
       notes: 'PIN is on the back',
       ...extra,
     },

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import { noiseImage } from '../lib/noise-image';
+import { addPaypalByApi, uploadPhotoByApi } from './api-helpers';
 import {
   baseURL,
   CUSTOMER_PASSWORD,
@@ -11,30 +12,11 @@ import {
 } from './fixtures';
 
 /** A photo no other test uploads: pixels from the current time. */
-function freshPhoto() {
-  const width = 160;
-  const height = 100;
-  const pixels = Buffer.alloc(width * height * 3);
-  let x = Date.now() & 0x7fffffff;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const freshPhoto = () => noiseImage(Date.now() & 0x7fffffff, 160, 100);
 
 async function sell(request: APIRequestContext, photo: Buffer) {
-  const method = await (
-    await request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Card Seller', identifier: 'seller@example.com' },
-    })
-  ).json();
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: photo } },
-  });
-  const { objectPath } = await upload.json();
+  const method = await addPaypalByApi(request, 'Card Seller', 'seller@example.com');
+  const objectPath = await uploadPhotoByApi(request, photo);
   const created = await request.post('/api/transactions', {
     data: {
       cardType: 'Target',

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
-import { submitCardByApi } from './api-helpers';
+import { noiseImage } from '../lib/noise-image';
+import { addPaypalByApi, submitCardByApi, submitCleanCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
   baseURL,
@@ -23,42 +23,12 @@ import {
 
 /** A photo no other test sends (random noise), so no automated check flags it as a copy. */
 let seed = (Date.now() >> 3) & 0xffff;
-function uniquePhoto() {
-  const pixels = Buffer.alloc(96 * 64 * 3);
-  let x = seed++;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width: 96, height: 64, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const uniquePhoto = () => noiseImage(seed++);
 
 /** A clean $100 e-code with its own photo and the scam question answered. */
 async function submitClean(request: APIRequestContext, cardType: string) {
-  const method = await (
-    await request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-    })
-  ).json();
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: await uniquePhoto() } },
-  });
-  const { objectPath } = await upload.json();
-  const response = await request.post('/api/transactions', {
-    data: {
-      cardType,
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId: method.id,
-      imageUrls: [objectPath],
-      scamCheck: 'no',
-    },
-  });
-  expect(response.status()).toBe(201);
-  return response.json() as Promise<{ id: string; decidedBy: string | null }>;
+  const method = await addPaypalByApi(request);
+  return submitCleanCardByApi(request, cardType, method.id, await uniquePhoto());
 }
 
 /** The page in dark, then at 375 px wide: screenshots of both, axe clean and no sideways scroll. */
@@ -94,9 +64,7 @@ describe('instant screens (issue 41)', () => {
     browser,
   }) => {
     const { page } = customer;
-    await page.request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-    });
+    await addPaypalByApi(page.request);
     await page.goto('/upload');
     await page.getByLabel('Gift Card Brand').selectOption('Ulta');
     await page.getByLabel('Card Value (USD)').fill('150');

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import { noiseImage } from '../lib/noise-image';
+import { addPaypalByApi, submitCleanCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
 
@@ -8,37 +9,10 @@ import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtur
 
 /** A photo no other test sends (random noise), so no automated check flags it as a copy. */
 let seed = Date.now() & 0xffff;
-function uniquePhoto() {
-  const pixels = Buffer.alloc(96 * 64 * 3);
-  let x = seed++;
-  for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = x >> 23;
-  }
-  return sharp(pixels, { raw: { width: 96, height: 64, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+const uniquePhoto = () => noiseImage(seed++);
 
-async function submit(request: APIRequestContext, cardType: string, paymentMethodId: string) {
-  const upload = await request.post('/api/upload-card-image', {
-    multipart: { file: { name: 'card.png', mimeType: 'image/png', buffer: await uniquePhoto() } },
-  });
-  const { objectPath } = await upload.json();
-  const response = await request.post('/api/transactions', {
-    data: {
-      cardType,
-      cardValue: '100',
-      cardCondition: 'brand_new',
-      cardFormat: 'egift',
-      paymentMethodId,
-      imageUrls: [objectPath],
-      scamCheck: 'no',
-    },
-  });
-  expect(response.status()).toBe(201);
-  return response.json() as Promise<{ id: string; decidedBy: string | null }>;
-}
+const submit = async (request: APIRequestContext, cardType: string, paymentMethodId: string) =>
+  submitCleanCardByApi(request, cardType, paymentMethodId, await uniquePhoto());
 
 const OFF = {
   enabled: false,
@@ -73,11 +47,7 @@ describe('instant decisions', () => {
       await expectNoAxeFindings(staff, 'the Rates tab with the instant-decision policy');
 
       const { page } = customer;
-      const method = await (
-        await page.request.post('/api/payment-methods', {
-          data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-        })
-      ).json();
+      const method = await addPaypalByApi(page.request);
       // A brand off the list waits for a person, with its place in the queue…
       const waiting = await submit(page.request, 'Nike', method.id);
       expect(waiting.decidedBy).toBeNull();

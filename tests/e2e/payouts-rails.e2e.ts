@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
@@ -9,10 +8,11 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { freePort } from '../../scripts/lib/free-port';
 import { type BuiltServer, startBuiltServer } from '../../scripts/lib/processes';
 import { signInStaffOverHttp } from '../../scripts/lib/staff-sign-in';
-import { achReturnFile } from '../api/ach-return-file';
+import { ACH, ACH_ENV, achReturnFile, BANK, nacha } from '../lib/ach';
+import { type EvmNode, startEvmNode, TOKEN } from '../lib/evm-chain';
 import { pdfText } from '../pdf-text';
+import { uploadPhotoByApi } from './api-helpers';
 import { axeFindings } from './axe';
-import { type LocalChain, startLocalChain, TOKEN } from './evm-chain';
 import {
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
@@ -31,47 +31,15 @@ import { startMailSink, sunkMail } from './mail-sink';
  * bank cards in an ACH batch, downloads its NACHA file (parsed back with node-nacha), uploads a
  * return file and settles the batch.
  */
-const nacha = createRequire(import.meta.url)('@midlandsbank/node-nacha') as {
-  from(text: string): {
-    data: {
-      batches: {
-        entries: {
-          receivingDFIIdentification: number;
-          checkDigit: number;
-          dfiAccount: string;
-          amount: number;
-          traceNumber: number;
-        }[];
-      }[];
-    };
-  };
-};
-
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 const EXPLORER = 'https://testnet.bscscan.com/tx/';
 const CONFIRMATIONS = 3;
-const ACH = {
-  originRouting: '021000021',
-  originName: 'Origin Bank',
-  destinationRouting: '011000015',
-  destinationName: 'Federal Reserve',
-  companyName: 'Cardbridge',
-  companyId: '1234567890',
-};
-const BANK = {
-  type: 'bank_transfer',
-  accountName: 'Casey Seller',
-  bankName: 'First Bank',
-  accountNumber: '000123456789',
-  routingNumber: '011000015',
-};
 const FINANCE_PASSWORD = 'a long finance passphrase';
-const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
 const env = {} as {
   dataDir: string;
-  chain: LocalChain;
+  chain: EvmNode;
   server: BuiltServer;
   mail: Awaited<ReturnType<typeof startMailSink>>;
   mailDir: string;
@@ -85,7 +53,7 @@ beforeAll(async () => {
   env.dataDir = mkdtempSync(path.join(tmpdir(), 'cb-e2e-rails-'));
   env.mailDir = path.join(env.dataDir, 'mail-received');
   env.mail = await startMailSink(env.mailDir);
-  env.chain = await startLocalChain();
+  env.chain = await startEvmNode(0n);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // A fresh embedded database's first start (its migrations) on a loaded machine can pass a
@@ -102,19 +70,8 @@ beforeAll(async () => {
       LIMIT_UPLOADS_PER_HOUR: '100000',
       PAYOUT_HOLD_NEW_METHOD_HOURS: '0',
       PAYOUT_HOLD_NEW_ACCOUNT_HOURS: '0',
-      PAYOUT_EVM_RPC_URL: env.chain.url,
-      PAYOUT_EVM_CHAIN_ID: '1337',
-      PAYOUT_EVM_TOKEN_ADDRESS: env.chain.token,
-      PAYOUT_EVM_TOKEN_DECIMALS: '18',
-      PAYOUT_EVM_PRIVATE_KEY: env.chain.hotKey,
-      PAYOUT_EVM_CONFIRMATIONS: String(CONFIRMATIONS),
-      PAYOUT_EVM_EXPLORER_TX_URL: EXPLORER,
-      ACH_ORIGIN_ROUTING: ACH.originRouting,
-      ACH_ORIGIN_NAME: ACH.originName,
-      ACH_DESTINATION_ROUTING: ACH.destinationRouting,
-      ACH_DESTINATION_NAME: ACH.destinationName,
-      ACH_COMPANY_NAME: ACH.companyName,
-      ACH_COMPANY_ID: ACH.companyId,
+      ...env.chain.env(CONFIRMATIONS),
+      ...ACH_ENV,
     },
     { port },
   );
@@ -154,7 +111,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env.owner?.dispose();
   await env.server?.stop();
-  await env.chain?.close();
+  await env.chain?.stop();
   await env.mail?.close();
   if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
 });
@@ -201,16 +158,7 @@ async function approvedCard(seller: Page, method: object) {
   const created = await seller.request.post('/api/payment-methods', { data: method });
   if (!created.ok()) throw new Error(await created.text());
   const { id: paymentMethodId } = await created.json();
-  const upload = await seller.request.post('/api/upload-card-image', {
-    multipart: {
-      file: {
-        name: 'card.jpg',
-        mimeType: 'image/jpeg',
-        buffer: readFileSync(path.join(fixtures, 'card-front.jpg')),
-      },
-    },
-  });
-  const { objectPath } = await upload.json();
+  const objectPath = await uploadPhotoByApi(seller.request);
   const card = await seller.request.post('/api/transactions', {
     data: {
       cardType: 'Amazon',

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { addPaypalByApi } from './api-helpers';
 import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
 
 describe('staff-managed rates', () => {
@@ -7,9 +8,7 @@ describe('staff-managed rates', () => {
     browser,
   }) => {
     const { page } = customer;
-    await page.request.post('/api/payment-methods', {
-      data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
-    });
+    await addPaypalByApi(page.request);
     await page.goto('/upload');
     await page.getByLabel('Gift Card Brand').selectOption('Amazon');
     await page.getByLabel('Card Value (USD)').fill('100');

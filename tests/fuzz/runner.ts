@@ -9,6 +9,7 @@ import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { users } from '../../src/server/db/schema';
+import { identityBody } from '../api/builders';
 import {
   as,
   fixture,
@@ -192,16 +193,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     await as(t.app, mine.who, {
       method: 'POST',
       url: '/api/verification',
-      payload: {
-        level: 1,
-        legalFirstName: 'Casey',
-        legalLastName: 'Customer',
-        dateOfBirth: '1990-04-01',
-        country: 'US',
-        documentType: 'passport',
-        documentImages: [documents[0]],
-        selfieImage: documents[1],
-      },
+      payload: identityBody([documents[0]!], documents[1]!),
     }),
     'verification submission',
   );

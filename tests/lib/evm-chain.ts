@@ -6,17 +6,18 @@ import {
   createWalletClient,
   defineChain,
   type Hex,
-  http,
   parseAbi,
   parseAbiItem,
+  http as viemHttp,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 /**
- * A local EVM chain for the browser test of the USDT rail (issue 40), as tests/api/usdt-payouts
- * starts one: ganache on 127.0.0.1, OpenZeppelin's ERC-20 compiled by solc from npm and deployed
- * at the start, and a hot wallet with gas (its tokens are sent by the test, when it wants). The
- * test reads the chain itself: balances and Transfer events.
+ * The one local EVM chain of the tests (issue 40): the USDT rail's API tests (tests/api), its
+ * browser test (tests/e2e), the cluster tests and `npm run bench:payouts` (through
+ * tests/cluster/chain.ts) all start it here. Ganache on 127.0.0.1, OpenZeppelin's ERC-20 compiled
+ * by solc from npm and deployed at the start, and a hot wallet with gas (and tokens, when asked).
+ * What is read back is the chain itself: balances and the token's Transfer events.
  */
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -62,23 +63,33 @@ const ERC20 = parseAbi([
   'function transfer(address to, uint256 amount) returns (bool)',
   'function balanceOf(address owner) view returns (uint256)',
 ]);
+const TRANSFER = parseAbiItem(
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+);
 
-export interface LocalChain {
+export interface EvmNode {
   url: string;
   token: Hex;
   hotKey: Hex;
   hot: Hex;
-  /** Sends `amount` (smallest units) of the token from the deployer to the hot wallet. */
-  fundHotWallet(amount: bigint): Promise<void>;
+  /** The server's environment for the USDT rail on this chain (the RPC URL may be replaced). */
+  env(confirmations: number, rpcUrl?: string): Record<string, string>;
+  fundHotWallet(tokens: bigint): Promise<void>;
   balanceOf(address: Hex): Promise<bigint>;
-  /** The Transfer events from the hot wallet to `address`. */
-  transfersTo(address: Hex): Promise<{ hash: Hex; value: bigint }[]>;
-  /** Mines `blocks` empty blocks. */
+  /** Every Transfer of the token out of the hot wallet, oldest first. */
+  transfersOut(): Promise<{ to: Hex; value: bigint; hash: Hex }[]>;
+  /** The Transfers of the token from the hot wallet to `address`, oldest first. */
+  transfersTo(address: Hex): Promise<{ to: Hex; value: bigint; hash: Hex }[]>;
+  /** Mines `blocks` empty blocks, one after the other. */
   mine(blocks: number): Promise<void>;
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
-export async function startLocalChain(): Promise<LocalChain> {
+/**
+ * Starts ganache on 127.0.0.1, deploys the token and sends the hot wallet `tokens` (smallest
+ * units; none when 0n, for a test that funds it itself).
+ */
+export async function startEvmNode(tokens: bigint): Promise<EvmNode> {
   const hotKey = generatePrivateKey();
   const deployerKey = generatePrivateKey();
   const hot = privateKeyToAccount(hotKey);
@@ -90,10 +101,11 @@ export async function startLocalChain(): Promise<LocalChain> {
       address(): { port: number };
     };
   };
-  const wei = `0x${(10n ** 21n).toString(16)}`;
+  const wei = `0x${(10n ** 22n).toString(16)}`;
   const server = ganache.server({
     logging: { quiet: true },
     chain: { chainId: CHAIN_ID },
+    miner: { blockGasLimit: '0x1c9c380' },
     wallet: {
       accounts: [
         { secretKey: hotKey, balance: wei },
@@ -109,16 +121,38 @@ export async function startLocalChain(): Promise<LocalChain> {
     nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   });
-  const pub = createPublicClient({ chain, transport: http() });
-  const wallet = createWalletClient({ account: deployer, chain, transport: http() });
+  const pub = createPublicClient({ chain, transport: viemHttp(url) });
+  const wallet = createWalletClient({ account: deployer, chain, transport: viemHttp(url) });
   const { abi, bytecode } = compileToken();
-  const deployed = await wallet.deployContract({ abi, bytecode, args: [1_000_000n * TOKEN] });
+  const deployed = await wallet.deployContract({ abi, bytecode, args: [100_000_000n * TOKEN] });
   const token = (await pub.waitForTransactionReceipt({ hash: deployed })).contractAddress!;
-  return {
+
+  const transfers = async (args: { from: Hex; to?: Hex }) => {
+    const logs = await pub.getLogs({ address: token, event: TRANSFER, args, fromBlock: 0n });
+    return logs.map((l) => ({ to: l.args.to!, value: l.args.value!, hash: l.transactionHash }));
+  };
+  const rpc = async (method: string, params: unknown[] = []) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return ((await response.json()) as { result: unknown }).result;
+  };
+  const node: EvmNode = {
     url,
     token,
     hotKey,
     hot: hot.address,
+    env: (confirmations, rpcUrl = url) => ({
+      PAYOUT_EVM_RPC_URL: rpcUrl,
+      PAYOUT_EVM_CHAIN_ID: String(CHAIN_ID),
+      PAYOUT_EVM_TOKEN_ADDRESS: token,
+      PAYOUT_EVM_TOKEN_DECIMALS: '18',
+      PAYOUT_EVM_PRIVATE_KEY: hotKey,
+      PAYOUT_EVM_CONFIRMATIONS: String(confirmations),
+      PAYOUT_EVM_EXPLORER_TX_URL: 'https://testnet.bscscan.com/tx/',
+    }),
     async fundHotWallet(amount) {
       const hash = await wallet.writeContract({
         address: token,
@@ -130,27 +164,13 @@ export async function startLocalChain(): Promise<LocalChain> {
     },
     balanceOf: (address) =>
       pub.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [address] }),
-    async transfersTo(address) {
-      const logs = await pub.getLogs({
-        address: token,
-        event: parseAbiItem(
-          'event Transfer(address indexed from, address indexed to, uint256 value)',
-        ),
-        args: { from: hot.address, to: address },
-        fromBlock: 0n,
-      });
-      return logs.map((l) => ({ hash: l.transactionHash, value: l.args.value! }));
-    },
+    transfersOut: () => transfers({ from: hot.address }),
+    transfersTo: (to) => transfers({ from: hot.address, to }),
     async mine(blocks) {
-      for (let i = 0; i < blocks; i++) {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'evm_mine', params: [] }),
-        });
-        await response.json();
-      }
+      for (let i = 0; i < blocks; i++) await rpc('evm_mine');
     },
-    close: () => server.close(),
+    stop: () => server.close(),
   };
+  if (tokens > 0n) await node.fundHotWallet(tokens);
+  return node;
 }
