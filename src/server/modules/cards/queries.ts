@@ -1,7 +1,5 @@
 import { type AnyColumn, and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import fastJson from 'fast-json-stringify';
-import { z } from 'zod';
 import { isPaid, moneyStatus } from '../../../shared/statuses';
 import {
   RECENT_TRANSACTIONS_LIMIT,
@@ -13,6 +11,7 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { mappedOnce } from '../../db/rows';
 import { feedback, paymentMethods, transactions, users } from '../../db/schema';
+import { compileSerializer } from '../../plugins/serializer';
 import { sellerMoneyColumns } from '../ledger';
 import {
   fairDealingColumns,
@@ -271,13 +270,7 @@ const answerColumns = {
 };
 
 /** One transaction as the polled answers write it: the route's serialiser, for one item. */
-const serializeTransaction = fastJson(
-  z.toJSONSchema(transactionSchema, {
-    target: 'draft-7',
-    io: 'output',
-    unrepresentable: 'any',
-  }) as Parameters<typeof fastJson>[0],
-);
+const serializeTransaction = compileSerializer(transactionSchema);
 
 /**
  * One customer's cards from one read, newest first: all of them, or the newest
