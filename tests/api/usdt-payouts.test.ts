@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions } from '../../src/server/db/schema';
 import { checkLedger } from '../../src/server/modules/ledger';
 import { payEvmPayouts, queueAutomaticPayouts } from '../../src/server/modules/payouts';
+import { broadcast, evmChain } from '../../src/server/modules/payouts/evm';
 import { CHAIN_ID, type EvmNode, startEvmNode, TOKEN } from '../lib/evm-chain';
 import { cardApprovedBy, sellersCard, setUpAppWithStaff } from './builders';
 import { as, type SignedIn } from './helpers';
@@ -148,4 +149,23 @@ describe('the USDT rail on a local chain (ganache)', () => {
     }
     expect(await checkLedger(t.database.db)).toEqual([]);
   }, 180_000);
+});
+
+describe('broadcasting a signed transfer again', () => {
+  it('is the same transfer whether the node holds it, is mining it or has mined it', async () => {
+    const chain = evmChain(t.app.config.payouts.evm!);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const nonce = await chain.client.getTransactionCount({
+      address: chain.wallet,
+      blockTag: 'pending',
+    });
+    const { raw, hash } = await chain.sign(nonce, to, 1n, await chain.client.getGasPrice());
+    // All at once, as two workers and a watcher after a restart would send it, then once mined.
+    await Promise.all(Array.from({ length: 6 }, () => broadcast(chain, raw)));
+    await node.mine(1);
+    await broadcast(chain, raw);
+    expect(await node.balanceOf(to)).toBe(1n);
+    const transfers = await node.transfersTo(to);
+    expect(transfers.map((transfer) => transfer.hash)).toEqual([hash]);
+  }, 60_000);
 });

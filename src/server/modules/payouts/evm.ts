@@ -7,6 +7,7 @@ import {
   http,
   keccak256,
   parseAbi,
+  parseTransaction,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { EvmConfig } from '../../config';
@@ -100,14 +101,51 @@ export async function walletBalances(chain: EvmChain) {
 /** The gas one transfer may cost at `gasPrice`. */
 export const gasFor = (gasPrice: bigint) => TRANSFER_GAS * gasPrice;
 
-/** Sends a stored raw transaction; one the node already has is not an error. */
-export async function broadcast(chain: EvmChain, raw: Hex) {
+/** The broadcasts under way in this process, by hash: a second send of one waits for the first. */
+const sending = new Map<Hex, Promise<void>>();
+
+/**
+ * Sends a stored raw transaction, once: a transaction the node already has (pending, being mined
+ * or mined), or whose nonce it has counted past (the watcher settles it: mined or dropped), is not
+ * sent again and is not an error. The node's own record decides, not its error's wording: geth
+ * says "already known", ganache "transaction underpriced" while it holds it, and ganache 7 even
+ * runs the same bytes again (seen: one signed transfer sent six times at once and once more after
+ * a block paid seven times). So this process never sends one transaction twice at once, and asks
+ * the node by hash before sending.
+ */
+export function broadcast(chain: EvmChain, raw: Hex): Promise<void> {
+  const hash = keccak256(raw);
+  const under = sending.get(hash);
+  if (under) return under;
+  const sent = sendOnce(chain, raw, hash).finally(() => sending.delete(hash));
+  sending.set(hash, sent);
+  return sent;
+}
+
+async function sendOnce(chain: EvmChain, raw: Hex, hash: Hex) {
+  if (await nodeHas(chain, raw, hash)) return;
   try {
     await chain.client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
-    const text = String((error as Error).message ?? error).toLowerCase();
-    if (text.includes('already') || text.includes('known') || text.includes('nonce too low'))
-      return;
+    if (await nodeHas(chain, raw, hash)) return;
     throw error;
   }
+}
+
+/** Whether the node holds the transaction, or has counted past its nonce. */
+async function nodeHas(chain: EvmChain, raw: Hex, hash: Hex) {
+  const found = await chain.client.getTransaction({ hash }).then(
+    () => true,
+    (error: Error) => {
+      if (error.name === 'TransactionNotFoundError') return false;
+      throw error;
+    },
+  );
+  if (found) return true;
+  const { nonce } = parseTransaction(raw);
+  const counted = await chain.client.getTransactionCount({
+    address: chain.wallet,
+    blockTag: 'latest',
+  });
+  return nonce !== undefined && nonce < counted;
 }
