@@ -5,7 +5,7 @@ import { generate } from 'selfsigned';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
-import { users } from '../../src/server/db/schema';
+import { mailOutbox, users } from '../../src/server/db/schema';
 import { setUpAppWithStaff } from './builders';
 import { addPaymentMethod, as, reviewCard, type SignedIn, signInAs, signUp } from './helpers';
 
@@ -17,8 +17,8 @@ interface Received {
 
 /**
  * A real HTTPS receiver on 127.0.0.1 with a self-signed certificate the app is told to trust:
- * `/ok` answers 200, `/flaky` 500 twice then 200, `/hang` never answers, `/redirect` a 302 to
- * `/ok`.
+ * `/ok` answers 200, `/flaky` 500 twice then 200, `/down` always 500, `/hang` never answers,
+ * `/redirect` a 302 to `/ok`.
  */
 async function startReceiver() {
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
@@ -52,7 +52,7 @@ async function startReceiver() {
         response.writeHead(302, { location: `https://127.0.0.1:${port()}/ok` }).end();
         return;
       }
-      if (path === '/flaky' && ++flaky <= 2) {
+      if (path === '/down' || (path === '/flaky' && ++flaky <= 2)) {
         response.writeHead(500).end('not yet');
         return;
       }
@@ -201,6 +201,45 @@ describe('webhooks', () => {
     });
     expect(new Set(tries.map((r) => r.headers['webhook-id'])).size).toBe(1);
     for (const attempt of tries) new Webhook(hook.secret).verify(attempt.body, attempt.headers);
+  });
+
+  it('gives up on a receiver failing for 3 days: the endpoint disabled and its owner emailed once', async () => {
+    const { who, call } = await partner();
+    const down = await endpoint(call, '/down');
+    const up = await endpoint(call, '/ok');
+    // Sent at once with a delivery that succeeds: each outcome recorded as its own.
+    await call('POST', `/api/v1/webhook-endpoints/${down.id}/test`);
+    await call('POST', `/api/v1/webhook-endpoints/${up.id}/test`);
+    await t.app.webhooks.deliverDue();
+    expect((await deliveries(call, up.id))[0]).toMatchObject({
+      status: 'delivered',
+      lastStatus: 200,
+    });
+    expect((await deliveries(call, down.id))[0]).toMatchObject({
+      status: 'pending',
+      lastStatus: 500,
+    });
+    // Every try on the schedule, until 3 days have passed.
+    for (let hours = 0; hours <= 80; hours++) {
+      t.advance(60 * 60 * 1000);
+      await t.app.webhooks.deliverDue();
+    }
+    const [given] = await deliveries(call, down.id);
+    expect(given).toMatchObject({ status: 'failed', nextAttemptAt: null, lastStatus: 500 });
+    // Tried hourly here: at once, then at 1, 2, 3, 5, 10 and 20 h (the schedule's steps), then
+    // every 10 h to 70 h, whose next try would fall past the 3 days: 12 tries.
+    expect(given.attempts).toBe(12);
+    const listed = (await call('GET', '/api/v1/webhook-endpoints')).json() as {
+      id: string;
+      disabledAt: string | null;
+    }[];
+    expect(listed.find((e) => e.id === down.id)?.disabledAt).toEqual(expect.any(String));
+    expect(listed.find((e) => e.id === up.id)?.disabledAt).toBeNull();
+    const mail = await t.database.db
+      .select({ template: mailOutbox.template })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, who.user.email));
+    expect(mail.filter((m) => m.template === 'webhook-endpoint-disabled')).toHaveLength(1);
   });
 
   it('cuts a receiver that hangs at 5 s', async () => {

@@ -192,27 +192,40 @@ export async function queueWebhookEvent(
   );
 }
 
-/** "Send test event": one delivery of `webhook.test` to this endpoint, whatever its events. */
+/**
+ * "Send test event": one delivery of `webhook.test` to this endpoint, whatever its events. One
+ * statement: the delivery is written only if the endpoint is the seller's (a partner may send
+ * many, and each is a write of its own).
+ */
 export async function sendTestEvent(
   context: CommandContext,
   account: Account,
   id: string,
 ): Promise<Outcome<WebhookDelivery>> {
-  const value = await context.db.transaction(async (tx) => {
-    const endpoint = await ownEndpoint(tx, account.id, id);
-    const now = context.now();
-    const [row] = await tx
-      .insert(webhookDeliveries)
-      .values({
-        endpointId: endpoint.id,
-        eventType: WEBHOOK_TEST_EVENT,
-        payload: eventBody(WEBHOOK_TEST_EVENT, { endpointId: endpoint.id, test: true }, now),
-        nextAttemptAt: new Date(now),
-        createdAt: new Date(now),
-      })
-      .returning();
-    return toDelivery(row!);
-  });
+  if (!isUuid(id)) throw notFound(NOT_FOUND);
+  const now = context.now();
+  const at = new Date(now).toISOString();
+  const payload = eventBody(WEBHOOK_TEST_EVENT, { endpointId: id, test: true }, now);
+  const { rows } = await context.db.execute<{ id: string }>(sql`
+    insert into webhook_deliveries (endpoint_id, event_type, payload, next_attempt_at, created_at)
+    select id, ${WEBHOOK_TEST_EVENT}, ${JSON.stringify(payload)}::jsonb, ${at}::timestamptz,
+           ${at}::timestamptz
+      from webhook_endpoints
+     where id = ${id} and user_id = ${account.id}
+    returning id`);
+  if (!rows[0]) throw notFound(NOT_FOUND);
+  const value: WebhookDelivery = {
+    id: rows[0].id,
+    eventType: WEBHOOK_TEST_EVENT,
+    status: 'pending',
+    attempts: 0,
+    lastStatus: null,
+    lastDurationMs: null,
+    lastError: null,
+    lastAttemptAt: null,
+    nextAttemptAt: at,
+    createdAt: at,
+  };
   return { value, changed: [] };
 }
 
@@ -301,47 +314,65 @@ export async function claimDueDeliveries(
 }
 
 /**
- * A try's outcome: a 2xx delivers; anything else waits its turn on the schedule, and after 3 days
- * the delivery is given up, its endpoint disabled and its owner emailed.
+ * Tries' outcomes, written in one statement (the sender records each group of tries it sent at
+ * once): a 2xx delivers; anything else waits its turn on the schedule, and after 3 days the
+ * delivery is given up, its endpoint disabled and its owner emailed.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   context: CommandContext,
-  delivery: ClaimedDelivery,
-  attempt: Attempt,
+  tries: { delivery: ClaimedDelivery; attempt: Attempt }[],
 ): Promise<Outcome<void>> {
   const now = context.now();
-  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-  const next = now + retryDelay(delivery.attempts);
-  const givenUp = !ok && next - delivery.createdAt.getTime() > WEBHOOK_GIVE_UP_HOURS * HOUR;
+  const outcomes = tries.map(({ delivery, attempt }) => {
+    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+    const next = now + retryDelay(delivery.attempts);
+    const givenUp = !ok && next - delivery.createdAt.getTime() > WEBHOOK_GIVE_UP_HOURS * HOUR;
+    return {
+      delivery,
+      attempt,
+      givenUp,
+      status: ok ? 'delivered' : givenUp ? 'failed' : 'pending',
+      next: ok || givenUp ? null : new Date(next).toISOString(),
+    };
+  });
+  if (outcomes.length === 0) return { value: undefined, changed: [] };
+  const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => sql.param(outcomes.map(pick));
   await context.db.transaction(async (tx) => {
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status: ok ? 'delivered' : givenUp ? 'failed' : 'pending',
-        nextAttemptAt: ok || givenUp ? null : new Date(next),
-        lastStatus: attempt.status,
-        lastDurationMs: attempt.durationMs,
-        lastError: attempt.error,
-      })
-      .where(eq(webhookDeliveries.id, delivery.id));
-    if (!givenUp) return;
-    const [disabled] = await tx
-      .update(webhookEndpoints)
-      .set({ disabledAt: new Date(now) })
-      .where(and(eq(webhookEndpoints.id, delivery.endpointId), isNull(webhookEndpoints.disabledAt)))
-      .returning({ userId: webhookEndpoints.userId, url: webhookEndpoints.url });
-    if (!disabled) return;
-    const [owner] = await tx
-      .select({ email: users.email, firstName: users.firstName })
-      .from(users)
-      .where(eq(users.id, disabled.userId));
-    if (owner) {
-      await queueMail(tx, now, owner.email, 'webhook-endpoint-disabled', {
-        firstName: owner.firstName,
-        url: disabled.url,
-        profileUrl: `${context.config.appUrl}/profile`,
-      });
+    await tx.execute(sql`
+      update webhook_deliveries as d
+         set status = o.status, next_attempt_at = o.next, last_status = o.last_status,
+             last_duration_ms = o.duration, last_error = o.error
+        from unnest(${column((o) => o.delivery.id)}::uuid[], ${column((o) => o.status)}::text[],
+                    ${column((o) => o.next)}::timestamptz[],
+                    ${column((o) => o.attempt.status)}::int[],
+                    ${column((o) => o.attempt.durationMs)}::int[],
+                    ${column((o) => o.attempt.error)}::text[])
+             as o(id, status, next, last_status, duration, error)
+       where d.id = o.id`);
+    for (const { delivery } of outcomes.filter((o) => o.givenUp)) {
+      await disableEndpoint(context, tx, delivery.endpointId, now);
     }
   });
   return { value: undefined, changed: [] };
+}
+
+/** An endpoint given up on: disabled, and its owner emailed (once). */
+async function disableEndpoint(context: CommandContext, tx: Db, endpointId: string, now: number) {
+  const [disabled] = await tx
+    .update(webhookEndpoints)
+    .set({ disabledAt: new Date(now) })
+    .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.disabledAt)))
+    .returning({ userId: webhookEndpoints.userId, url: webhookEndpoints.url });
+  if (!disabled) return;
+  const [owner] = await tx
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, disabled.userId));
+  if (owner) {
+    await queueMail(tx, now, owner.email, 'webhook-endpoint-disabled', {
+      firstName: owner.firstName,
+      url: disabled.url,
+      profileUrl: `${context.config.appUrl}/profile`,
+    });
+  }
 }

@@ -7,7 +7,7 @@ import { checkWebhookUrl, UnsafeWebhookUrl } from './address';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
-  recordAttempt,
+  recordAttempts,
   SECRET_PURPOSE,
 } from './commands';
 import { type Attempt, sendDelivery } from './send';
@@ -91,7 +91,7 @@ export class WebhookSender {
             const due = await this.run((context) => claimDueDeliveries(context, BATCH));
             if (due.length === 0) break;
             for (let i = 0; i < due.length; i += CONCURRENCY) {
-              await Promise.all(due.slice(i, i + CONCURRENCY).map((d) => this.deliver(d)));
+              await this.deliver(due.slice(i, i + CONCURRENCY));
             }
             sent += due.length;
           }
@@ -104,9 +104,15 @@ export class WebhookSender {
     return this.running;
   }
 
-  private async deliver(delivery: ClaimedDelivery) {
-    const attempt = await this.attempt(delivery);
-    await this.run((context) => recordAttempt(context, delivery, attempt));
+  /** Sends a group at once, then records every outcome in one transaction. */
+  private async deliver(group: ClaimedDelivery[]) {
+    const attempts = await Promise.all(group.map((delivery) => this.attempt(delivery)));
+    await this.run((context) =>
+      recordAttempts(
+        context,
+        group.map((delivery, i) => ({ delivery, attempt: attempts[i]! })),
+      ),
+    );
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<Attempt> {
