@@ -27,6 +27,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from './lib/free-port';
 import { leanClient } from './lib/lean-http.mjs';
+import { POLLS, type PollerResult } from './lib/polls';
 import { createPostgresDatabase } from './lib/postgres';
 import {
   cpuSeconds,
@@ -62,13 +63,6 @@ const GENERATORS = env('GENERATORS', 2);
 const SIGN_IN = process.env.SOAK_SIGN_IN === 'database' ? 'database' : 'http';
 const SESSION_SECRET = randomBytes(32).toString('hex');
 
-/** The spec's polls, each with its interval (section 9) and its share of the mix. */
-const POLLS = [
-  { path: '/api/stats', everyMs: 10_000 },
-  { path: '/api/transactions/recent', everyMs: 5_000 },
-  { path: '/api/transactions', everyMs: 5_000 },
-  { path: '/api/chat/messages', everyMs: 3_000 },
-];
 /** One customer's 30 s of polls, interleaved smoothly (3 stats, 6 recent, 6 list, 10 chat). */
 const MIX = smoothRoundRobin(POLLS.map((p) => ({ item: p.path, weight: 30_000 / p.everyMs })));
 
@@ -644,17 +638,6 @@ function waveCost(
   ).length;
   const cpuSeconds = last.cpu - samples[0]!.cpu;
   return { seconds: last.at / 1000, cpuSeconds, cold, perAnswerMs: (1000 * cpuSeconds) / cold };
-}
-
-interface PollerResult {
-  /** [sent at, ms, kind, index in POLLS] */
-  answers: [number, number, string, number][];
-  statuses: Record<string, number>;
-  networkErrors: number;
-  /** Ticks that sent nothing: that customer's last poll of the path was still out. */
-  skipped: number;
-  /** The share of its time the generator's process spent on the CPU. */
-  busy: number;
 }
 
 /**

@@ -8,9 +8,14 @@
  *   on 5 endpoints, 16 requests at a time) to a local HTTPS receiver: the time from the first
  *   request until the receiver has all 1,000, signed and verified; target ≤ 10 s. The floor is a
  *   node:https client posting 1,000 signed bodies to the same receiver, 16 at a time.
- * The seller (level 2, limits raised), its key and its endpoints are written to a fresh embedded
- * database before the built server starts.
+ * - The polling mix unchanged by the deliveries: POLLERS (300) seeded customers poll throughout at
+ *   the spec's intervals with their ETags (scripts/lib/poller.mjs, as bench:load --soak does), and
+ *   their answers in each run's deliveries are compared with those in the 10 s before them.
+ * The seller (level 2, limits raised), its key and its endpoints, and the polling customers (20
+ * cards each, signed in by session rows) are written to a fresh embedded database before the
+ * built server starts.
  */
+import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -31,7 +36,9 @@ import {
 } from '../src/server/db/schema';
 import { keyringOf, parseDataKey, sealText } from '../src/server/encryption';
 import { keyHashOf, newApiKey } from '../src/server/modules/api-keys/keys';
+import { POLLS, type PollerResult } from './lib/polls';
 import { startBuiltServer } from './lib/processes';
+import { seedCardbridge, signInSeeded } from './lib/seed';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ROWS = 500;
@@ -39,6 +46,12 @@ const DELIVERIES = 1000;
 const ENDPOINTS = 5;
 const AT_ONCE = 16;
 const TARGET_DELIVERY_S = 10;
+const POLLERS = Number(process.env.BENCH_POLLERS ?? 300);
+/** The polling measured before each run's deliveries, and the first wave of polls let pass. */
+const QUIET_MS = 10_000;
+const FIRST_WAVE_MS = 12_000;
+const SESSION_SECRET = randomBytes(32).toString('hex');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -159,9 +172,16 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(', ')}`,
   );
-  console.log('seeding a level-2 seller, its key and 5 endpoints...');
+  console.log(`seeding ${POLLERS} polling customers, a level-2 seller, its key and 5 endpoints...`);
+  const where = { pgliteDir: path.join(dataDir, 'db') };
+  await seedCardbridge(where, {
+    customers: POLLERS,
+    cards: 20,
+    password: 'bench polling password',
+    staff: { email: 'bench-staff@example.com', password: 'bench staff password' },
+  });
   const apiKey = newApiKey();
-  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+  const database = await openDatabase(where);
   await database.migrate();
   const db = database.db;
   const [seller] = await db
@@ -211,12 +231,13 @@ async function main() {
     endpointIds.push(row!.id);
   }
   await database.close();
+  const cookies = (await signInSeeded(where, SESSION_SECRET)).slice(-POLLERS);
 
   const server = await startBuiltServer({
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     LOG_LEVEL: 'warn',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SESSION_SECRET,
     DATA_ENCRYPTION_KEY: keyHex,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_CA_FILE: caFile,
@@ -230,6 +251,12 @@ async function main() {
     queued: [],
     raw: [],
   };
+  const windows: Record<'quiet' | 'deliveries', [number, number][]> = {
+    quiet: [],
+    deliveries: [],
+  };
+  let polling: ReturnType<typeof startPolling> | undefined;
+  let polled: Awaited<ReturnType<ReturnType<typeof startPolling>['stop']>> | undefined;
   try {
     // A warm-up: one card, one delivery.
     await fetch(`${server.base}/api/v1/cards/bulk`, {
@@ -237,6 +264,8 @@ async function main() {
       headers: auth,
       body: JSON.stringify({ cards: rowsOf('warm', method!.id).slice(0, 1) }),
     });
+    polling = startPolling(server.base, cookies);
+    await sleep(FIRST_WAVE_MS);
     for (let run = 1; run <= RUNS; run++) {
       // Bulk: 500 e-codes.
       const body = JSON.stringify({ cards: rowsOf(String(run), method!.id) });
@@ -257,8 +286,14 @@ async function main() {
       await rawAnswer.json();
       bulk.raw.push(performance.now() - started);
 
+      // The polling before the deliveries, then during them.
+      const quietFrom = Date.now();
+      await sleep(QUIET_MS);
+      windows.quiet.push([quietFrom, Date.now()]);
+
       // Webhooks: 1,000 test events through the API, delivered to the receiver.
       receiver.reset();
+      const deliveriesFrom = Date.now();
       started = performance.now();
       await pool(DELIVERIES, AT_ONCE, async (i) => {
         const queued = await fetch(
@@ -271,6 +306,7 @@ async function main() {
       hooks.queued.push(performance.now() - started);
       const all = await receiver.until(DELIVERIES, 60_000);
       hooks.app.push(performance.now() - started);
+      windows.deliveries.push([deliveriesFrom, Date.now()]);
       if (!all) throw new Error(`deliveries run ${run}: ${JSON.stringify(receiver.counts())}`);
       if (receiver.counts().failed > 0) throw new Error('a delivery did not verify');
 
@@ -319,7 +355,9 @@ async function main() {
           `raw ${seconds(hooks.raw.at(-1)!)})`,
       );
     }
+    polled = await polling.stop();
   } finally {
+    if (!polled) polling?.kill();
     await server.stop();
     await raw.close();
     await receiver.close();
@@ -343,6 +381,54 @@ async function main() {
       `raw node:https ${seconds(median(hooks.raw))}; ` +
       `target ≤ ${TARGET_DELIVERY_S} s: ${deliveries <= TARGET_DELIVERY_S * 1000 ? 'met' : 'NOT met'}`,
   );
+  const line = ({ perSecond, p50, p99, errors }: ReturnType<typeof pollingIn>) =>
+    `${perSecond.toFixed(0)} answers/s, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${errors} errors`;
+  console.log(
+    `  the polling mix (${POLLERS} customers at the spec's intervals), over the ${RUNS} runs: ` +
+      `in the ${QUIET_MS / 1000} s before the deliveries ${line(pollingIn(polled!.answers, windows.quiet))}; ` +
+      `during them ${line(pollingIn(polled!.answers, windows.deliveries))}; ` +
+      `${polled!.networkErrors} network errors, the generator busy ${(polled!.busy * 100).toFixed(0)}%`,
+  );
+}
+
+/**
+ * Customers polling as their browsers do, from one process (scripts/lib/poller.mjs), until
+ * stopped: each answer with the epoch time its request was sent.
+ */
+function startPolling(base: string, cookies: string[]) {
+  const startAt = Date.now() + 200;
+  const child = fork(path.join(import.meta.dirname, 'lib', 'poller.mjs'), [], { execArgv: [] });
+  const result = new Promise<PollerResult>((resolve, reject) => {
+    child.once('message', (answer) => resolve(answer as PollerResult));
+    child.once('exit', (code) => code !== 0 && reject(new Error(`the poller exited ${code}`)));
+  });
+  child.send({ base, cookies, polls: POLLS, seconds: 3600, startAt });
+  return {
+    async stop() {
+      child.send('stop');
+      const { answers, busy, networkErrors } = await result;
+      return {
+        answers: answers.map(([at, ms, kind]) => ({ at: startAt + at, ms, kind })),
+        busy,
+        networkErrors,
+      };
+    },
+    kill: () => child.kill(),
+  };
+}
+
+/** The answers to polls sent within `spans` (epoch ms): their rate, latency and errors. */
+function pollingIn(answers: { at: number; ms: number; kind: string }[], spans: [number, number][]) {
+  const inside = answers.filter((a) => spans.some(([from, to]) => a.at >= from && a.at < to));
+  const ms = inside.map((a) => a.ms).sort((a, b) => a - b);
+  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(ms.length * q))] ?? 0;
+  const seconds = spans.reduce((sum, [from, to]) => sum + (to - from), 0) / 1000;
+  return {
+    perSecond: inside.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors: inside.filter((a) => a.kind === 'error').length,
+  };
 }
 
 main().catch((error) => {

@@ -61,7 +61,11 @@ process.once('message', async ({ base, cookies, polls, seconds, startAt }) => {
       );
     }
   }
-  await new Promise((r) => setTimeout(r, seconds * 1000));
+  // `seconds`, or until the parent sends 'stop' (bench:partner polls for as long as it runs).
+  await new Promise((r) => {
+    setTimeout(r, seconds * 1000);
+    process.on('message', (message) => message === 'stop' && r());
+  });
   for (const timer of timers) clearInterval(timer);
   await new Promise((r) => setTimeout(r, 2000)); // the last answers
   client.close();
