@@ -15,7 +15,6 @@
  * cards each, signed in by session rows) are written to a fresh embedded database before the
  * built server starts.
  */
-import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -36,7 +35,7 @@ import {
 } from '../src/server/db/schema';
 import { keyringOf, parseDataKey, sealText } from '../src/server/encryption';
 import { keyHashOf, newApiKey } from '../src/server/modules/api-keys/keys';
-import { POLLS, type PollerResult } from './lib/polls';
+import { type Polled, pollingLine, startPolling } from './lib/polls';
 import { startBuiltServer } from './lib/processes';
 import { seedCardbridge, signInSeeded } from './lib/seed';
 
@@ -256,7 +255,7 @@ async function main() {
     deliveries: [],
   };
   let polling: ReturnType<typeof startPolling> | undefined;
-  let polled: Awaited<ReturnType<ReturnType<typeof startPolling>['stop']>> | undefined;
+  let polled: Polled | undefined;
   try {
     // A warm-up: one card, one delivery.
     await fetch(`${server.base}/api/v1/cards/bulk`, {
@@ -381,54 +380,12 @@ async function main() {
       `raw node:https ${seconds(median(hooks.raw))}; ` +
       `target ≤ ${TARGET_DELIVERY_S} s: ${deliveries <= TARGET_DELIVERY_S * 1000 ? 'met' : 'NOT met'}`,
   );
-  const line = ({ perSecond, p50, p99, errors }: ReturnType<typeof pollingIn>) =>
-    `${perSecond.toFixed(0)} answers/s, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${errors} errors`;
   console.log(
     `  the polling mix (${POLLERS} customers at the spec's intervals), over the ${RUNS} runs: ` +
-      `in the ${QUIET_MS / 1000} s before the deliveries ${line(pollingIn(polled!.answers, windows.quiet))}; ` +
-      `during them ${line(pollingIn(polled!.answers, windows.deliveries))}; ` +
+      `in the ${QUIET_MS / 1000} s before the deliveries ${pollingLine(polled!, windows.quiet)}; ` +
+      `during them ${pollingLine(polled!, windows.deliveries)}; ` +
       `${polled!.networkErrors} network errors, the generator busy ${(polled!.busy * 100).toFixed(0)}%`,
   );
-}
-
-/**
- * Customers polling as their browsers do, from one process (scripts/lib/poller.mjs), until
- * stopped: each answer with the epoch time its request was sent.
- */
-function startPolling(base: string, cookies: string[]) {
-  const startAt = Date.now() + 200;
-  const child = fork(path.join(import.meta.dirname, 'lib', 'poller.mjs'), [], { execArgv: [] });
-  const result = new Promise<PollerResult>((resolve, reject) => {
-    child.once('message', (answer) => resolve(answer as PollerResult));
-    child.once('exit', (code) => code !== 0 && reject(new Error(`the poller exited ${code}`)));
-  });
-  child.send({ base, cookies, polls: POLLS, seconds: 3600, startAt });
-  return {
-    async stop() {
-      child.send('stop');
-      const { answers, busy, networkErrors } = await result;
-      return {
-        answers: answers.map(([at, ms, kind]) => ({ at: startAt + at, ms, kind })),
-        busy,
-        networkErrors,
-      };
-    },
-    kill: () => child.kill(),
-  };
-}
-
-/** The answers to polls sent within `spans` (epoch ms): their rate, latency and errors. */
-function pollingIn(answers: { at: number; ms: number; kind: string }[], spans: [number, number][]) {
-  const inside = answers.filter((a) => spans.some(([from, to]) => a.at >= from && a.at < to));
-  const ms = inside.map((a) => a.ms).sort((a, b) => a - b);
-  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(ms.length * q))] ?? 0;
-  const seconds = spans.reduce((sum, [from, to]) => sum + (to - from), 0) / 1000;
-  return {
-    perSecond: inside.length / seconds,
-    p50: at(0.5),
-    p99: at(0.99),
-    errors: inside.filter((a) => a.kind === 'error').length,
-  };
 }
 
 main().catch((error) => {
