@@ -9,12 +9,13 @@
  * 10 completed cards 40 days old and a USDT BEP-20 wallet of their own (a fresh address) saved 30
  * days ago, so the production payout holds (24 h for a new method, 48 h for a new account) stay
  * on and do not apply. Over HTTP, the owner turns instant decisions on (the production policy's
- * thresholds, Amazon listed, nothing sampled, a daily total room for every card) and finance's
- * automatic payout for the rail; then each seller submits one $100 Amazon e-code as the web app
- * does (its photo uploaded through the multipart route, then POST /api/transactions), one after
- * another. Each card is timed from the start of its upload until its seller's card list says
- * Payment Confirmed; the server's own workers do everything in between. Then the chain is read:
- * one Transfer to each seller, of what their card says was paid, and no other.
+ * thresholds, Amazon listed, nothing sampled, a daily total with room for every card) and
+ * automatic payout on for the rail; then each seller submits one $100 Amazon e-code as the web
+ * app does (its photo uploaded through the multipart route, then POST /api/transactions), one
+ * after another, GAP_MS (0.5 s) apart. Each card is timed from the start of its upload until its
+ * seller's card list says Payment Confirmed; the server's own workers do everything in between.
+ * Then the chain is read: one Transfer to each seller, of what their card says was paid, and no
+ * other.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +40,12 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const CARDS = env('BENCH_INSTANT_CARDS', 20);
 const CONFIRMATIONS = 1;
 const TARGET_S = 60;
+/**
+ * The pause between one card's answer and the next card's upload: 0.5 s spreads the 20 arrivals
+ * over about two of the payouts worker's 5 s ticks, so they fall at every point of its cycle
+ * (back to back, all 20 arrive within one tick and share one wait).
+ */
+const GAP_MS = env('BENCH_INSTANT_GAP_MS', 500);
 /** How often each waiting card's seller asks for their cards, as a timer's resolution. */
 const POLL_MS = env('BENCH_INSTANT_POLL_MS', 250);
 /** A card not confirmed this long after its upload started fails the section. */
@@ -215,7 +222,7 @@ export async function benchInstantOnchain(): Promise<InstantOnchainResult> {
       `Policy (set by the owner over HTTP): on, verification level >= ${POLICY.minLevel}, >= ${POLICY.minCompletedCards} completed cards, card value <= $${POLICY.maxCardValue}, instant total <= $${POLICY.maxDailyTotal} a seller a day, brands ${POLICY.brands.join(', ')}, sample rate ${POLICY.sampleRate}; automatic payout on for usdt_bep20; payout holds at their production defaults (24 h new method, 48 h new account)`,
     );
     console.log(
-      `Sellers: ${CARDS}, each at level 2, a month old, 10 completed cards 40 days ago, a fresh BEP-20 address saved 30 days ago; one $${CARD.cardValue} ${CARD.cardType} e-code each, a 1600 × 1200 JPEG photo each (${fmt(photos.reduce((s, p) => s + p.length, 0) / photos.length / 1024, 0)} KB on average), submitted one after another`,
+      `Sellers: ${CARDS}, each at level 2, a month old, 10 completed cards 40 days ago, a fresh BEP-20 address saved 30 days ago; one $${CARD.cardValue} ${CARD.cardType} e-code each, a 1600 × 1200 JPEG photo each (${fmt(photos.reduce((s, p) => s + p.length, 0) / photos.length / 1024, 0)} KB on average), submitted one after another, ${GAP_MS} ms from one's answer to the next upload`,
     );
 
     // Each seller signs in (before the clock starts), as the web app's sign-in form does.
@@ -324,6 +331,7 @@ export async function benchInstantOnchain(): Promise<InstantOnchainResult> {
         );
       }
       cards.push({ seller, cookie, id: card.id, started, answered: performance.now() });
+      if (i < sellers.length - 1) await sleep(GAP_MS);
     }
     await polling;
     const lastConfirmed = Math.max(...cards.map((c) => c.confirmed!));
