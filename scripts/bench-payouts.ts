@@ -9,6 +9,9 @@
  * transfers make). Then the chain is read: exactly APPROVALS Transfer events out of the hot
  * wallet, one to each seller, of 91 tokens each. Medians of RUNS runs (3), with a raw node:http
  * hello world's req/s measured in the same run beside them (what this machine gives at all).
+ * Throughout each run POLLERS (300) other customers, seeded with 20 cards each and signed in by
+ * session rows, poll at the spec's intervals (scripts/lib/polls.ts): their answers from the first
+ * approval until all are confirmed are compared with those in the 10 s before it.
  *
  *   npm run bench:payouts              on PGlite, or on PostgreSQL when DATABASE_URL is set
  */
@@ -21,9 +24,11 @@ import { upsertAdmin } from '../src/server/common/accounts';
 import { openDatabase } from '../src/server/db/client';
 import { payoutRails } from '../src/server/db/schema';
 import { CARD_UNITS, seedUsdtSellers, startEvmNode, TOKEN } from '../tests/cluster/chain';
+import { type Polled, pollingLine, startPolling } from './lib/polls';
 import { createPostgresDatabase } from './lib/postgres';
 import { cpuSeconds, startBuiltServer } from './lib/processes';
 import { measureRawCeiling } from './lib/raw-ceiling';
+import { seedCardbridge, signInSeeded } from './lib/seed';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -34,6 +39,10 @@ const BLOCK_MS = env('BLOCK_MS', 1000);
 const RAW_SECONDS = env('RAW_SECONDS', 10);
 const APPROVING = env('APPROVING', 50);
 const STAFF = { email: 'bench-finance@example.com', password: 'bench finance password' };
+const POLLERS = env('POLLERS', 300);
+/** The polling measured before the approvals, and the first wave of polls let pass. */
+const QUIET_MS = 10_000;
+const FIRST_WAVE_MS = 12_000;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -51,6 +60,9 @@ interface RunResult {
   confirmedS: number;
   transfers: number;
   serverCpuS: number;
+  polled: Polled;
+  quiet: [number, number];
+  paying: [number, number];
 }
 
 async function run(n: number): Promise<RunResult> {
@@ -60,7 +72,15 @@ async function run(n: number): Promise<RunResult> {
     : undefined;
   const where = fresh ? { databaseUrl: fresh.url } : { pgliteDir: path.join(dataDir, 'db') };
   const node = await startEvmNode(BigInt(APPROVALS) * 91n * TOKEN + 100n * TOKEN);
-  console.log(`run ${n}: seeding ${APPROVALS} sellers...`);
+  console.log(`run ${n}: seeding ${POLLERS} polling customers and ${APPROVALS} sellers...`);
+  const sessionSecret = randomBytes(32).toString('hex');
+  await seedCardbridge(where, {
+    customers: POLLERS,
+    cards: 20,
+    password: 'bench polling password',
+    staff: STAFF,
+  });
+  const cookies = await signInSeeded(where, sessionSecret);
   const seeding = await openDatabase(where);
   await seeding.migrate();
   const cards = await seedUsdtSellers(seeding.db, APPROVALS, `run${n}`);
@@ -73,7 +93,7 @@ async function run(n: number): Promise<RunResult> {
     NODE_ENV: 'production',
     DATABASE_URL: fresh?.url,
     DATA_DIR: dataDir,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SESSION_SECRET: sessionSecret,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     PAYOUT_HOLD_NEW_METHOD_HOURS: '0',
@@ -83,10 +103,16 @@ async function run(n: number): Promise<RunResult> {
   // PGlite is the server's own: the progress is read through the API's payout list.
   const { cookie } = await signInStaffOverHttp(server.base, STAFF);
   const headers = { cookie, 'content-type': 'application/json', origin: server.base };
+  const polling = startPolling(server.base, cookies);
+  let polled: Polled | undefined;
   const miner = setInterval(() => void node.mine(1).catch(() => {}), BLOCK_MS);
-  const cpuBefore = cpuSeconds(server.process.pid!);
-  const started = performance.now();
   try {
+    await sleep(FIRST_WAVE_MS);
+    const quiet: [number, number] = [Date.now(), Date.now() + QUIET_MS];
+    await sleep(QUIET_MS);
+    const cpuBefore = cpuSeconds(server.process.pid!);
+    const startedAt = Date.now();
+    const started = performance.now();
     // All at once, through APPROVING connections (1,000 sockets opened together are reset).
     const answers: number[] = [];
     let next = 0;
@@ -131,6 +157,8 @@ async function run(n: number): Promise<RunResult> {
       await sleep(250);
     }
     const serverCpuS = cpuSeconds(server.process.pid!) - cpuBefore;
+    const paying: [number, number] = [startedAt, Date.now()];
+    polled = await polling.stop();
 
     const out = await node.transfersOut();
     const wallets = new Set(cards.map((c) => c.wallet));
@@ -143,10 +171,21 @@ async function run(n: number): Promise<RunResult> {
     }
     if (!toSellers.every((t) => t.value === CARD_UNITS)) throw new Error('a wrong amount');
     console.log(
-      `run ${n}: ${APPROVALS} approved in ${fmt(approvedS, 1)} s, all sent at ${fmt(sentS, 1)} s, all confirmed at ${fmt(confirmedS, 1)} s; ${out.length} transfers on chain, one per seller, 91 tokens each; server CPU ${fmt(serverCpuS, 1)} s`,
+      `run ${n}: ${APPROVALS} approved in ${fmt(approvedS, 1)} s, all sent at ${fmt(sentS, 1)} s, all confirmed at ${fmt(confirmedS, 1)} s; ${out.length} transfers on chain, one per seller, 91 tokens each; server CPU ${fmt(serverCpuS, 1)} s; ` +
+        `polling before: ${pollingLine(polled, [quiet])}; while paying: ${pollingLine(polled, [paying])}`,
     );
-    return { approvedS, sentS, confirmedS, transfers: out.length, serverCpuS };
+    return {
+      approvedS,
+      sentS,
+      confirmedS,
+      transfers: out.length,
+      serverCpuS,
+      polled,
+      quiet,
+      paying,
+    };
   } finally {
+    if (!polled) polling.kill();
     clearInterval(miner);
     await server.stop();
     if (fresh) {
@@ -173,6 +212,10 @@ async function firstPage(base: string, headers: Record<string, string>, status: 
   return page.items.length;
 }
 
+/** Each run's polling in one window, side by side. */
+const pollingLines = (results: RunResult[], window: 'quiet' | 'paying') =>
+  results.map((r) => pollingLine(r.polled, [r[window]])).join('; ');
+
 async function main() {
   const cpus = os.cpus();
   console.log(
@@ -197,6 +240,8 @@ async function main() {
       `| payouts confirmed per second | ${fmt(APPROVALS / confirmed, 1)} |\n` +
       `| Transfer events on chain (every run) | ${results.map((r) => r.transfers).join(', ')} |\n` +
       `| server CPU until all confirmed | ${fmt(median(results.map((r) => r.serverCpuS)), 1)} s |\n` +
+      `| the polling mix (${POLLERS} customers), every run's 10 s before the approvals | ${pollingLines(results, 'quiet')} |\n` +
+      `| the same, from the first approval until all confirmed | ${pollingLines(results, 'paying')} |\n` +
       `| raw node:http hello world, same run | ${fmt(raw)} req/s |\n` +
       `| load average at the end (1, 5, 15 min) | ${os
         .loadavg()
