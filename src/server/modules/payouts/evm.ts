@@ -105,13 +105,17 @@ export const gasFor = (gasPrice: bigint) => TRANSFER_GAS * gasPrice;
 const sending = new Map<Hex, Promise<void>>();
 
 /**
- * Sends a stored raw transaction, once: a transaction the node already has (pending, being mined
- * or mined), or whose nonce it has counted past (the watcher settles it: mined or dropped), is not
- * sent again and is not an error. The node's own record decides, not its error's wording: geth
- * says "already known", ganache "transaction underpriced" while it holds it, and ganache 7 even
- * runs the same bytes again (seen: one signed transfer sent six times at once and once more after
- * a block paid seven times). So this process never sends one transaction twice at once, and asks
- * the node by hash before sending.
+ * Sends a stored raw transaction. A node may already hold it (a resend after a restart, or by
+ * another instance's watcher): whether that is an error is decided by asking the node for it, not
+ * by the error's wording. After any error, a node that holds the transaction (pending, being mined
+ * or mined), or has counted past its nonce (the watcher then settles it, mined or dropped), has
+ * it. Nodes word a resend differently: geth says "already known", ganache "transaction
+ * underpriced" while it holds it. The send itself is never skipped because the node says it
+ * has the transaction: sending again is what gets one it holds but does not mine mined. (Asking
+ * first and skipping left one payout submitted and unmined for good on two instances in a loaded
+ * CI run, and every later nonce behind it.) One process never sends the same bytes twice at once:
+ * ganache 7 ran a transaction again when the same bytes arrived while it mined them (one signed
+ * transfer sent six times at once, and once after a block, paid seven times).
  */
 export function broadcast(chain: EvmChain, raw: Hex): Promise<void> {
   const hash = keccak256(raw);
@@ -123,7 +127,6 @@ export function broadcast(chain: EvmChain, raw: Hex): Promise<void> {
 }
 
 async function sendOnce(chain: EvmChain, raw: Hex, hash: Hex) {
-  if (await nodeHas(chain, raw, hash)) return;
   try {
     await chain.client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
