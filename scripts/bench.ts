@@ -24,6 +24,7 @@ import { foldAnalytics } from '../src/server/modules/analytics/jobs';
 import { checkLedger, foldLedgerDays } from '../src/server/modules/ledger';
 import { BRANDS } from '../src/shared/brands';
 import { benchInstantOnchain } from './lib/instant-onchain';
+import { measureRawCeiling, rawCeilingLine } from './lib/raw-ceiling';
 import { freshCode } from './lib/staff-sign-in';
 
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
@@ -303,6 +304,8 @@ console.log(
 await app.close();
 await database.close();
 rmSync(dataDir, { recursive: true, force: true });
+// The machine's speed in the same run, beside the figures above (hosts differ 4-5x).
+console.log(rawCeilingLine(await measureRawCeiling(5)));
 
 // Issue 41: submission to confirmed on chain with no person (ganache, the built server).
 let instant = 'left out (BENCH_INSTANT=0)';
