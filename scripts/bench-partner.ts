@@ -35,9 +35,15 @@ import {
 } from '../src/server/db/schema';
 import { keyringOf, parseDataKey, sealText } from '../src/server/encryption';
 import { keyHashOf, newApiKey } from '../src/server/modules/api-keys/keys';
-import { type Polled, pollingLine, startPolling } from './lib/polls';
+import {
+  FIRST_WAVE_MS,
+  type Polled,
+  pollingLine,
+  QUIET_MS,
+  seedPollingCustomers,
+  startPolling,
+} from './lib/polls';
 import { startBuiltServer } from './lib/processes';
-import { seedCardbridge, signInSeeded } from './lib/seed';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ROWS = 500;
@@ -46,9 +52,6 @@ const ENDPOINTS = 5;
 const AT_ONCE = 16;
 const TARGET_DELIVERY_S = 10;
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 300);
-/** The polling measured before each run's deliveries, and the first wave of polls let pass. */
-const QUIET_MS = 10_000;
-const FIRST_WAVE_MS = 12_000;
 const SESSION_SECRET = randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -173,11 +176,9 @@ async function main() {
   );
   console.log(`seeding ${POLLERS} polling customers, a level-2 seller, its key and 5 endpoints...`);
   const where = { pgliteDir: path.join(dataDir, 'db') };
-  await seedCardbridge(where, {
-    customers: POLLERS,
-    cards: 20,
-    password: 'bench polling password',
-    staff: { email: 'bench-staff@example.com', password: 'bench staff password' },
+  const cookies = await seedPollingCustomers(where, POLLERS, SESSION_SECRET, {
+    email: 'bench-staff@example.com',
+    password: 'bench staff password',
   });
   const apiKey = newApiKey();
   const database = await openDatabase(where);
@@ -230,7 +231,6 @@ async function main() {
     endpointIds.push(row!.id);
   }
   await database.close();
-  const cookies = (await signInSeeded(where, SESSION_SECRET)).slice(-POLLERS);
 
   const server = await startBuiltServer({
     DATA_DIR: dataDir,

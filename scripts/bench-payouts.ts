@@ -24,11 +24,17 @@ import { upsertAdmin } from '../src/server/common/accounts';
 import { openDatabase } from '../src/server/db/client';
 import { payoutRails } from '../src/server/db/schema';
 import { CARD_UNITS, seedUsdtSellers, startEvmNode, TOKEN } from '../tests/cluster/chain';
-import { type Polled, pollingLine, startPolling } from './lib/polls';
+import {
+  FIRST_WAVE_MS,
+  type Polled,
+  pollingLine,
+  QUIET_MS,
+  seedPollingCustomers,
+  startPolling,
+} from './lib/polls';
 import { createPostgresDatabase } from './lib/postgres';
 import { cpuSeconds, startBuiltServer } from './lib/processes';
 import { measureRawCeiling } from './lib/raw-ceiling';
-import { seedCardbridge, signInSeeded } from './lib/seed';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -40,9 +46,6 @@ const RAW_SECONDS = env('RAW_SECONDS', 10);
 const APPROVING = env('APPROVING', 50);
 const STAFF = { email: 'bench-finance@example.com', password: 'bench finance password' };
 const POLLERS = env('POLLERS', 300);
-/** The polling measured before the approvals, and the first wave of polls let pass. */
-const QUIET_MS = 10_000;
-const FIRST_WAVE_MS = 12_000;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -74,13 +77,7 @@ async function run(n: number): Promise<RunResult> {
   const node = await startEvmNode(BigInt(APPROVALS) * 91n * TOKEN + 100n * TOKEN);
   console.log(`run ${n}: seeding ${POLLERS} polling customers and ${APPROVALS} sellers...`);
   const sessionSecret = randomBytes(32).toString('hex');
-  await seedCardbridge(where, {
-    customers: POLLERS,
-    cards: 20,
-    password: 'bench polling password',
-    staff: STAFF,
-  });
-  const cookies = await signInSeeded(where, sessionSecret);
+  const cookies = await seedPollingCustomers(where, POLLERS, sessionSecret, STAFF);
   const seeding = await openDatabase(where);
   await seeding.migrate();
   const cards = await seedUsdtSellers(seeding.db, APPROVALS, `run${n}`);

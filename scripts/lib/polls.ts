@@ -1,5 +1,30 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { seedCardbridge, signInSeeded } from './seed';
+
+/** The first wave of polls let pass, then the stretch measured before the load under test. */
+export const FIRST_WAVE_MS = 12_000;
+export const QUIET_MS = 10_000;
+
+/**
+ * The polling customers of a benchmark that asks whether its load leaves the mix unchanged:
+ * `count` customers with 20 cards each, seeded before the server starts and signed in by session
+ * rows under `sessionSecret`. Answers their cookies (seed them before any other account).
+ */
+export async function seedPollingCustomers(
+  where: { databaseUrl?: string; pgliteDir?: string },
+  count: number,
+  sessionSecret: string,
+  staff: { email: string; password: string },
+) {
+  await seedCardbridge(where, {
+    customers: count,
+    cards: 20,
+    password: 'bench polling password',
+    staff,
+  });
+  return signInSeeded(where, sessionSecret);
+}
 
 /** The spec's polls, each with its interval (section 9): what a signed-in browser asks for. */
 export const POLLS = [

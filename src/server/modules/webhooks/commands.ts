@@ -336,7 +336,7 @@ export async function recordAttempts(
     };
   });
   if (outcomes.length === 0) return { value: undefined, changed: [] };
-  const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => sql.param(outcomes.map(pick));
+  const column = (pick: (o: (typeof outcomes)[number]) => unknown) => sql.param(outcomes.map(pick));
   await context.db.transaction(async (tx) => {
     await tx.execute(sql`
       update webhook_deliveries as d
