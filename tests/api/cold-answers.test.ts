@@ -251,8 +251,12 @@ describe("the customer's cards, written once from text cells (issue 45)", () => 
         return { text: text.trim().toLowerCase(), name };
       });
       expect(statements.length).toBeGreaterThan(0);
-      const writes = statements.filter(({ text }) =>
-        /^(insert|update|delete|with[\s\S]*\b(insert|update|delete)\b)/.test(text),
+      // The mail worker's tick (every few seconds, whatever the requests) may claim in the
+      // window: a read that queued mail would show as its insert.
+      const writes = statements.filter(
+        ({ text, name }) =>
+          name !== 'cardbridge-mail-claim' &&
+          /^(insert|update|delete|with[\s\S]*\b(insert|update|delete)\b)/.test(text),
       );
       expect(writes.map((w) => w.name)).toEqual(['cardbridge-touch-sessions']);
     } finally {

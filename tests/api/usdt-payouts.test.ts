@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions } from '../../src/server/db/schema';
+import { disbursementCards, disbursements, transactions } from '../../src/server/db/schema';
 import { checkLedger } from '../../src/server/modules/ledger';
 import { payEvmPayouts, queueAutomaticPayouts } from '../../src/server/modules/payouts';
+import { SEND_LEASE_MS } from '../../src/server/modules/payouts/commands';
 import { broadcast, evmChain } from '../../src/server/modules/payouts/evm';
 import { CHAIN_ID, type EvmNode, startEvmNode, TOKEN } from '../lib/evm-chain';
 import { cardApprovedBy, sellersCard, setUpAppWithStaff } from './builders';
@@ -52,6 +54,14 @@ async function approvedUsdtCard() {
 
 const cardRow = async (id: string) =>
   (await t.database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
+const payoutRow = async (cardId: string) =>
+  (
+    await t.database.db
+      .select({ payout: disbursements })
+      .from(disbursementCards)
+      .innerJoin(disbursements, eq(disbursements.id, disbursementCards.disbursementId))
+      .where(and(eq(disbursementCards.transactionId, cardId), eq(disbursementCards.active, true)))
+  )[0]!.payout;
 const payoutOf = async (who: SignedIn, id: string) =>
   (
     await sellersCard<{
@@ -151,21 +161,40 @@ describe('the USDT rail on a local chain (ganache)', () => {
   }, 180_000);
 });
 
-describe('broadcasting a signed transfer again', () => {
-  it('is the same transfer whether the node holds it, is mining it or has mined it', async () => {
-    const chain = evmChain(t.app.config.payouts.evm!);
-    const to = privateKeyToAccount(generatePrivateKey()).address;
-    const nonce = await chain.client.getTransactionCount({
-      address: chain.wallet,
-      blockTag: 'pending',
-    });
-    const { raw, hash } = await chain.sign(nonce, to, 1n, await chain.client.getGasPrice());
-    // All at once, as two workers and a watcher after a restart would send it, then once mined.
-    await Promise.all(Array.from({ length: 6 }, () => broadcast(chain, raw)));
-    await node.mine(1);
-    await broadcast(chain, raw);
-    expect(await node.balanceOf(to)).toBe(1n);
-    const transfers = await node.transfersTo(to);
+describe('sending a signed transfer again', () => {
+  it('happens once across instances, after its send lease, when the node lost it', async () => {
+    await node.fundHotWallet(200n * TOKEN);
+    const card = await approvedUsdtCard();
+    await t.app.run(queueAutomaticPayouts);
+    // Paid, then forgotten by the node (as after a node restart that lost its pool): the payout
+    // is submitted with its signed transaction, which the chain does not have.
+    const before = await node.snapshot();
+    await t.app.run(payEvmPayouts);
+    expect(await node.transfersTo(card.address)).toHaveLength(1);
+    await node.revert(before);
+    expect(await node.transfersTo(card.address)).toHaveLength(0);
+    const hash = (await cardRow(card.id)).payoutReference;
+
+    // Within the send lease taken with the signature, no pass sends it again.
+    await Promise.all([t.app.run(payEvmPayouts), t.app.run(payEvmPayouts)]);
+    expect(await node.transfersTo(card.address)).toHaveLength(0);
+
+    // After it, two passes at once (as two instances' watchers): the one that wins the lease
+    // sends, once. (Two sends arriving together, ganache runs twice.)
+    t.advance(SEND_LEASE_MS + 1);
+    await Promise.all([t.app.run(payEvmPayouts), t.app.run(payEvmPayouts)]);
+    const transfers = await node.transfersTo(card.address);
     expect(transfers.map((transfer) => transfer.hash)).toEqual([hash]);
+
+    // Mined: a send after it is the same transfer, and nothing more.
+    await broadcast(
+      evmChain(t.app.config.payouts.evm!),
+      (await payoutRow(card.id)).chainRawTx as Hex,
+    );
+    await node.mine(3);
+    await t.app.run(payEvmPayouts);
+    expect((await cardRow(card.id)).paymentStatus).toBe('confirmed');
+    expect(await node.transfersTo(card.address)).toHaveLength(1);
+    expect(await checkLedger(t.database.db)).toEqual([]);
   }, 60_000);
 });

@@ -82,6 +82,10 @@ export interface EvmNode {
   transfersTo(address: Hex): Promise<{ to: Hex; value: bigint; hash: Hex }[]>;
   /** Mines `blocks` empty blocks, one after the other. */
   mine(blocks: number): Promise<void>;
+  /** The chain's state now, to go back to with `revert` (ganache's evm_snapshot). */
+  snapshot(): Promise<string>;
+  /** Forgets every block and transaction since `snapshot`, as a node that lost them. */
+  revert(snapshot: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -168,6 +172,10 @@ export async function startEvmNode(tokens: bigint): Promise<EvmNode> {
     transfersTo: (to) => transfers({ from: hot.address, to }),
     async mine(blocks) {
       for (let i = 0; i < blocks; i++) await rpc('evm_mine');
+    },
+    snapshot: async () => String(await rpc('evm_snapshot')),
+    async revert(snapshot) {
+      if ((await rpc('evm_revert', [snapshot])) !== true) throw new Error('evm_revert refused');
     },
     stop: () => server.close(),
   };

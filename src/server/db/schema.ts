@@ -1193,6 +1193,11 @@ export const disbursements = pgTable(
     chainNonce: integer('chain_nonce'),
     chainTxHash: varchar('chain_tx_hash', { length: 66 }),
     chainRawTx: text('chain_raw_tx'),
+    /**
+     * When an instance last sent the signed transaction: a lease every instance claims before
+     * sending, so that no two ever send the same bytes at once (decision 123).
+     */
+    chainSentAt: timestamp('chain_sent_at', { withTimezone: true }),
     createdById: uuid('created_by_id'),
     createdAt: createdAt(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { PRODUCT_NAME } from '../../../shared/brand';
 import {
@@ -1005,6 +1005,13 @@ const SHORT_OF_FUNDS = 'Waiting: the hot wallet is short of token or gas';
 export const EVM_WAIT_MS = 30 * 1000;
 
 /**
+ * A send's lease on a signed transfer (`chain_sent_at`): no other pass, here or on another
+ * instance, sends it again within this time. Longer than a whole send (`broadcast`: three
+ * questions of `RPC_TIMEOUT_MS` at most), so that two sends of the same bytes never overlap.
+ */
+export const SEND_LEASE_MS = 30 * 1000;
+
+/**
  * The USDT rail's worker (issue 40, decision 123), one pass: first each submitted payout is
  * looked up by its hash (confirmed after enough blocks, failed when reverted or dropped, its
  * stored raw transaction sent again when the node does not have it), then up to `limit` due
@@ -1109,7 +1116,7 @@ async function watchSubmitted(context: CommandContext, chain: EvmChain, users: S
     if (nonce !== null && nonce >= mined) {
       // Not mined when counted: the node may never have had it (a crash before the broadcast,
       // a node restart): the stored raw transaction, as signed, once more.
-      await broadcast(chain, raw as Hex);
+      await sendAgain(context, chain, id, hash, raw as Hex);
       continue;
     }
     // Mined, and known to be short of its confirmations: nothing to ask or lock.
@@ -1130,7 +1137,7 @@ async function watchSubmitted(context: CommandContext, chain: EvmChain, users: S
       }
     }
     if (!receipt && nonce === null) {
-      await broadcast(chain, raw as Hex);
+      await sendAgain(context, chain, id, hash, raw as Hex);
       continue;
     }
     // A change of state: under the payout's lock, still submitted with this very transaction.
@@ -1163,6 +1170,37 @@ async function watchSubmitted(context: CommandContext, chain: EvmChain, users: S
     }
   }
   return changed;
+}
+
+/**
+ * Sends a submitted payout's stored transaction again, if this pass wins its send lease: the
+ * lease is taken in one statement, so of two instances' watchers (or a watcher and the worker
+ * that signed it a moment ago) only one sends.
+ */
+async function sendAgain(
+  context: CommandContext,
+  chain: EvmChain,
+  id: string,
+  hash: Hex,
+  raw: Hex,
+) {
+  const now = context.now();
+  const leased = await context.db
+    .update(disbursements)
+    .set({ chainSentAt: new Date(now) })
+    .where(
+      and(
+        eq(disbursements.id, id),
+        eq(disbursements.status, 'submitted'),
+        eq(disbursements.chainTxHash, hash),
+        or(
+          isNull(disbursements.chainSentAt),
+          lt(disbursements.chainSentAt, new Date(now - SEND_LEASE_MS)),
+        ),
+      ),
+    )
+    .returning({ id: disbursements.id });
+  if (leased.length > 0) await broadcast(chain, raw);
 }
 
 /** Pays one due queued USDT payout: 'paid', 'waiting' (held, short or down) or 'none'. */
@@ -1254,6 +1292,8 @@ async function payOne(
       chainNonce: nonce,
       chainTxHash: hash,
       chainRawTx: raw,
+      // Its send lease, taken with the signature: sent once this commits.
+      chainSentAt: new Date(context.now()),
       referenceUrl: `${context.config.payouts.explorerTxUrl}${hash}`,
     });
     if (amount === null) return { state: 'paid' as const };

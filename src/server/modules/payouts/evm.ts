@@ -35,6 +35,9 @@ export interface EvmChain {
 
 const chains = new Map<string, EvmChain>();
 
+/** How long one question to the node may take (a send asks at most three). */
+export const RPC_TIMEOUT_MS = 5_000;
+
 /** The chain of a config (one client per RPC URL and key, kept). */
 export function evmChain(config: EvmConfig): EvmChain {
   const cacheKey = `${config.rpcUrl}|${config.chainId}|${config.tokenAddress}`;
@@ -51,7 +54,7 @@ export function evmChain(config: EvmConfig): EvmChain {
   const client = createPublicClient({
     chain,
     cacheTime: 0,
-    transport: http(config.rpcUrl, { retryCount: 0 }),
+    transport: http(config.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS }),
   });
   const made: EvmChain = {
     config,
@@ -101,9 +104,6 @@ export async function walletBalances(chain: EvmChain) {
 /** The gas one transfer may cost at `gasPrice`. */
 export const gasFor = (gasPrice: bigint) => TRANSFER_GAS * gasPrice;
 
-/** The broadcasts under way in this process, by hash: a second send of one waits for the first. */
-const sending = new Map<Hex, Promise<void>>();
-
 /**
  * Sends a stored raw transaction. A node may already hold it (a resend after a restart, or by
  * another instance's watcher): whether that is an error is decided by asking the node for it, not
@@ -113,24 +113,16 @@ const sending = new Map<Hex, Promise<void>>();
  * underpriced" while it holds it. The send itself is never skipped because the node says it
  * has the transaction: sending again is what gets one it holds but does not mine mined. (Asking
  * first and skipping left one payout submitted and unmined for good on two instances in a loaded
- * CI run, and every later nonce behind it.) One process never sends the same bytes twice at once:
- * ganache 7 ran a transaction again when the same bytes arrived while it mined them (one signed
- * transfer sent six times at once, and once after a block, paid seven times).
+ * CI run, and every later nonce behind it.) The same bytes must never be sent twice at once:
+ * ganache 7 runs a transaction twice when two sends of it arrive together (its nonce counted
+ * twice, the seller paid twice). The caller holds the payout's send lease (`chain_sent_at`,
+ * decision 123), and a send ends within the transport's timeout, well inside the lease.
  */
-export function broadcast(chain: EvmChain, raw: Hex): Promise<void> {
-  const hash = keccak256(raw);
-  const under = sending.get(hash);
-  if (under) return under;
-  const sent = sendOnce(chain, raw, hash).finally(() => sending.delete(hash));
-  sending.set(hash, sent);
-  return sent;
-}
-
-async function sendOnce(chain: EvmChain, raw: Hex, hash: Hex) {
+export async function broadcast(chain: EvmChain, raw: Hex): Promise<void> {
   try {
     await chain.client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
-    if (await nodeHas(chain, raw, hash)) return;
+    if (await nodeHas(chain, raw, keccak256(raw))) return;
     throw error;
   }
 }
