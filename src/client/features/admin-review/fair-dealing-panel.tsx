@@ -12,7 +12,7 @@ import { GavelIcon, HandCoinsIcon } from 'lucide-react';
 import * as React from 'react';
 import { CardImages } from '@/components/card-images';
 import { PanelSection } from '@/components/panel-section';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { TextareaField, TextField } from '@/components/ui/text-field';
 import { refreshAfterReview } from '@/features/admin-shared/queries';
 import { apiRequest } from '@/lib/api';
@@ -128,15 +128,15 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
             value={note}
             onChange={(e) => setNote(e.target.value)}
           />
-          <Button
-            type="submit"
+          <SubmitButton
             variant="outline"
             className="justify-self-start"
-            disabled={make.isPending}
+            pending={make.isPending}
+            pendingLabel="Sending..."
             data-testid="make-offer"
           >
-            {make.isPending ? 'Sending...' : 'Make revised offer'}
-          </Button>
+            Make revised offer
+          </SubmitButton>
         </form>
       )}
     </PanelSection>

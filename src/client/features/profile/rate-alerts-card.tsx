@@ -4,7 +4,7 @@ import { OTHER_BRAND, rateAsPercent } from '@shared/rates';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { BellRingIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
-import { Button } from '@/components/ui/button';
+import { Button, SubmitButton } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -180,14 +180,9 @@ function AlertForm() {
           setErrors(({ percent: _, ...rest }) => rest);
         }}
       />
-      <Button
-        type="submit"
-        className="sm:mt-7"
-        disabled={create.isPending}
-        data-testid="add-rate-alert"
-      >
-        {create.isPending ? 'Saving...' : 'Set alert'}
-      </Button>
+      <SubmitButton className="sm:mt-7" pending={create.isPending} data-testid="add-rate-alert">
+        Set alert
+      </SubmitButton>
     </form>
   );
 }
