@@ -1,13 +1,10 @@
 import { PAYMENT_METHOD_INFO, PAYMENT_METHOD_TYPES } from '@shared/payment-methods';
 import type { Reconciliation } from '@shared/reconciliation';
-import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
-import { FormAlert } from '@/components/form-text-field';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { useFileForm } from '@/features/admin-shared/file-form';
+import { FileUploadForm } from '@/features/admin-shared/file-upload-form';
 import { StaffSection } from '@/features/admin-shared/staff-section';
 import { apiRequest } from '@/lib/api';
 import { refreshAfterReconciliation } from './queries';
@@ -19,7 +16,7 @@ import { ReconciliationResult } from './reconciliation-result';
  */
 export function ReconciliationUpload() {
   const [paymentType, setPaymentType] = React.useState<string>('paypal');
-  const { upload, error, submit, choose } = useFileForm({
+  const statement = useFileForm({
     send: async (file) => {
       const form = new FormData();
       // The payment type before the file: the server reads the fields sent ahead of it.
@@ -39,11 +36,13 @@ export function ReconciliationUpload() {
       description="A CSV from the payout method with date, amount and reference (payee optional). Lines are matched to the payments sent by their reference and amount."
       className="grid gap-4"
     >
-      <form
+      <FileUploadForm
+        state={statement}
+        testId="reconciliation"
         className="grid gap-3 sm:grid-cols-[12rem_minmax(0,20rem)_auto] sm:items-end sm:justify-start"
-        onSubmit={submit}
-        noValidate
-        data-testid="reconciliation-form"
+        file={{ id: 'reconciliation-file', label: 'Statement file (CSV)', accept: '.csv,text/csv' }}
+        label="Upload and match"
+        pendingLabel="Matching..."
       >
         <Field id="reconciliation-type" label="Payment type">
           <NativeSelect
@@ -58,15 +57,8 @@ export function ReconciliationUpload() {
             ))}
           </NativeSelect>
         </Field>
-        <Field id="reconciliation-file" label="Statement file (CSV)">
-          <Input id="reconciliation-file" type="file" accept=".csv,text/csv" onChange={choose} />
-        </Field>
-        <Button type="submit" disabled={upload.isPending} data-testid="reconciliation-submit">
-          <UploadIcon /> {upload.isPending ? 'Matching...' : 'Upload and match'}
-        </Button>
-      </form>
-      <FormAlert message={error} />
-      {upload.data && <ReconciliationResult result={upload.data} />}
+      </FileUploadForm>
+      {statement.upload.data && <ReconciliationResult result={statement.upload.data} />}
     </StaffSection>
   );
 }

@@ -1,16 +1,14 @@
 import { type AchBatchListItem, achReturnText, type Disbursement } from '@shared/disbursements';
 import { formatMoney } from '@shared/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CheckIcon, DownloadIcon, FileStackIcon, LandmarkIcon, UploadIcon } from 'lucide-react';
+import { CheckIcon, DownloadIcon, FileStackIcon, LandmarkIcon } from 'lucide-react';
 import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
-import { FormAlert } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useFileForm } from '@/features/admin-shared/file-form';
+import { FileUploadForm } from '@/features/admin-shared/file-upload-form';
 import { StaffSection } from '@/features/admin-shared/staff-section';
 import { apiRequest, getJson } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
@@ -184,7 +182,7 @@ interface Returned {
 }
 
 function AchReturnsUpload() {
-  const { upload, error, submit, choose } = useFileForm({
+  const returns = useFileForm({
     send: async (file): Promise<Returned[]> => {
       const form = new FormData();
       form.append('file', file);
@@ -206,43 +204,38 @@ function AchReturnsUpload() {
     missing: 'Choose the return file',
     failed: 'Could not read the return file',
   });
+  const returned = returns.upload.data;
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
-      <form
+      <FileUploadForm
+        state={returns}
+        testId="ach-returns"
         className="grid grid-cols-[minmax(0,1fr)] gap-3 sm:grid-cols-[minmax(0,20rem)_auto] sm:items-end sm:justify-start"
-        onSubmit={submit}
-        noValidate
-        data-testid="ach-returns-form"
-      >
-        <Field id="ach-return-file" label="Return file from the bank">
-          <Input id="ach-return-file" type="file" accept=".ach,.txt,text/plain" onChange={choose} />
-        </Field>
-        <Button
-          type="submit"
-          variant="outline"
-          disabled={upload.isPending}
-          data-testid="ach-returns-submit"
-        >
-          <UploadIcon /> {upload.isPending ? 'Reading...' : 'Upload return file'}
-        </Button>
-      </form>
-      <FormAlert message={error} />
-      {upload.data && (
+        file={{
+          id: 'ach-return-file',
+          label: 'Return file from the bank',
+          accept: '.ach,.txt,text/plain',
+        }}
+        label="Upload return file"
+        pendingLabel="Reading..."
+        variant="outline"
+      />
+      {returned && (
         <div
           className="rounded-lg border p-3 text-sm"
           role="status"
           data-testid="ach-returns-result"
         >
-          {upload.data.length === 0 ? (
+          {returned.length === 0 ? (
             <p>No payout of ours was returned in this file (or each was failed already).</p>
           ) : (
             <>
               <p className="font-medium">
-                {plural(upload.data.length, 'payout')} returned and failed; each seller is asked to
-                fix their bank details:
+                {plural(returned.length, 'payout')} returned and failed; each seller is asked to fix
+                their bank details:
               </p>
               <ul className="mt-2 grid gap-1.5">
-                {upload.data.map((r) => (
+                {returned.map((r) => (
                   <li key={r.disbursementId} data-testid="ach-returned">
                     <span className="font-medium">
                       {r.payout
