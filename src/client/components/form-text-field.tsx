@@ -17,13 +17,32 @@ export function FormTextField<T extends FieldValues, Output = T>({
   form,
   name,
   ...props
-}: Omit<React.ComponentProps<typeof TextField>, 'name' | 'error' | 'form'> & {
-  form: UseFormReturn<T, unknown, Output>;
-  name: Path<T>;
-}) {
+}: FormTextFieldProps<T, Output>) {
   const { errors } = useFormState({ control: form.control, name });
   const error: { message?: string } | undefined = get(errors, name);
   return <TextField error={error?.message} {...props} {...form.register(name)} />;
+}
+
+type FormTextFieldProps<T extends FieldValues, Output> = Omit<
+  React.ComponentProps<typeof TextField>,
+  'name' | 'error' | 'form'
+> & {
+  form: UseFormReturn<T, unknown, Output>;
+  name: Path<T>;
+};
+
+/** An email address, typed as one, which the browser may fill with the address it knows. */
+export function EmailField<T extends FieldValues, Output = T>(
+  props: Omit<FormTextFieldProps<T, Output>, 'type' | 'autoComplete'>,
+) {
+  return <FormTextField type="email" autoComplete="email" {...props} />;
+}
+
+/** The account's current password (signing in, or proving it is you), which the browser may fill. */
+export function CurrentPasswordField<T extends FieldValues, Output = T>(
+  props: Omit<FormTextFieldProps<T, Output>, 'type' | 'autoComplete'>,
+) {
+  return <FormTextField type="password" autoComplete="current-password" {...props} />;
 }
 
 /**

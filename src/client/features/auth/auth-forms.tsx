@@ -1,8 +1,8 @@
 import { signInProblems, signUpProblems } from '@shared/auth-rules';
 import type { CurrentUser, TwoFactorChallenge } from '@shared/auth-schemas';
 import * as React from 'react';
-import { useForm } from 'react-hook-form';
-import { FormTextField } from '@/components/form-text-field';
+import { type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import { CurrentPasswordField, EmailField, FormTextField } from '@/components/form-text-field';
 import { Button, SubmitButton } from '@/components/ui/button';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { refreshCurrentUser } from '@/lib/auth';
@@ -16,6 +16,25 @@ const TwoFactorStep = React.lazy(async () => ({
 
 type SignInInput = { email: string; password: string };
 type SignUpInput = SignInInput & { firstName: string; lastName: string };
+
+/** The email field the sign-in, sign-up and reset forms each begin with. */
+function AccountEmailField<T extends { email: string }>({
+  form,
+  id,
+}: {
+  form: UseFormReturn<T>;
+  id: string;
+}) {
+  return (
+    <EmailField
+      form={form}
+      name={'email' as Path<T>}
+      id={id}
+      label="Email"
+      placeholder="you@example.com"
+    />
+  );
+}
 
 /**
  * Signs in or up through `url`, then refreshes the current user (spec section 4). A sign-in with
@@ -94,24 +113,9 @@ export function SignInForm({
   }
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(mutation.submit)}>
-      <FormTextField
-        form={form}
-        name="email"
-        id="signin-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-      />
+      <AccountEmailField form={form} id="signin-email" />
       <div className="grid gap-1.5">
-        <FormTextField
-          form={form}
-          name="password"
-          id="signin-password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-        />
+        <CurrentPasswordField form={form} name="password" id="signin-password" label="Password" />
         {onForgot && (
           <button
             type="button"
@@ -183,15 +187,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   }
   return (
     <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-      <FormTextField
-        form={form}
-        name="email"
-        id="forgot-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-      />
+      <AccountEmailField form={form} id="forgot-email" />
       <SubmitButton pending={isPending} pendingLabel="Sending..." className="w-full">
         Send reset link
       </SubmitButton>
@@ -229,15 +225,7 @@ export function SignUpForm({ onSuccess }: { onSuccess: () => void }) {
           autoComplete="family-name"
         />
       </div>
-      <FormTextField
-        form={form}
-        name="email"
-        id="signup-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-      />
+      <AccountEmailField form={form} id="signup-email" />
       <FormTextField
         form={form}
         name="password"

@@ -1,7 +1,7 @@
 import { signInProblems } from '@shared/auth-rules';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { FormTextField } from '@/components/form-text-field';
+import { CurrentPasswordField, EmailField } from '@/components/form-text-field';
 import { SubmitButton } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
@@ -57,21 +57,12 @@ export function ChangeEmailCard({ email }: { email: string }) {
           </p>
         )}
         <form className="grid gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-          <FormTextField
-            form={form}
-            name="email"
-            id="new-email"
-            label="New email address"
-            type="email"
-            autoComplete="email"
-          />
-          <FormTextField
+          <EmailField form={form} name="email" id="new-email" label="New email address" />
+          <CurrentPasswordField
             form={form}
             name="password"
             id="email-change-password"
             label="Your password"
-            type="password"
-            autoComplete="current-password"
           />
           <SubmitButton pending={isSubmitting} pendingLabel="Sending..." className="w-fit">
             Send the link

@@ -5,7 +5,7 @@ import { formatDistanceToNow } from 'date-fns';
 import { LaptopIcon, LogOutIcon, SmartphoneIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { FormTextField, NewPasswordFields } from '@/components/form-text-field';
+import { CurrentPasswordField, NewPasswordFields } from '@/components/form-text-field';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button, SubmitButton } from '@/components/ui/button';
@@ -71,13 +71,11 @@ export function ChangePasswordCard() {
       </CardHeader>
       <CardContent>
         <form className="grid max-w-md gap-4" noValidate onSubmit={form.handleSubmit(submit)}>
-          <FormTextField
+          <CurrentPasswordField
             form={form}
             name="currentPassword"
             id="current-password"
             label="Current password"
-            type="password"
-            autoComplete="current-password"
           />
           <NewPasswordFields
             form={form}
