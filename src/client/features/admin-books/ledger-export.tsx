@@ -1,8 +1,8 @@
 import { DownloadIcon } from 'lucide-react';
-import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
 import { StaffSection } from '@/features/admin-shared/staff-section';
+import { useTextInput } from '@/hooks/use-text-input';
 import { ledgerExportUrl } from './queries';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -12,10 +12,14 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
  * spreadsheet or accounting software. The browser downloads it; the server checks the days.
  */
 export function LedgerExport() {
-  const [from, setFrom] = React.useState(() => isoDay(new Date(Date.now() - 30 * 86_400_000)));
-  const [to, setTo] = React.useState(() => isoDay(new Date()));
+  const from = useTextInput(() => isoDay(new Date(Date.now() - 30 * 86_400_000)));
+  const to = useTextInput(() => isoDay(new Date()));
   const wrong =
-    !from || !to ? 'Choose both days' : from > to ? 'The first day comes after the last' : null;
+    !from.value || !to.value
+      ? 'Choose both days'
+      : from.value > to.value
+        ? 'The first day comes after the last'
+        : null;
   return (
     <StaffSection
       id="export"
@@ -24,28 +28,15 @@ export function LedgerExport() {
       className="grid gap-3"
     >
       <div className="grid gap-3 sm:grid-cols-[auto_auto_auto] sm:items-end sm:justify-start">
-        <TextField
-          id="export-from"
-          label="From"
-          type="date"
-          value={from}
-          onChange={(e) => setFrom(e.target.value)}
-        />
-        <TextField
-          id="export-to"
-          label="To"
-          type="date"
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          error={wrong ?? undefined}
-        />
+        <TextField id="export-from" label="From" type="date" {...from.input} />
+        <TextField id="export-to" label="To" type="date" {...to.input} error={wrong ?? undefined} />
         {wrong ? (
           <Button variant="outline" disabled>
             <DownloadIcon /> Export CSV
           </Button>
         ) : (
           <Button variant="outline" asChild>
-            <a href={ledgerExportUrl(from, to)} download data-testid="ledger-export">
+            <a href={ledgerExportUrl(from.value, to.value)} download data-testid="ledger-export">
               <DownloadIcon /> Export CSV
             </a>
           </Button>

@@ -14,6 +14,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
 import { TextareaField, TextField } from '@/components/ui/text-field';
+import { useTextInput } from '@/hooks/use-text-input';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { refreshAfterClawback } from './queries';
@@ -35,9 +36,9 @@ function refusal(error: unknown): { form: string | null; fields: Errors } {
  */
 export function ClawbackForm({ transactionId, left }: { transactionId: string; left: string }) {
   const [open, setOpen] = React.useState(false);
-  const [amount, setAmount] = React.useState(left);
+  const amount = useTextInput(left);
   const [reason, setReason] = React.useState<ClawbackReason>('already_redeemed');
-  const [note, setNote] = React.useState('');
+  const note = useTextInput();
   const [errors, setErrors] = React.useState<Errors>({});
   const [failure, setFailure] = React.useState<string | null>(null);
 
@@ -46,7 +47,7 @@ export function ClawbackForm({ transactionId, left }: { transactionId: string; l
       (await apiRequest('POST', `/api/admin/transactions/${transactionId}/clawback`, body)).json(),
     onSuccess: async () => {
       setOpen(false);
-      setNote('');
+      note.set('');
       await refreshAfterClawback();
       toast({ title: 'Money taken back', description: 'The seller was told why.' });
     },
@@ -65,7 +66,7 @@ export function ClawbackForm({ transactionId, left }: { transactionId: string; l
         className="w-fit"
         disabled={left === '0.00'}
         onClick={() => {
-          setAmount(left);
+          amount.set(left);
           setOpen(true);
         }}
         data-testid="clawback-open"
@@ -78,7 +79,11 @@ export function ClawbackForm({ transactionId, left }: { transactionId: string; l
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const parsed = createClawbackSchema.safeParse({ amount, reason, note: note || null });
+    const parsed = createClawbackSchema.safeParse({
+      amount: amount.value,
+      reason,
+      note: note.value || null,
+    });
     if (!parsed.success) {
       const fields: Errors = {};
       for (const issue of parsed.error.issues) {
@@ -108,8 +113,7 @@ export function ClawbackForm({ transactionId, left }: { transactionId: string; l
           id="clawback-amount"
           label="Amount"
           inputMode="decimal"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
+          {...amount.input}
           error={errors.amount}
           hint={`At most ${formatMoney(left)}, what is left of the payment`}
         />
@@ -130,8 +134,7 @@ export function ClawbackForm({ transactionId, left }: { transactionId: string; l
       <TextareaField
         id="clawback-note"
         label={reason === 'other' ? 'Why (the seller reads it)' : 'Note (the seller reads it)'}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
+        {...note.input}
         error={errors.note}
         rows={2}
         maxLength={2000}

@@ -15,6 +15,7 @@ import { PanelSection } from '@/components/panel-section';
 import { Button, SubmitButton } from '@/components/ui/button';
 import { TextareaField, TextField } from '@/components/ui/text-field';
 import { refreshAfterReview } from '@/features/admin-shared/queries';
+import { useTextInput } from '@/hooks/use-text-input';
 import { apiRequest } from '@/lib/api';
 import { formatDateTime } from '@/lib/dates';
 import { errorToast } from '@/lib/error-toast';
@@ -43,14 +44,14 @@ const OFFER_STATUS_TEXT = {
 } as const;
 
 function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail }) {
-  const [verifiedValue, setVerifiedValue] = React.useState('');
-  const [note, setNote] = React.useState('');
+  const verifiedValue = useTextInput();
+  const note = useTextInput();
   const [submitted, setSubmitted] = React.useState(false);
   const offerable =
     ['pending', 'processing'].includes(t.status) &&
     !isPaid(t.paymentStatus) &&
     t.offer?.status !== 'pending';
-  const value = verifiedValue.trim();
+  const value = verifiedValue.value.trim();
   const valueOk = MONEY_PATTERN.test(value) && toCents(value) > 0;
   const valueError =
     submitted && !valueOk
@@ -58,13 +59,14 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
       : submitted && valueOk && toCents(value) === toCents(t.cardValue)
         ? 'That is the balance the customer entered: no revised offer is needed'
         : undefined;
-  const noteError = submitted && !note.trim() ? 'Tell the customer what you found' : undefined;
+  const noteError =
+    submitted && !note.value.trim() ? 'Tell the customer what you found' : undefined;
   const make = useMutation({
     mutationFn: async () =>
       (
         await apiRequest('POST', `/api/admin/transactions/${t.id}/offer`, {
           verifiedValue: value,
-          note: note.trim(),
+          note: note.value.trim(),
         })
       ).json(),
     onSuccess: async () => {
@@ -97,7 +99,8 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
           onSubmit={(event) => {
             event.preventDefault();
             setSubmitted(true);
-            if (valueOk && toCents(value) !== toCents(t.cardValue) && note.trim()) make.mutate();
+            if (valueOk && toCents(value) !== toCents(t.cardValue) && note.value.trim())
+              make.mutate();
           }}
         >
           <p className="text-sm text-muted-foreground sm:col-span-2">
@@ -116,8 +119,7 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
             }
             inputMode="decimal"
             placeholder="40.00"
-            value={verifiedValue}
-            onChange={(e) => setVerifiedValue(e.target.value)}
+            {...verifiedValue.input}
           />
           <TextareaField
             id="offer-note"
@@ -125,8 +127,7 @@ function OfferSection({ transaction: t }: { transaction: AdminTransactionDetail 
             error={noteError}
             rows={2}
             maxLength={OFFER_NOTE_MAX_LENGTH}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
+            {...note.input}
           />
           <SubmitButton
             variant="outline"

@@ -6,6 +6,7 @@ import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-text-field';
 import { Button } from '@/components/ui/button';
 import { TextareaField } from '@/components/ui/text-field';
+import { useTextInput } from '@/hooks/use-text-input';
 import { apiRequest, serverMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { refreshAfterClawback } from './queries';
@@ -13,13 +14,13 @@ import { refreshAfterClawback } from './queries';
 /** Finance write off what is still owed back on a clawback, to losses, saying why (issue 39). */
 export function WriteOff({ clawback }: { clawback: Clawback }) {
   const [open, setOpen] = React.useState(false);
-  const [note, setNote] = React.useState('');
+  const note = useTextInput();
   const [error, setError] = React.useState<string | null>(null);
   const save = useMutation({
     mutationFn: async () =>
       (
         await apiRequest('POST', `/api/admin/clawbacks/${clawback.id}/write-off`, {
-          note: note.trim(),
+          note: note.value.trim(),
         })
       ).json(),
     onSuccess: async () => {
@@ -54,7 +55,7 @@ export function WriteOff({ clawback }: { clawback: Clawback }) {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        if (!note.trim()) return setError('Say why it is written off');
+        if (!note.value.trim()) return setError('Say why it is written off');
         setError(null);
         save.mutate();
       }}
@@ -62,8 +63,7 @@ export function WriteOff({ clawback }: { clawback: Clawback }) {
       <TextareaField
         id={id}
         label={`Why write off ${formatMoney(clawback.outstanding)}`}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
+        {...note.input}
         rows={2}
         maxLength={2000}
       />

@@ -14,6 +14,7 @@ import { TextareaField } from '@/components/ui/text-field';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { CustomerLink } from '@/features/admin-shared/customer-link';
 import { StandingBadge } from '@/features/admin-shared/standing-badge';
+import { useTextInput } from '@/hooks/use-text-input';
 import { apiRequest } from '@/lib/api';
 import { errorToast } from '@/lib/error-toast';
 import { useStaffCan } from '@/lib/staff-role';
@@ -42,15 +43,17 @@ export function UsersTab() {
     user: AdminUser;
     action: StandingAction;
   } | null>(null);
-  const [reason, setReason] = React.useState('');
-  const [note, setNote] = React.useState('');
+  const reason = useTextInput();
+  const note = useTextInput();
   const changeStanding = useMutation({
     mutationFn: async ({ user, action }: { user: AdminUser; action: StandingAction }) =>
       (
         await apiRequest(
           'POST',
           `/api/admin/users/${user.id}/${action}`,
-          action === 'reinstate' ? undefined : { reason: reason.trim(), note: note.trim() || null },
+          action === 'reinstate'
+            ? undefined
+            : { reason: reason.value.trim(), note: note.value.trim() || null },
         )
       ).json(),
     onSuccess: async (_data, { user, action }) => {
@@ -61,8 +64,8 @@ export function UsersTab() {
     onError: errorToast('Could not change the account'),
   });
   const openStanding = (user: AdminUser, action: StandingAction) => {
-    setReason('');
-    setNote('');
+    reason.set('');
+    note.set('');
     setStanding({ user, action });
   };
   const users = query.data?.items ?? [];
@@ -124,7 +127,7 @@ export function UsersTab() {
         pending={changeStanding.isPending}
         onConfirm={() => {
           if (!standing) return;
-          if (standing.action !== 'reinstate' && !reason.trim()) {
+          if (standing.action !== 'reinstate' && !reason.value.trim()) {
             toast({ title: 'Give a reason', variant: 'destructive' });
             return;
           }
@@ -136,16 +139,14 @@ export function UsersTab() {
             <TextareaField
               id="standing-reason"
               label="Reason (the customer reads it)"
-              value={reason}
               maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
+              {...reason.input}
             />
             <TextareaField
               id="standing-note"
               label="Note for staff (optional)"
-              value={note}
               maxLength={2000}
-              onChange={(e) => setNote(e.target.value)}
+              {...note.input}
             />
           </div>
         )}
