@@ -132,6 +132,8 @@ export const markSentSchema = z.object({
   payoutReference: payoutReferenceSchema,
 });
 export type MarkSentInput = z.input<typeof markSentSchema>;
+/** A mark-sent batch as the server reads it (the body parsed). */
+export type MarkSentBatch = z.output<typeof markSentSchema>;
 
 export const SKIP_REASONS = [
   'not_found',

@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyReply } from 'fastify';
+import { NEXT_CURSOR_HEADER } from '../../shared/admin';
 import { badRequest } from './http-error';
 
 /**
@@ -141,4 +143,13 @@ export function toPage<T extends { cursorCreatedAt: string; id: string; cursorFl
     items: page.map(({ cursorCreatedAt: _cursor, cursorFlag: _flag, ...row }) => row),
     nextCursor,
   };
+}
+
+/**
+ * A page as a route answers it: its items, with the next page's cursor in the
+ * `x-next-cursor` header when there is more.
+ */
+export function sendPage<T>(reply: FastifyReply, page: { items: T[]; nextCursor: string | null }) {
+  if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+  return page.items;
 }

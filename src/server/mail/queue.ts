@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { and, inArray, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { OneRunAtATime } from '../common/one-run';
 import type { MailConfig } from '../config';
 import type { Database, Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
@@ -64,8 +65,13 @@ export async function queueMail<T extends TemplateName>(
 export class MailQueue {
   readonly transport: MailTransport;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly runs = new OneRunAtATime(async () => {
+    let delivered = 0;
+    for (let batch = await this.claim(); batch.length > 0; batch = await this.claim()) {
+      for (const row of batch) if (await this.deliver(row)) delivered++;
+    }
+    return delivered;
+  });
 
   constructor(
     private readonly database: Database,
@@ -101,25 +107,7 @@ export class MailQueue {
 
   /** Delivers every due message; one run at a time (a call during a run makes it go round again). */
   deliverDue(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let delivered = 0;
-      try {
-        do {
-          this.again = false;
-          for (let batch = await this.claim(); batch.length > 0; batch = await this.claim()) {
-            for (const row of batch) if (await this.deliver(row)) delivered++;
-          }
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-      return delivered;
-    })();
-    return this.running;
+    return this.runs.run();
   }
 
   start() {
@@ -130,7 +118,7 @@ export class MailQueue {
 
   async stop() {
     clearInterval(this.timer);
-    await this.running?.catch(() => {});
+    await this.runs.current?.catch(() => {});
     this.transport.close();
   }
 

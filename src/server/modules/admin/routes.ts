@@ -9,7 +9,6 @@ import {
   adminUserSchema,
   claimRequestSchema,
   claimSchema,
-  NEXT_CURSOR_HEADER,
   standingChangeSchema,
   updateTransactionSchema,
 } from '../../../shared/admin';
@@ -34,6 +33,7 @@ import {
   sampleReviewSchema,
 } from '../../../shared/instant-decisions';
 import { clawbackSchema, createClawbackSchema, writeOffSchema } from '../../../shared/ledger';
+import { sendPage } from '../../common/cursor';
 import { idParams, notFound, onId } from '../../common/http-error';
 import type { StandingAction } from '../../common/standing';
 import { accountOf, requireStaff } from '../../plugins/auth';
@@ -96,12 +96,10 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await listAdminTransactions(app.db, {
-        ...request.query,
-        holds: holdRulesOf(app),
-      });
-      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return items;
+      return sendPage(
+        reply,
+        await listAdminTransactions(app.db, { ...request.query, holds: holdRulesOf(app) }),
+      );
     },
   );
 
@@ -247,9 +245,7 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await listAdminUsers(app.db, request.query);
-      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return items;
+      return sendPage(reply, await listAdminUsers(app.db, request.query));
     },
   );
 

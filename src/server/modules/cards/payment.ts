@@ -1,6 +1,6 @@
 import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { fromCents, toCents } from '../../../shared/money';
-import { isPayable, type MarkSentResult, sumOf } from '../../../shared/payouts';
+import { isPayable, type MarkSentBatch, type MarkSentResult, sumOf } from '../../../shared/payouts';
 import { paymentStatusLabel, statusLabel } from '../../../shared/statuses';
 import type { Account } from '../../common/account';
 import type { AuditActor, AuditChanges } from '../../common/audit';
@@ -39,85 +39,83 @@ export function refusalToPay(
 }
 
 /**
- * Marks a batch paid (decision 052), in one database transaction: each card still waiting, and
- * still owed the amount the list showed, becomes Payment Sent and Completed with the amount paid
- * recorded, with an audit row and a notification to its customer. Every other card is left
- * untouched and reported back with the reason.
+ * Marks a batch paid (decision 052), inside the caller's transaction (payouts' mark-sent): each
+ * card still waiting, and still owed the amount the list showed, becomes Payment Sent and
+ * Completed with the amount paid recorded, with an audit row and a notification to its customer.
+ * Every other card is left untouched and reported back with the reason.
  */
 export async function markPayoutsSent(
   context: CommandContext,
+  tx: Db,
   actor: Account,
-  items: { id: string; amount: string }[],
-  payoutReference?: string | null,
+  { items, payoutReference }: MarkSentBatch,
 ): Promise<Outcome<MarkSentResult>> {
-  return context.db.transaction(async (tx) => {
-    // Locked in id order, so two batches that share cards cannot deadlock.
-    const rows = await tx
-      .select({ ...getTableColumns(transactions), owed: owedForCard() })
-      .from(transactions)
-      .where(
-        inArray(
-          transactions.id,
-          items.map((i) => i.id),
-        ),
-      )
-      .orderBy(asc(transactions.id))
-      .for('update');
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const blocks = await payoutBlocks(
+  // Locked in id order, so two batches that share cards cannot deadlock.
+  const rows = await tx
+    .select({ ...getTableColumns(transactions), owed: owedForCard() })
+    .from(transactions)
+    .where(
+      inArray(
+        transactions.id,
+        items.map((i) => i.id),
+      ),
+    )
+    .orderBy(asc(transactions.id))
+    .for('update');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const blocks = await payoutBlocks(
+    tx,
+    rows.map((r) => r.id),
+    holdRulesOf(context),
+  );
+  // What to send for each card, by the rule the list showed it with (netting, issue 39).
+  // Each seller locked (in id order) before it is worked out, so what they owe back cannot
+  // change before the payment posts it.
+  const toSend = new Map<string, ToSend>();
+  for (const userId of [...new Set(rows.map((r) => r.userId))].sort()) {
+    await lockSeller(tx, userId);
+    for (const [id, share] of await toSendFor(tx, userId)) toSend.set(id, share);
+  }
+  const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
+  const customers = new Set<string>();
+  for (const item of items) {
+    const card = byId.get(item.id);
+    if (!card) {
+      result.skipped.push({ id: item.id, reason: 'not_found', message: SKIP_MESSAGES.not_found });
+      continue;
+    }
+    const refusal = refusalToPay(card, blocks);
+    if (refusal) {
+      const reason = refusal.extra!.code as 'not_payable' | 'payout_hold' | 'account_suspended';
+      result.skipped.push({ id: item.id, reason, message: refusal.message });
+      continue;
+    }
+    const net = toSend.get(card.id)?.net ?? card.owed;
+    if (net !== toCents(item.amount)) {
+      result.skipped.push({
+        id: item.id,
+        reason: 'amount_changed',
+        message: SKIP_MESSAGES.amount_changed,
+      });
+      continue;
+    }
+    // The card pays what it is owed; the netted part of it settles what its seller owed back.
+    // The batch's reference, when given, replaces any the card had; none given keeps it.
+    await recordCardSent(
+      context,
       tx,
-      rows.map((r) => r.id),
-      holdRulesOf(context),
+      actor,
+      card,
+      fromCents(card.owed),
+      payoutReference || undefined,
+      'payout_sent',
     );
-    // What to send for each card, by the rule the list showed it with (netting, issue 39).
-    // Each seller locked (in id order) before it is worked out, so what they owe back cannot
-    // change before the payment posts it.
-    const toSend = new Map<string, ToSend>();
-    for (const userId of [...new Set(rows.map((r) => r.userId))].sort()) {
-      await lockSeller(tx, userId);
-      for (const [id, share] of await toSendFor(tx, userId)) toSend.set(id, share);
-    }
-    const result: MarkSentResult = { sent: [], total: '0.00', skipped: [] };
-    const customers = new Set<string>();
-    for (const item of items) {
-      const card = byId.get(item.id);
-      if (!card) {
-        result.skipped.push({ id: item.id, reason: 'not_found', message: SKIP_MESSAGES.not_found });
-        continue;
-      }
-      const refusal = refusalToPay(card, blocks);
-      if (refusal) {
-        const reason = refusal.extra!.code as 'not_payable' | 'payout_hold' | 'account_suspended';
-        result.skipped.push({ id: item.id, reason, message: refusal.message });
-        continue;
-      }
-      const net = toSend.get(card.id)?.net ?? card.owed;
-      if (net !== toCents(item.amount)) {
-        result.skipped.push({
-          id: item.id,
-          reason: 'amount_changed',
-          message: SKIP_MESSAGES.amount_changed,
-        });
-        continue;
-      }
-      // The card pays what it is owed; the netted part of it settles what its seller owed back.
-      // The batch's reference, when given, replaces any the card had; none given keeps it.
-      await recordCardSent(
-        context,
-        tx,
-        actor,
-        card,
-        fromCents(card.owed),
-        payoutReference || undefined,
-        'payout_sent',
-      );
-      customers.add(card.userId);
-      result.sent.push({ id: card.id, amount: fromCents(net) });
-    }
-    result.total = sumOf(result.sent);
-    const changed = customers.size > 0 ? [change([...customers, STAFF], CARD_TOPICS)] : [];
-    return { value: result, changed };
-  });
+    customers.add(card.userId);
+    result.sent.push({ id: card.id, amount: fromCents(net) });
+  }
+  result.total = sumOf(result.sent);
+  const changed = customers.size > 0 ? [change([...customers, STAFF], CARD_TOPICS)] : [];
+  return { value: result, changed };
 }
 
 /**

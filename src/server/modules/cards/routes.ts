@@ -40,8 +40,20 @@ const sendJson = (reply: FastifyReply, body: string) =>
 
 const RECEIPT_NOT_PAID = 'A receipt is available once the payout has been sent';
 
+/**
+ * A customer's action on one of their cards (`/api/transactions/:id/…`): `:id` params answering
+ * 404 for a non-UUID, beside the rest of its schema.
+ */
+const onOwnCard = <S extends object>(schema: S) => ({
+  onRequest: requireCustomer,
+  schema: { params: idParams('Transaction not found'), ...schema },
+});
+
 export default async function cardRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** The customer's card as the API answers it, read after the command that changed it. */
+  const ownCard = async (id: string, userId: string) =>
+    toTransaction((await findTransaction(app.db, id, userId))!, holdRulesOf(app));
 
   r.post(
     '/api/transactions',
@@ -60,35 +72,29 @@ export default async function cardRoutes(app: FastifyInstance) {
         throw new HttpError(422, SCAM_REFUSED, { scamCheck: SCAM_REFUSED }, { code: 'scam_check' });
       }
       const id = await app.run((context) => submitCard(context, userId, request.body));
-      const created = await findTransaction(app.db, id, userId);
-      return reply.code(201).send(toTransaction(created!, holdRulesOf(app)));
+      return reply.code(201).send(await ownCard(id, userId));
     },
   );
 
-  r.get(
-    '/api/transactions',
-    {
-      onRequest: requireSignedIn,
-      config: { live: { topic: 'transactions' } },
-      schema: { response: { 200: z.array(transactionSchema) } },
-    },
-    async (request, reply) =>
-      sendJson(reply, await listTransactions(app.db, accountOf(request).id, holdRulesOf(app))),
-  );
-
-  r.get(
-    '/api/transactions/recent',
-    {
-      onRequest: requireSignedIn,
-      config: { live: { topic: 'transactions' } },
-      schema: { response: { 200: z.array(transactionSchema) } },
-    },
-    async (request, reply) =>
-      sendJson(
-        reply,
-        await listTransactions(app.db, accountOf(request).id, holdRulesOf(app), true),
-      ),
-  );
+  // All of the customer's cards, and the most recent few: one answer, two lengths.
+  for (const [path, recent] of [
+    ['/api/transactions', false],
+    ['/api/transactions/recent', true],
+  ] as const) {
+    r.get(
+      path,
+      {
+        onRequest: requireSignedIn,
+        config: { live: { topic: 'transactions' } },
+        schema: { response: { 200: z.array(transactionSchema) } },
+      },
+      async (request, reply) =>
+        sendJson(
+          reply,
+          await listTransactions(app.db, accountOf(request).id, holdRulesOf(app), recent),
+        ),
+    );
+  }
 
   r.get(
     '/api/stats',
@@ -137,14 +143,7 @@ export default async function cardRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/transactions/:id/feedback',
-    {
-      onRequest: requireCustomer,
-      schema: {
-        params: idParams('Transaction not found'),
-        body: createFeedbackSchema,
-        response: { 201: feedbackSchema },
-      },
-    },
+    onOwnCard({ body: createFeedbackSchema, response: { 201: feedbackSchema } }),
     async (request, reply) => {
       const userId = accountOf(request).id;
       const { id } = request.params;
@@ -156,50 +155,35 @@ export default async function cardRoutes(app: FastifyInstance) {
   for (const answer of ['accept', 'decline'] as const) {
     r.post(
       `/api/transactions/:id/offer/${answer}`,
-      {
-        onRequest: requireCustomer,
-        schema: { params: idParams('Transaction not found'), response: { 200: transactionSchema } },
-      },
+      onOwnCard({ response: { 200: transactionSchema } }),
       async (request) => {
         const account = accountOf(request);
         const { id } = request.params;
         await app.run((context) => answerOffer(context, account, id, answer));
-        return toTransaction((await findTransaction(app.db, id, account.id))!, holdRulesOf(app));
+        return ownCard(id, account.id);
       },
     );
   }
 
   r.post(
     '/api/transactions/:id/appeal',
-    {
-      onRequest: requireCustomer,
-      schema: {
-        params: idParams('Transaction not found'),
-        body: createAppealSchema,
-        response: { 201: transactionSchema },
-      },
-    },
+    onOwnCard({ body: createAppealSchema, response: { 201: transactionSchema } }),
     async (request, reply) => {
       const account = accountOf(request);
       const { id } = request.params;
       await app.run((context) => appealCard(context, account, id, request.body));
-      return reply
-        .code(201)
-        .send(toTransaction((await findTransaction(app.db, id, account.id))!, holdRulesOf(app)));
+      return reply.code(201).send(await ownCard(id, account.id));
     },
   );
 
   r.post(
     '/api/transactions/:id/withdraw',
-    {
-      onRequest: requireCustomer,
-      schema: { params: idParams('Transaction not found'), response: { 200: transactionSchema } },
-    },
+    onOwnCard({ response: { 200: transactionSchema } }),
     async (request) => {
       const account = accountOf(request);
       const { id } = request.params;
       await app.run((context) => withdrawCard(context, account, id));
-      return toTransaction((await findTransaction(app.db, id, account.id))!, holdRulesOf(app));
+      return ownCard(id, account.id);
     },
   );
 

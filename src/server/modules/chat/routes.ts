@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminListQuerySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
+import { adminListQuerySchema } from '../../../shared/admin';
 import { isUuid } from '../../../shared/ids';
 import {
   adminChatMessageSchema,
@@ -11,6 +11,7 @@ import {
   markConversationReadSchema,
   sendChatMessageSchema,
 } from '../../../shared/support';
+import { sendPage } from '../../common/cursor';
 import { notFound } from '../../common/http-error';
 import { accountOf, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { limit } from '../../plugins/rate-limit';
@@ -72,9 +73,7 @@ export default async function chatRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await listConversations(app.db, request.query);
-      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return items;
+      return sendPage(reply, await listConversations(app.db, request.query));
     },
   );
 

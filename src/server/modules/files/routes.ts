@@ -32,32 +32,25 @@ export default async function fileRoutes(app: FastifyInstance) {
     rateLimit: limit('upload', app.config.limits),
   };
 
-  r.post(
-    '/api/upload-card-image',
-    {
-      onRequest: requireCustomer,
-      config: uploadLimit,
-      schema: { response: { 200: z.object({ objectPath: z.string() }) } },
-    },
-    async (request, reply) => {
-      const { objectPath } = await storeUpload(request, reply, accountOf(request), 'card');
-      return { objectPath };
-    },
-  );
-
-  // Identity documents (decision 072): the card images' file rules, their own prefix.
-  r.post(
-    '/api/upload-verification-document',
-    {
-      onRequest: requireCustomer,
-      config: uploadLimit,
-      schema: { response: { 200: z.object({ objectPath: z.string() }) } },
-    },
-    async (request, reply) => {
-      const { objectPath } = await storeUpload(request, reply, accountOf(request), 'verification');
-      return { objectPath };
-    },
-  );
+  // A card's images, and identity documents (decision 072): the card images' file rules, each
+  // kind its own prefix.
+  for (const [path, kind] of [
+    ['/api/upload-card-image', 'card'],
+    ['/api/upload-verification-document', 'verification'],
+  ] as const) {
+    r.post(
+      path,
+      {
+        onRequest: requireCustomer,
+        config: uploadLimit,
+        schema: { response: { 200: z.object({ objectPath: z.string() }) } },
+      },
+      async (request, reply) => {
+        const { objectPath } = await storeUpload(request, reply, accountOf(request), kind);
+        return { objectPath };
+      },
+    );
+  }
 
   r.post(
     '/api/chat/upload-attachment',

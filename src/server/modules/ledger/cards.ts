@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   allocateNetting,
   CARDS_BOUGHT,
@@ -112,6 +112,25 @@ export async function lockSeller(tx: Db, userId: string) {
 }
 
 /**
+ * What is still owed back on each clawback: its receivable postings (all its seller's), in cents.
+ */
+export async function outstandingOf(db: Db, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: ledgerEntries.clawbackId,
+      amount: sql<number>`sum(${ledgerPostings.amount})::bigint`.mapWith(Number),
+    })
+    .from(ledgerPostings)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
+    .where(
+      and(inArray(ledgerEntries.clawbackId, ids), eq(ledgerPostings.account, SELLER_RECEIVABLE)),
+    )
+    .groupBy(ledgerEntries.clawbackId);
+  return new Map(rows.map((r) => [r.id!, r.amount]));
+}
+
+/**
  * The seller's clawbacks that netting may settle, oldest first, with what is still owed back on
  * each: open, and not under the seller's appeal (decision 094), which holds them until decided.
  * With `lock`, locked for the netting.
@@ -131,23 +150,11 @@ export async function nettableClawbacks(tx: Db, userId: string, lock = false) {
     .orderBy(asc(clawbacks.createdAt), asc(clawbacks.id));
   const open = await (lock ? query.for('update', { of: clawbacks }) : query);
   if (open.length === 0) return [];
-  const owed = await tx
-    .select({
-      clawbackId: ledgerEntries.clawbackId,
-      amount: sql<number>`sum(${ledgerPostings.amount})::bigint`.mapWith(Number),
-    })
-    .from(ledgerPostings)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
-    .where(
-      and(
-        eq(ledgerPostings.account, SELLER_RECEIVABLE),
-        eq(ledgerPostings.userId, userId),
-        sql`${ledgerEntries.clawbackId} in ${open.map((c) => c.id)}`,
-      ),
-    )
-    .groupBy(ledgerEntries.clawbackId);
-  const byId = new Map(owed.map((o) => [o.clawbackId, o.amount]));
-  return open.map((c) => ({ id: c.id, outstanding: byId.get(c.id) ?? 0 }));
+  const owed = await outstandingOf(
+    tx,
+    open.map((c) => c.id),
+  );
+  return open.map((c) => ({ id: c.id, outstanding: owed.get(c.id) ?? 0 }));
 }
 
 /**

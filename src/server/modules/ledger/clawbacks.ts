@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   CARDS_BOUGHT,
   type Clawback,
@@ -12,30 +12,13 @@ import { formatMoney, fromCents, toCents } from '../../../shared/money';
 import type { AuditActor } from '../../common/audit';
 import { HttpError, lockOr404, notFound } from '../../common/http-error';
 import type { Db } from '../../db/client';
-import { clawbacks, ledgerEntries, ledgerPostings } from '../../db/schema';
-import { lockSeller } from './cards';
+import { clawbacks } from '../../db/schema';
+import { lockSeller, outstandingOf } from './cards';
 import { move, postEntry } from './post';
 
 export const NOTHING_OWED_BACK = 'Nothing is owed back on this clawback';
 
 type ClawbackRow = typeof clawbacks.$inferSelect;
-
-/** What is still owed back on each clawback: its receivable postings, in cents. */
-async function outstandingOf(db: Db, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: ledgerEntries.clawbackId,
-      amount: sql<number>`sum(${ledgerPostings.amount})::bigint`.mapWith(Number),
-    })
-    .from(ledgerPostings)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerPostings.entryId))
-    .where(
-      and(inArray(ledgerEntries.clawbackId, ids), eq(ledgerPostings.account, SELLER_RECEIVABLE)),
-    )
-    .groupBy(ledgerEntries.clawbackId);
-  return new Map(rows.map((r) => [r.id!, r.amount]));
-}
 
 export const toClawback = (row: ClawbackRow, outstanding: number): Clawback => ({
   id: row.id,

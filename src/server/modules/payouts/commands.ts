@@ -12,7 +12,7 @@ import {
 import { onTheWayAccount, paidOutAccount } from '../../../shared/ledger';
 import { fromCents, toCents } from '../../../shared/money';
 import type { PartnerPayout } from '../../../shared/partner-api';
-import { isPayable, type MarkSentResult } from '../../../shared/payouts';
+import { isPayable, type MarkSentBatch, type MarkSentResult } from '../../../shared/payouts';
 import { can, STAFF_ROLES } from '../../../shared/staff-roles';
 import type { Account } from '../../common/account';
 import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../../common/audit';
@@ -573,19 +573,16 @@ export async function failDisbursement(
 export async function markSentManually(
   context: CommandContext,
   actor: Account,
-  items: { id: string; amount: string }[],
-  payoutReference?: string | null,
+  { items, payoutReference }: MarkSentBatch,
 ): Promise<Outcome<MarkSentResult>> {
   return context.db.transaction(async (tx) => {
     const ids = [...new Set(items.map((i) => i.id))].sort();
     await lockCardsForPayout(tx, ids);
     const open = await inOpenPayout(tx, ids, true);
-    const inner = await markPayoutsSent(
-      { ...context, db: tx },
-      actor,
-      items.filter((i) => !open.has(i.id)),
+    const inner = await markPayoutsSent(context, tx, actor, {
+      items: items.filter((i) => !open.has(i.id)),
       payoutReference,
-    );
+    });
     const result = inner.value;
     for (const item of items) {
       if (open.has(item.id)) {

@@ -114,12 +114,8 @@ export default async function payoutRoutes(app: FastifyInstance) {
       config: { capability: 'payouts' },
       schema: { body: markSentSchema, response: { 200: markSentResultSchema } },
     },
-    async (request) => {
-      const { items, payoutReference } = request.body;
-      return app.run((context) =>
-        markSentManually(context, accountOf(request), items, payoutReference),
-      );
-    },
+    async (request) =>
+      app.run((context) => markSentManually(context, accountOf(request), request.body)),
   );
 
   // Payout rails and payouts as records (issue 40, decision 120): owners and finance.

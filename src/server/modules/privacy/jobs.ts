@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { OneRunAtATime } from '../../common/one-run';
 import { loggableError } from '../../plugins/errors';
 import { exportKey } from '../../storage/object-storage';
 import {
@@ -10,8 +11,8 @@ import {
 } from './commands';
 import { writeExport } from './export-zip';
 
-/** Per app: the build loop running, and whether it was asked again while it ran. */
-const building = new WeakMap<FastifyInstance, { loop: Promise<void>; again: boolean }>();
+/** Per app: its build loop's runs. */
+const building = new WeakMap<FastifyInstance, OneRunAtATime>();
 
 /**
  * Builds every export waiting, one at a time, on this instance: started when a customer asks
@@ -19,34 +20,23 @@ const building = new WeakMap<FastifyInstance, { loop: Promise<void>; again: bool
  * stopped mid-build is taken up again). A call while a loop runs joins it, and makes it look
  * once more before it ends, so an export asked for at its last moment is not left waiting.
  */
-export function buildExports(app: FastifyInstance): Promise<void> {
-  const running = building.get(app);
-  if (running) {
-    running.again = true;
-    return running.loop;
+export function buildExports(app: FastifyInstance): Promise<number> {
+  let runs = building.get(app);
+  if (!runs) {
+    runs = new OneRunAtATime(() => buildWaiting(app));
+    building.set(app, runs);
   }
-  const state = { again: false, loop: Promise.resolve() };
-  state.loop = (async () => {
-    try {
-      do {
-        state.again = false;
-        await buildWaiting(app);
-      } while (state.again);
-    } finally {
-      building.delete(app);
-    }
-  })();
-  building.set(app, state);
-  return state.loop;
+  return runs.run();
 }
 
+/** Builds the exports waiting, one after another; answers how many it took up. */
 async function buildWaiting(app: FastifyInstance) {
-  for (;;) {
+  for (let taken = 0; ; taken++) {
     const next = await app.run(async (context) => ({
       value: await claimExport(context),
       changed: [],
     }));
-    if (!next) return;
+    if (!next) return taken;
     try {
       const size = await writeExport(app, next.userId, exportKey(next.id));
       await app.run((context) => exportReady(context, next, size));

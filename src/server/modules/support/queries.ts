@@ -115,7 +115,7 @@ export async function staffTickets(
   const { items, nextCursor } = toPage(rows, limit);
   return {
     nextCursor,
-    tickets: items.map(({ ticket, id: _id, ...user }) => ({
+    items: items.map(({ ticket, id: _id, ...user }) => ({
       ...toTicket(ticket),
       waitingSince: ticket.waitingSince.toISOString(),
       userId: ticket.userId,

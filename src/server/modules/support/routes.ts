@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NEXT_CURSOR_HEADER } from '../../../shared/admin';
 import {
   adminTicketSchema,
   adminTicketsQuerySchema,
@@ -13,6 +12,7 @@ import {
   ticketThreadSchema,
   updateTicketSchema,
 } from '../../../shared/support';
+import { sendPage } from '../../common/cursor';
 import { accountOf, requireCustomer, requireSignedIn, requireStaff } from '../../plugins/auth';
 import { limit } from '../../plugins/rate-limit';
 import { addTicketReply, fileTicket, setTicketStatus } from './commands';
@@ -105,9 +105,7 @@ export default async function supportRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { tickets, nextCursor } = await staffTickets(app.db, request.query);
-      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return tickets;
+      return sendPage(reply, await staffTickets(app.db, request.query));
     },
   );
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema, NEXT_CURSOR_HEADER } from '../../../shared/admin';
+import { auditEntrySchema } from '../../../shared/admin';
 import { wholeNumberParam } from '../../../shared/params';
 import {
   adminVerificationListQuerySchema,
@@ -13,6 +13,7 @@ import {
   verificationSubmissionSchema,
 } from '../../../shared/verification';
 import { createVerificationSchema } from '../../../shared/verification-submission';
+import { sendPage } from '../../common/cursor';
 import { notFound, onId } from '../../common/http-error';
 import { accountOf, requireCustomer } from '../../plugins/auth';
 import { decideVerification, submitVerification, updateLevelLimits } from './commands';
@@ -68,9 +69,7 @@ export default async function verificationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await listAdminVerifications(app.db, request.query);
-      if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-      return items;
+      return sendPage(reply, await listAdminVerifications(app.db, request.query));
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import type { Command } from '../../common/command';
+import { OneRunAtATime } from '../../common/one-run';
 import type { AppConfig } from '../../config';
 import { openText } from '../../encryption';
 import { checkWebhookUrl, UnsafeWebhookUrl } from './address';
@@ -51,8 +52,18 @@ export function signedHeaders(
  */
 export class WebhookSender {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly runs = new OneRunAtATime(async () => {
+    let sent = 0;
+    for (;;) {
+      const due = await this.run((context) => claimDueDeliveries(context, BATCH));
+      if (due.length === 0) break;
+      for (let i = 0; i < due.length; i += CONCURRENCY) {
+        await this.deliver(due.slice(i, i + CONCURRENCY));
+      }
+      sent += due.length;
+    }
+    return sent;
+  });
 
   constructor(
     private readonly run: <T>(command: Command<T>) => Promise<T>,
@@ -69,7 +80,7 @@ export class WebhookSender {
   async stop() {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await this.runs.current;
   }
 
   kick() {
@@ -78,30 +89,7 @@ export class WebhookSender {
 
   /** Sends every due delivery; one run at a time (a call during a run makes it go round again). */
   deliverDue(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let sent = 0;
-      try {
-        do {
-          this.again = false;
-          for (;;) {
-            const due = await this.run((context) => claimDueDeliveries(context, BATCH));
-            if (due.length === 0) break;
-            for (let i = 0; i < due.length; i += CONCURRENCY) {
-              await this.deliver(due.slice(i, i + CONCURRENCY));
-            }
-            sent += due.length;
-          }
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-      return sent;
-    })();
-    return this.running;
+    return this.runs.run();
   }
 
   /** Sends a group at once, then records every outcome in one transaction. */
