@@ -162,7 +162,7 @@ describe('the USDT rail on a local chain (ganache)', () => {
 });
 
 describe('sending a signed transfer again', () => {
-  it('happens once across instances, after its send lease, when the node lost it', async () => {
+  it('happens once across instances, after its send lease, when the node lost it, and before any later transfer', async () => {
     await node.fundHotWallet(200n * TOKEN);
     const card = await approvedUsdtCard();
     await t.app.run(queueAutomaticPayouts);
@@ -175,9 +175,13 @@ describe('sending a signed transfer again', () => {
     expect(await node.transfersTo(card.address)).toHaveLength(0);
     const hash = (await cardRow(card.id)).payoutReference;
 
-    // Within the send lease taken with the signature, no pass sends it again.
+    // Within the send lease taken with the signature, no pass sends it again; and no transfer
+    // after it is signed while the node lacks it (transfers reach the node in nonce order).
+    const next = await approvedUsdtCard();
+    await t.app.run(queueAutomaticPayouts);
     await Promise.all([t.app.run(payEvmPayouts), t.app.run(payEvmPayouts)]);
     expect(await node.transfersTo(card.address)).toHaveLength(0);
+    expect(await payoutRow(next.id)).toMatchObject({ status: 'queued', chainNonce: null });
 
     // After it, two passes at once (as two instances' watchers): the one that wins the lease
     // sends, once. (Two sends arriving together, ganache runs twice.)
@@ -185,6 +189,11 @@ describe('sending a signed transfer again', () => {
     await Promise.all([t.app.run(payEvmPayouts), t.app.run(payEvmPayouts)]);
     const transfers = await node.transfersTo(card.address);
     expect(transfers.map((transfer) => transfer.hash)).toEqual([hash]);
+    // Then the next, with the nonce after it.
+    const [first, second] = [await payoutRow(card.id), await payoutRow(next.id)];
+    expect(second.status).toBe('submitted');
+    expect(second.chainNonce).toBe(first.chainNonce! + 1);
+    expect(await node.transfersTo(next.address)).toHaveLength(1);
 
     // Mined: a send after it is the same transfer, and nothing more.
     await broadcast(
@@ -194,6 +203,7 @@ describe('sending a signed transfer again', () => {
     await node.mine(3);
     await t.app.run(payEvmPayouts);
     expect((await cardRow(card.id)).paymentStatus).toBe('confirmed');
+    expect((await cardRow(next.id)).paymentStatus).toBe('confirmed');
     expect(await node.transfersTo(card.address)).toHaveLength(1);
     expect(await checkLedger(t.database.db)).toEqual([]);
   }, 60_000);

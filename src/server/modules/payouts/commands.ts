@@ -1003,10 +1003,12 @@ export const EVM_WAIT_MS = 30 * 1000;
 
 /**
  * A send's lease on a signed transfer (`chain_sent_at`): no other pass, here or on another
- * instance, sends it again within this time. Longer than a whole send (`broadcast`: three
- * questions of `RPC_TIMEOUT_MS` at most), so that two sends of the same bytes never overlap.
+ * instance, starts a send of it within this time, so that no two sends of the same bytes reach the
+ * node together (a node sees a send as it starts). Short, one worker tick: a send again is also
+ * what gets mined a transfer that ganache keeps in its pool without mining (ganache#4522), and a
+ * long lease left each such transfer, and every nonce behind it, waiting for it.
  */
-export const SEND_LEASE_MS = 30 * 1000;
+export const SEND_LEASE_MS = 5 * 1000;
 
 /**
  * The USDT rail's worker (issue 40, decision 123), one pass: first each submitted payout is
@@ -1283,6 +1285,10 @@ async function payOne(
         .where(eq(disbursements.id, row.id));
       return { state: 'short' as const };
     }
+    // In nonce order: a transfer is signed only once the node has every one signed before it. A
+    // node holds one that arrives before its predecessor until the gap fills, and ganache may
+    // then never mine it (ganache#4522). The one it lacks is sent again by the watcher.
+    if (highest !== null && pending <= Number(highest)) return { state: 'behind' as const };
     const nonce = Math.max(highest === null ? 0 : Number(highest) + 1, pending);
     const { raw, hash } = await chain.sign(nonce, method.identifier as Hex, units, gasPrice);
     const amount = await submitDisbursement(context, tx, row, hash, {
@@ -1304,6 +1310,7 @@ async function payOne(
   });
   if (result.state === 'none') return 'none';
   if (result.state === 'held') return 'paid';
+  if (result.state === 'behind') return 'waiting';
   if (result.state === 'short') {
     await raiseAlert(
       context,

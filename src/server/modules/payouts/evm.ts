@@ -35,9 +35,6 @@ export interface EvmChain {
 
 const chains = new Map<string, EvmChain>();
 
-/** How long one question to the node may take (a send asks at most three). */
-export const RPC_TIMEOUT_MS = 5_000;
-
 /** The chain of a config (one client per RPC URL and key, kept). */
 export function evmChain(config: EvmConfig): EvmChain {
   const cacheKey = `${config.rpcUrl}|${config.chainId}|${config.tokenAddress}`;
@@ -54,7 +51,7 @@ export function evmChain(config: EvmConfig): EvmChain {
   const client = createPublicClient({
     chain,
     cacheTime: 0,
-    transport: http(config.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS }),
+    transport: http(config.rpcUrl, { retryCount: 0 }),
   });
   const made: EvmChain = {
     config,
@@ -110,13 +107,11 @@ export const gasFor = (gasPrice: bigint) => TRANSFER_GAS * gasPrice;
  * by the error's wording. After any error, a node that holds the transaction (pending, being mined
  * or mined), or has counted past its nonce (the watcher then settles it, mined or dropped), has
  * it. Nodes word a resend differently: geth says "already known", ganache "transaction
- * underpriced" while it holds it. The send itself is never skipped because the node says it
- * has the transaction: sending again is what gets one it holds but does not mine mined. (Asking
- * first and skipping left one payout submitted and unmined for good on two instances in a loaded
- * CI run, and every later nonce behind it.) The same bytes must never be sent twice at once:
+ * underpriced" while it holds it. The send is not skipped when the node is asked first and
+ * says it has it: a send again is cheap. But the same bytes must never be sent twice at once:
  * ganache 7 runs a transaction twice when two sends of it arrive together (its nonce counted
  * twice, the seller paid twice). The caller holds the payout's send lease (`chain_sent_at`,
- * decision 123), and a send ends within the transport's timeout, well inside the lease.
+ * decision 123), which keeps the starts of two sends of one transfer apart.
  */
 export async function broadcast(chain: EvmChain, raw: Hex): Promise<void> {
   try {
