@@ -341,6 +341,14 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     await expectNoFindings(finance, 'the Pay by rail result');
     await screenshot(finance, 'payouts-pay-by-rail');
 
+    // On a phone the batch button's long label wraps inside the page, not past its edge.
+    const desktop = finance.viewportSize()!;
+    await finance.setViewportSize({ width: 375, height: 800 });
+    const button = (await finance.getByTestId('build-ach-batch').boundingBox())!;
+    expect(button.x + button.width).toBeLessThanOrEqual(375 - 16);
+    await screenshot(finance, 'payouts-ach-phone');
+    await finance.setViewportSize(desktop);
+
     // The batch: built after a confirmation, its file downloaded and read back.
     await finance.getByTestId('build-ach-batch').click();
     await finance.getByRole('alertdialog').getByRole('button', { name: 'Build batch' }).click();

@@ -89,7 +89,11 @@ function AchBatches() {
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <div>
-        <Button onClick={() => setBuilding(true)} data-testid="build-ach-batch">
+        <Button
+          onClick={() => setBuilding(true)}
+          className="h-auto min-h-9 max-w-full whitespace-normal py-2 text-left"
+          data-testid="build-ach-batch"
+        >
           <FileStackIcon /> Build a batch from queued bank payouts
         </Button>
       </div>
