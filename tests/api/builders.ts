@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, expect } from 'vitest';
 import type { AppConfig } from '../../src/server/config';
+import { users } from '../../src/server/db/schema';
 import type { StaffRole } from '../../src/shared/staff-roles';
 import { ACH } from '../lib/ach';
 import {
@@ -190,3 +192,15 @@ export async function markSent(
   return sent;
 }
 
+/** A new customer at verification `level` (none when 0) with a payment method of theirs. */
+export async function sellerWithMethod(t: TestApp, level: number) {
+  const who = await signUp(t.app);
+  if (level > 0) {
+    await t.database.db
+      .update(users)
+      .set({ verificationLevel: level })
+      .where(eq(users.id, who.user.id));
+  }
+  const method = await addPaymentMethod(t.app, who);
+  return { who, methodId: method.id };
+}
