@@ -1,16 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, chatMessages, transactions, users } from '../../src/server/db/schema';
-import { setUpAppWithStaff } from './builders';
-import {
-  as,
-  createTestApp,
-  reviewCard,
-  type SignedIn,
-  signInStaff,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff, withAppAndStaff } from './builders';
+import { as, reviewCard, type SignedIn, signInStaff, signUp, submitCard } from './helpers';
 
 const { t, staff } = setUpAppWithStaff({}, 'reviewer@example.com');
 
@@ -348,9 +340,7 @@ describe('GET /api/admin/users and /api/admin/stats', () => {
   });
 
   it('counts transactions, pending ones, users and messages sent by users', async () => {
-    const fresh = await createTestApp();
-    try {
-      const reviewer = await signInStaff(fresh);
+    await withAppAndStaff(async (fresh, reviewer) => {
       const a = await signUp(fresh.app);
       await signUp(fresh.app);
       const card = (await submitCard(fresh.app, a)).json();
@@ -374,8 +364,6 @@ describe('GET /api/admin/users and /api/admin/stats', () => {
         ratingCount: 0,
         unreadChatMessages: 2,
       });
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 });

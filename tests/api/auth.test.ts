@@ -2,15 +2,8 @@ import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/db/schema';
-import {
-  createTestApp,
-  sessionCookie,
-  setUpTestApp,
-  sidOf,
-  signInStaff,
-  signUp,
-  uniqueEmail,
-} from './helpers';
+import { withTestApp } from './builders';
+import { sessionCookie, setUpTestApp, sidOf, signInStaff, signUp, uniqueEmail } from './helpers';
 
 const t = setUpTestApp();
 
@@ -58,17 +51,17 @@ describe('POST /api/signup', () => {
   });
 
   it('stores a bcrypt hash at the configured cost (12 by default)', async () => {
-    const strict = await createTestApp({ bcryptCost: 12 });
-    try {
-      const email = uniqueEmail();
-      await signUp(strict.app, { email, password: 'longenough' });
-      const [row] = await strict.database.db.select().from(users).where(eq(users.email, email));
-      // bcrypt at cost 12 over the pre-hashed password (decision 036).
-      expect(row!.password).toMatch(/^cb1\$\$2b\$12\$/);
-      expect(row!.password).not.toContain('longenough');
-    } finally {
-      await strict.close();
-    }
+    await withTestApp(
+      async (strict) => {
+        const email = uniqueEmail();
+        await signUp(strict.app, { email, password: 'longenough' });
+        const [row] = await strict.database.db.select().from(users).where(eq(users.email, email));
+        // bcrypt at cost 12 over the pre-hashed password (decision 036).
+        expect(row!.password).toMatch(/^cb1\$\$2b\$12\$/);
+        expect(row!.password).not.toContain('longenough');
+      },
+      { bcryptCost: 12 },
+    );
   });
 
   it('answers each validation message of the spec with 400', async () => {

@@ -1,15 +1,19 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, expect } from 'vitest';
 import type { AppConfig } from '../../src/server/config';
+import { users } from '../../src/server/db/schema';
 import type { StaffRole } from '../../src/shared/staff-roles';
 import { ACH } from '../lib/ach';
 import {
   addPaymentMethod,
   as,
+  createTestApp,
   reviewCard,
   type SignedIn,
   setUpStaff,
   setUpTestApp,
   signInAs,
+  signInStaff,
   signUp,
   submitCard,
   type TestApp,
@@ -42,6 +46,29 @@ export function setUpAppWithMail(staffEmail?: string) {
   const mail = setUpMailServer();
   return { mail, ...setUpAppWithStaff(() => mail.appConfig(), staffEmail) };
 }
+
+/**
+ * A fresh app of its own (createTestApp with `overrides` and `options`) for one test: `use` runs
+ * on it, and it is closed however `use` ends.
+ */
+export async function withTestApp<T>(
+  use: (t: TestApp) => Promise<T>,
+  overrides: Parameters<typeof createTestApp>[0] = {},
+  options: Parameters<typeof createTestApp>[1] = {},
+): Promise<T> {
+  const t = await createTestApp(overrides, options);
+  try {
+    return await use(t);
+  } finally {
+    await t.close();
+  }
+}
+
+/** withTestApp with a staff member of the fresh app signed in (signInStaff). */
+export const withAppAndStaff = <T>(
+  use: (t: TestApp, staff: SignedIn) => Promise<T>,
+  overrides: Parameters<typeof createTestApp>[0] = {},
+) => withTestApp(async (t) => use(t, await signInStaff(t)), overrides);
 
 /** A staff member of `role` of the file's app, signed in (signInAs) before the file's tests. */
 export function setUpStaffAs(t: TestApp, role: StaffRole): SignedIn {
@@ -163,4 +190,17 @@ export async function markSent(
   });
   expect(sent.json().sent, sent.body).toHaveLength(1);
   return sent;
+}
+
+/** A new customer at verification `level` (none when 0) with a payment method of theirs. */
+export async function sellerWithMethod(t: TestApp, level: number) {
+  const who = await signUp(t.app);
+  if (level > 0) {
+    await t.database.db
+      .update(users)
+      .set({ verificationLevel: level })
+      .where(eq(users.id, who.user.id));
+  }
+  const method = await addPaymentMethod(t.app, who);
+  return { who, methodId: method.id };
 }

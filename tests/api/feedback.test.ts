@@ -1,16 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { feedback, transactions } from '../../src/server/db/schema';
-import { setUpAppWithStaff } from './builders';
-import {
-  as,
-  createTestApp,
-  reviewCard,
-  type SignedIn,
-  signInStaff,
-  signUp,
-  submitCard,
-} from './helpers';
+import { setUpAppWithStaff, withAppAndStaff } from './builders';
+import { as, reviewCard, type SignedIn, signUp, submitCard } from './helpers';
 
 const { t, staff } = setUpAppWithStaff();
 
@@ -135,9 +127,7 @@ describe('POST /api/transactions/{id}/feedback', () => {
   });
 
   it('gives staff the average rating to one decimal and the count', async () => {
-    const fresh = await createTestApp();
-    try {
-      const reviewer = await signInStaff(fresh);
+    await withAppAndStaff(async (fresh, reviewer) => {
       const stats = async () =>
         (await as(fresh.app, reviewer, { method: 'GET', url: '/api/admin/stats' })).json();
       expect(await stats()).toMatchObject({ averageRating: null, ratingCount: 0 });
@@ -153,8 +143,6 @@ describe('POST /api/transactions/{id}/feedback', () => {
         .set({ status: 'processing' })
         .where(eq(transactions.id, row!.transactionId!));
       expect((await stats()).ratingCount).toBe(3);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 });

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { secretOf } from '../../scripts/lib/staff-sign-in';
 import { upsertAdmin } from '../../src/server/common/accounts';
 import { sessions } from '../../src/server/db/schema';
+import { withTestApp } from './builders';
 import {
   as,
-  createTestApp,
   DEFAULT_LIMITS,
   freshAddress,
   freshCode,
@@ -335,33 +335,33 @@ describe('step-up guesses (decision 101)', () => {
 
 describe('addresses as networks', () => {
   it('counts 40 addresses of one IPv6 /64 behind a trusted proxy as one', async () => {
-    const behindProxy = await createTestApp({ limits: DEFAULT_LIMITS, trustProxy: 1 });
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          behindProxy.app.inject({
-            method: 'POST',
-            url: '/api/signin',
-            payload: { email: uniqueEmail('v6'), password: 'wrong password' },
-            remoteAddress: '10.0.0.2',
-            headers: { 'x-forwarded-for': `2001:db8:5:7:${(i + 1).toString(16)}::${i + 9}` },
-          }),
-        ),
-      );
-      expect(checked.password).toBe(10);
-      expect(statuses(answers)).toEqual({ 401: 10, 429: 30 });
-      // Another /64 is another network.
-      const other = await behindProxy.app.inject({
-        method: 'POST',
-        url: '/api/signin',
-        payload: { email: uniqueEmail('v6'), password: 'wrong password' },
-        remoteAddress: '10.0.0.2',
-        headers: { 'x-forwarded-for': '2001:db8:5:8::1' },
-      });
-      expect(other.statusCode).toBe(401);
-    } finally {
-      await behindProxy.close();
-    }
+    await withTestApp(
+      async (behindProxy) => {
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            behindProxy.app.inject({
+              method: 'POST',
+              url: '/api/signin',
+              payload: { email: uniqueEmail('v6'), password: 'wrong password' },
+              remoteAddress: '10.0.0.2',
+              headers: { 'x-forwarded-for': `2001:db8:5:7:${(i + 1).toString(16)}::${i + 9}` },
+            }),
+          ),
+        );
+        expect(checked.password).toBe(10);
+        expect(statuses(answers)).toEqual({ 401: 10, 429: 30 });
+        // Another /64 is another network.
+        const other = await behindProxy.app.inject({
+          method: 'POST',
+          url: '/api/signin',
+          payload: { email: uniqueEmail('v6'), password: 'wrong password' },
+          remoteAddress: '10.0.0.2',
+          headers: { 'x-forwarded-for': '2001:db8:5:8::1' },
+        });
+        expect(other.statusCode).toBe(401);
+      },
+      { limits: DEFAULT_LIMITS, trustProxy: 1 },
+    );
   });
 
   it('counts sign-ups from rotating IPv6 addresses of one /64 together', async () => {

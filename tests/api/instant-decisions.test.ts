@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, clawbacks, transactions, users } from '../../src/server/db/schema';
 import { INSTANT_RULES } from '../../src/shared/instant-decisions';
+import { INSTANT_POLICY_OFF } from '../lib/instant-policy';
 import { noiseImage } from '../lib/noise-image';
 import {
   addPaymentMethod,
@@ -129,15 +130,7 @@ async function decided(submit: () => Promise<{ statusCode: number; json(): { id:
 describe('the instant-decision policy', () => {
   it('is read by owners and reviewers, set by owners only, validated and audited', async () => {
     const initial = await as(t.app, owner, { method: 'GET', url: '/api/admin/instant-decisions' });
-    expect(initial.json()).toEqual({
-      enabled: false,
-      minLevel: 2,
-      minCompletedCards: 10,
-      maxCardValue: '200.00',
-      maxDailyTotal: '500.00',
-      brands: [],
-      sampleRate: 0.1,
-    });
+    expect(initial.json()).toEqual(INSTANT_POLICY_OFF);
     const reviewer = await signInAs(t, 'reviewer');
     const finance = await signInAs(t, 'finance');
     const read = await as(t.app, reviewer, { method: 'GET', url: '/api/admin/instant-decisions' });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../scripts/lib/postgres';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { checkLedger, sellerFigures, statementOf } from '../../src/server/modules/ledger';
+import { figuresFromCards } from '../lib/card-figures';
 
 const MIGRATIONS = path.join(import.meta.dirname, '../../src/server/db/migrations');
 const LEDGER_MIGRATION = 26;
@@ -83,26 +84,10 @@ async function seedCards() {
   }
 }
 
-/** The dashboard's figures as they were computed from the cards before the books. */
-async function figuresFromCards() {
-  const { rows } = await database.db.execute<{
-    user_id: string;
-    earned: string;
-    awaiting: string;
-  }>(sql`
-    select user_id,
-      coalesce(sum(payment_amount) filter (where payment_status in ('sent', 'confirmed')), 0)::numeric(12,2)::text as earned,
-      coalesce(sum(coalesce(payment_amount, expected_payout)) filter (
-        where status in ('processing', 'completed') and payment_status = 'pending'
-          and offer_status is distinct from 'pending'), 0)::numeric(12,2)::text as awaiting
-    from transactions group by user_id order by user_id`);
-  return rows;
-}
-
 describe('the opening books', () => {
   it('open with what the cards say, in the order it happened, worded for the seller', async () => {
     await seedCards();
-    const before = await figuresFromCards();
+    const before = await figuresFromCards(database.db);
     await database.migrate();
 
     expect(await checkLedger(database.db)).toEqual([]);

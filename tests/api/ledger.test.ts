@@ -7,6 +7,7 @@ import {
   transactions,
 } from '../../src/server/db/schema';
 import { checkBooks, checkLedger, describeMismatch } from '../../src/server/modules/ledger';
+import { figuresFromCards } from '../lib/card-figures';
 import { parseCsv } from '../parse-csv';
 import { setUpAppWithStaff, submittedCard } from './builders';
 import { as, reviewCard, type SignedIn, signInAs } from './helpers';
@@ -310,17 +311,7 @@ describe('the staff books', () => {
 
 describe('the figures the dashboard showed before the books', () => {
   it('are what the books answer now', async () => {
-    const { rows } = await t.database.db.execute<{
-      user_id: string;
-      earned: string;
-      awaiting: string;
-    }>(sql`
-      select user_id,
-        coalesce(sum(payment_amount) filter (where payment_status in ('sent', 'confirmed')), 0)::numeric(12,2)::text as earned,
-        coalesce(sum(coalesce(payment_amount, expected_payout)) filter (
-          where status in ('processing', 'completed') and payment_status = 'pending'
-            and offer_status is distinct from 'pending'), 0)::numeric(12,2)::text as awaiting
-      from transactions group by user_id`);
+    const rows = await figuresFromCards(t.database.db);
     expect(rows.length).toBeGreaterThan(5);
     const { figureColumns: _, sellerFigures } = await import('../../src/server/modules/ledger');
     const figures = await sellerFigures(

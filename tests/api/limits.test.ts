@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
+import { withTestApp } from './builders';
 import {
   as,
-  createTestApp,
   DEFAULT_LIMITS,
   fixture,
   freshAddress,
@@ -125,27 +125,27 @@ describe('wrong passwords', () => {
   });
 
   it('does not let X-Forwarded-For choose the address behind one trusted proxy', async () => {
-    const behindProxy = await createTestApp({ limits: DEFAULT_LIMITS, trustProxy: 1 });
-    try {
-      const proxy = '10.0.0.2';
-      const email = uniqueEmail('proxied');
-      let last = 0;
-      for (let i = 0; i < 11; i++) {
-        // The attacker forges a new leftmost hop each time; the proxy appends the real client.
-        const response = await signIn(behindProxy.app, email, 'wrong password', proxy, {
-          'x-forwarded-for': `192.0.2.${i + 1}, 198.18.0.7`,
+    await withTestApp(
+      async (behindProxy) => {
+        const proxy = '10.0.0.2';
+        const email = uniqueEmail('proxied');
+        let last = 0;
+        for (let i = 0; i < 11; i++) {
+          // The attacker forges a new leftmost hop each time; the proxy appends the real client.
+          const response = await signIn(behindProxy.app, email, 'wrong password', proxy, {
+            'x-forwarded-for': `192.0.2.${i + 1}, 198.18.0.7`,
+          });
+          last = response.statusCode;
+        }
+        expect(last).toBe(429);
+        // Another real client behind the same proxy is not affected.
+        const other = await signIn(behindProxy.app, email, 'wrong password', proxy, {
+          'x-forwarded-for': '198.18.0.8',
         });
-        last = response.statusCode;
-      }
-      expect(last).toBe(429);
-      // Another real client behind the same proxy is not affected.
-      const other = await signIn(behindProxy.app, email, 'wrong password', proxy, {
-        'x-forwarded-for': '198.18.0.8',
-      });
-      expect(other.statusCode).toBe(401);
-    } finally {
-      await behindProxy.close();
-    }
+        expect(other.statusCode).toBe(401);
+      },
+      { limits: DEFAULT_LIMITS, trustProxy: 1 },
+    );
   });
 
   it('keeps its counts across a restart on the same database', async () => {
@@ -268,17 +268,17 @@ describe('floods', () => {
 
 describe('the hourly sweep', () => {
   it('removes windows that ended and keeps the ones still counting', async () => {
-    const sweeping = await createTestApp({ limits: DEFAULT_LIMITS });
-    try {
-      const { counters } = sweeping.app;
-      await counters.hit('short', 60 * 1000);
-      await counters.hit('long', 60 * 60 * 1000);
-      sweeping.advance(2 * 60 * 1000);
-      expect(await counters.deleteExpired()).toBe(1);
-      expect((await counters.peek('long')).current).toBe(1);
-      expect((await counters.peek('short')).current).toBe(0);
-    } finally {
-      await sweeping.close();
-    }
+    await withTestApp(
+      async (sweeping) => {
+        const { counters } = sweeping.app;
+        await counters.hit('short', 60 * 1000);
+        await counters.hit('long', 60 * 60 * 1000);
+        sweeping.advance(2 * 60 * 1000);
+        expect(await counters.deleteExpired()).toBe(1);
+        expect((await counters.peek('long')).current).toBe(1);
+        expect((await counters.peek('short')).current).toBe(0);
+      },
+      { limits: DEFAULT_LIMITS },
+    );
   });
 });

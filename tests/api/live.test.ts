@@ -4,8 +4,8 @@ import { LiveHub } from '../../src/server/live/hub';
 import { registerLiveCache } from '../../src/server/live/plugin';
 import { TOPIC_URLS } from '../../src/shared/live';
 import { registeredRoutes } from '../fuzz/catalogue';
-import { setUpAppWithStaff } from './builders';
-import { addPaymentMethod, as, createTestApp, type SignedIn, signUp, submitCard } from './helpers';
+import { setUpAppWithStaff, withTestApp } from './builders';
+import { addPaymentMethod, as, type SignedIn, signUp, submitCard } from './helpers';
 import { openEvents } from './live-helpers';
 
 const { t, staff } = setUpAppWithStaff();
@@ -177,32 +177,33 @@ describe('polls that miss the cache at the same moment', () => {
 describe('answers whose bodies are no longer kept', () => {
   it('still answer a matching If-None-Match with 304 from memory; without it, read once more', async () => {
     // Bodies bounded to nothing: only stamps and ETags are kept.
-    const bare = await createTestApp({}, { live: new LiveHub(0) });
-    try {
-      const customer = await signUp(bare.app);
-      await submitCard(bare.app, customer);
-      const read = async (headers: Record<string, string> = {}) => {
-        const before = bare.database.statements;
-        const response = await as(bare.app, customer, {
-          method: 'GET',
-          url: '/api/transactions',
-          headers,
-        });
-        return { response, statements: bare.database.statements - before };
-      };
-      const first = await read();
-      const etag = first.response.headers.etag as string;
-      const unchanged = await read({ 'if-none-match': etag });
-      expect(unchanged.response.statusCode).toBe(304);
-      expect(unchanged.statements).toBe(0);
-      const again = await read();
-      expect(again.response.statusCode).toBe(200);
-      expect(again.statements).toBe(1);
-      expect(again.response.body).toBe(first.response.body);
-      expect(again.response.headers.etag).toBe(etag);
-    } finally {
-      await bare.close();
-    }
+    await withTestApp(
+      async (bare) => {
+        const customer = await signUp(bare.app);
+        await submitCard(bare.app, customer);
+        const read = async (headers: Record<string, string> = {}) => {
+          const before = bare.database.statements;
+          const response = await as(bare.app, customer, {
+            method: 'GET',
+            url: '/api/transactions',
+            headers,
+          });
+          return { response, statements: bare.database.statements - before };
+        };
+        const first = await read();
+        const etag = first.response.headers.etag as string;
+        const unchanged = await read({ 'if-none-match': etag });
+        expect(unchanged.response.statusCode).toBe(304);
+        expect(unchanged.statements).toBe(0);
+        const again = await read();
+        expect(again.response.statusCode).toBe(200);
+        expect(again.statements).toBe(1);
+        expect(again.response.body).toBe(first.response.body);
+        expect(again.response.headers.etag).toBe(etag);
+      },
+      {},
+      { live: new LiveHub(0) },
+    );
   });
 });
 

@@ -5,16 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { mailOutbox } from '../../src/server/db/schema';
 import { MAX_ATTEMPTS } from '../../src/server/mail/queue';
-import { setUpAppWithStaff } from './builders';
-import {
-  as,
-  createTestApp,
-  reviewCard,
-  type SignedIn,
-  signUp,
-  submitCard,
-  uniqueEmail,
-} from './helpers';
+import { setUpAppWithStaff, withTestApp } from './builders';
+import { as, reviewCard, type SignedIn, signUp, submitCard, uniqueEmail } from './helpers';
 import { setUpMailServer } from './mail-server';
 
 const DELAY_MS = 60_000;
@@ -204,8 +196,7 @@ describe('the mail queue', () => {
 
 describe('without SMTP_URL', () => {
   it('writes each message as an .eml file under DATA_DIR/outbox', async () => {
-    const local = await createTestApp();
-    try {
+    await withTestApp(async (local) => {
       const email = uniqueEmail();
       await signUp(local.app, { email });
       await local.app.mail.deliverDue();
@@ -216,8 +207,6 @@ describe('without SMTP_URL', () => {
       expect(eml).toContain(`To: ${email}`);
       expect(eml).toMatch(/Subject: Confirm your email address/);
       expect(eml).toContain('multipart/alternative');
-    } finally {
-      await local.close();
-    }
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { withTestApp } from './builders';
 import {
   as,
   createTestApp,
@@ -56,15 +57,12 @@ describe('health and readiness', () => {
   });
 
   it('answers 503 while shutting down', async () => {
-    const closing = await createTestApp();
-    try {
+    await withTestApp(async (closing) => {
       closing.app.draining = true;
       const ready = await get(closing, '/readyz');
       expect(ready.statusCode).toBe(503);
       expect(ready.json()).toEqual({ status: 'shutting down' });
-    } finally {
-      await closing.close();
-    }
+    });
   });
 });
 
@@ -127,32 +125,35 @@ describe('metrics', () => {
 
   it('answers Prometheus text only with the bearer token', async () => {
     const token = 'metrics-token-0123456789abcdef';
-    const watched = await createTestApp({ metricsToken: token });
-    try {
-      expect((await get(watched, '/metrics')).statusCode).toBe(401);
-      expect(
-        (await get(watched, '/metrics', { authorization: 'Bearer metrics-token-0123456789abcdeX' }))
-          .statusCode,
-      ).toBe(401);
-      const customer = await signUp(watched.app);
-      await submitCard(watched.app, customer);
-      await as(watched.app, customer, { method: 'GET', url: '/api/transactions/recent' });
-      const response = await get(watched, '/metrics', { authorization: `Bearer ${token}` });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^text\/plain/);
-      const text = response.body;
-      expect(text).toMatch(
-        /cardbridge_http_requests_total\{method="GET",route="\/api\/transactions\/recent",status="200"\} 1/,
-      );
-      expect(text).toContain('cardbridge_http_request_duration_seconds_bucket');
-      expect(text).toMatch(/cardbridge_cards_submitted_total 1/);
-      expect(text).toMatch(/cardbridge_review_queue_pending 1/);
-      expect(text).toMatch(/cardbridge_db_pool_connections\{state="total"\} \d/);
-      expect(text).toContain('nodejs_eventloop_lag_seconds');
-      // Route patterns, never ids.
-      expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/);
-    } finally {
-      await watched.close();
-    }
+    await withTestApp(
+      async (watched) => {
+        expect((await get(watched, '/metrics')).statusCode).toBe(401);
+        expect(
+          (
+            await get(watched, '/metrics', {
+              authorization: 'Bearer metrics-token-0123456789abcdeX',
+            })
+          ).statusCode,
+        ).toBe(401);
+        const customer = await signUp(watched.app);
+        await submitCard(watched.app, customer);
+        await as(watched.app, customer, { method: 'GET', url: '/api/transactions/recent' });
+        const response = await get(watched, '/metrics', { authorization: `Bearer ${token}` });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/^text\/plain/);
+        const text = response.body;
+        expect(text).toMatch(
+          /cardbridge_http_requests_total\{method="GET",route="\/api\/transactions\/recent",status="200"\} 1/,
+        );
+        expect(text).toContain('cardbridge_http_request_duration_seconds_bucket');
+        expect(text).toMatch(/cardbridge_cards_submitted_total 1/);
+        expect(text).toMatch(/cardbridge_review_queue_pending 1/);
+        expect(text).toMatch(/cardbridge_db_pool_connections\{state="total"\} \d/);
+        expect(text).toContain('nodejs_eventloop_lag_seconds');
+        // Route patterns, never ids.
+        expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/);
+      },
+      { metricsToken: token },
+    );
   });
 });

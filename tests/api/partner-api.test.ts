@@ -3,33 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { transactions, users } from '../../src/server/db/schema';
 import { LIMIT_REFUSAL_CODE } from '../../src/shared/verification';
-import { setUpAppWithMail } from './builders';
-import {
-  addPaymentMethod,
-  as,
-  CARD,
-  multipart,
-  type SignedIn,
-  signUp,
-  uploadCardImage,
-} from './helpers';
+import { sellerWithMethod, setUpAppWithMail } from './builders';
+import { as, CARD, multipart, type SignedIn, uploadCardImage } from './helpers';
 
 const { mail, t, staff } = setUpAppWithMail();
 
 const ALL_SCOPES = ['cards:read', 'cards:write', 'balance:read', 'webhooks:manage'];
 
 /** A seller at `level` with a payment method. */
-async function seller(level = 2) {
-  const who = await signUp(t.app);
-  if (level > 0) {
-    await t.database.db
-      .update(users)
-      .set({ verificationLevel: level })
-      .where(eq(users.id, who.user.id));
-  }
-  const method = await addPaymentMethod(t.app, who);
-  return { who, methodId: method.id };
-}
+const seller = (level = 2) => sellerWithMethod(t, level);
 
 const createKey = (who: SignedIn, payload: object = {}) =>
   as(t.app, who, {

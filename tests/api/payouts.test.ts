@@ -3,15 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, transactions } from '../../src/server/db/schema';
 import { parseCsv } from '../parse-csv';
-import { setUpAppWithStaff } from './builders';
+import { setUpAppWithStaff, withAppAndStaff } from './builders';
 import {
   addPaymentMethod,
   as,
-  createTestApp,
   reviewCard,
   type SignedIn,
   signInAs,
-  signInStaff,
   signUp,
   submitCard,
   uniqueEmail,
@@ -81,9 +79,7 @@ describe('who may use payouts', () => {
 
 describe('GET /api/admin/payouts', () => {
   it('lists cards approved for payment, grouped by method type with counts and totals', async () => {
-    const fresh = await createTestApp();
-    try {
-      const payer = await signInStaff(fresh);
+    await withAppAndStaff(async (fresh, payer) => {
       const make = (options: Parameters<typeof card>[0]) => card(options, fresh.app, payer);
       const bank = {
         type: 'bank_transfer',
@@ -139,9 +135,7 @@ describe('GET /api/admin/payouts', () => {
         paymentMethodBankName: 'First Bank',
         paymentMethodRoutingNumber: '021000021',
       });
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 });
 

@@ -1,34 +1,19 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { transactions, users } from '../../src/server/db/schema';
-import { setUpAppWithStaff } from './builders';
-import {
-  addPaymentMethod,
-  as,
-  reviewCard,
-  type SignedIn,
-  signUp,
-  submitCard,
-  uploadCardImage,
-} from './helpers';
+import { transactions } from '../../src/server/db/schema';
+import { sellerWithMethod, setUpAppWithStaff } from './builders';
+import { as, reviewCard, type SignedIn, submitCard, uploadCardImage } from './helpers';
 
 const { t, staff } = setUpAppWithStaff();
 const HOUR_MS = 60 * 60 * 1000;
 
 /** A customer with a payment method, and a function that submits a card of theirs. */
 async function seller(level = 0) {
-  const who = await signUp(t.app);
-  if (level > 0) {
-    await t.database.db
-      .update(users)
-      .set({ verificationLevel: level })
-      .where(eq(users.id, who.user.id));
-  }
-  const method = await addPaymentMethod(t.app, who);
+  const { who, methodId } = await sellerWithMethod(t, level);
   const card = (cardValue: string, image?: string) =>
     submitCard(t.app, who, {
       cardValue,
-      paymentMethodId: method.id,
+      paymentMethodId: methodId,
       ...(image ? { imageUrls: [image] } : {}),
     });
   return { who, card };

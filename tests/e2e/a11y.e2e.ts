@@ -5,14 +5,17 @@ import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import { axeFindings } from './axe';
 import {
-  baseURL,
   CUSTOMER_PASSWORD,
   catchFileChoosers,
   linkIn,
+  newAppContext,
+  PHONE,
   reviewCardByApi,
   screenshot,
   signInAsStaff,
+  signUpByApi,
   staffContext,
+  type Theme,
   test,
   unenrolledStaffCredentials,
   uniqueEmail,
@@ -26,31 +29,21 @@ import { findCutOff } from './layout';
  * customer or staff page is wider than a 375 px phone.
  */
 
-type Theme = 'light' | 'dark';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 const CARD_IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.jpg');
 
+/** A page of a new context, in `theme` (light unless given) and `viewport`. */
 async function open(
   browser: Browser,
   options: { theme?: Theme; viewport?: { width: number; height: number } } = {},
 ) {
-  const context = await browser.newContext({
-    baseURL: baseURL(),
-    viewport: options.viewport ?? DESKTOP,
-  });
-  const theme = options.theme ?? 'light';
-  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  const context = await newAppContext(browser, { ...options, theme: options.theme ?? 'light' });
   return context.newPage();
 }
 
 /** A customer with a PayPal method, a submitted card and a chat message, signed in. */
 async function customerWithData(page: Page) {
   const email = uniqueEmail('a11y');
-  const response = await page.request.post('/api/signup', {
-    data: { email, password: CUSTOMER_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' },
-  });
-  if (!response.ok()) throw new Error(await response.text());
+  await signUpByApi(page.request, { email, firstName: 'Ada', lastName: 'Lovelace' });
   await submitCardByApi(page.request);
   await page.request.post('/api/chat/messages', {
     data: { message: 'Is my card received?', senderType: 'user' },

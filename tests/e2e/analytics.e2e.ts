@@ -3,13 +3,12 @@ import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
   expectNoSidewaysScroll,
+  PHONE,
   reviewCardByApi,
   screenshot,
   staffContext,
   test,
 } from './fixtures';
-
-const PHONE = { width: 375, height: 812 };
 
 describe('analytics and earnings (issue 21, items 5 and 6)', () => {
   test('the Analytics tab charts the business in both themes and on a phone; the seller sees earnings', async ({

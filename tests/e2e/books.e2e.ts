@@ -1,17 +1,18 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
-import { axeFindings } from './axe';
+import { expectNoAxeFindings } from './axe';
 import {
-  baseURL,
-  CUSTOMER_PASSWORD,
+  DESKTOP,
   expectNoSidewaysScroll,
+  newCustomerPage,
+  PHONE,
   reviewCardByApi,
   screenshot,
-  signInAsStaff,
   staffContext,
+  type Theme,
   test,
-  uniqueEmail,
+  themedStaffContext,
 } from './fixtures';
 
 /**
@@ -20,10 +21,6 @@ import {
  * the staff's card; the Books tab's trial balance and a reconciliation upload. Axe finds nothing
  * on these screens, in either theme, on a desktop or a phone.
  */
-
-type Theme = 'light' | 'dark';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 
 interface PayoutsAnswer {
   groups: { cards: { id: string; amount: string; netted: string }[] }[];
@@ -49,17 +46,8 @@ async function markSent(staff: APIRequestContext, id: string, reference: string)
 }
 
 /** A signed-up seller in a new context of their own, with the theme and size asked for. */
-async function sellerPage(browser: Browser, theme: Theme = 'light', viewport = DESKTOP) {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport });
-  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-  const page = await context.newPage();
-  const email = uniqueEmail('books');
-  const response = await page.request.post('/api/signup', {
-    data: { email, password: CUSTOMER_PASSWORD, firstName: 'Bea', lastName: 'Books' },
-  });
-  if (!response.ok()) throw new Error(await response.text());
-  return { page, email };
-}
+const sellerPage = (browser: Browser, theme: Theme = 'light', viewport = DESKTOP) =>
+  newCustomerPage(browser, 'books', { firstName: 'Bea', lastName: 'Books' }, { theme, viewport });
 
 async function staffPageIn(context: BrowserContext) {
   const page = await context.newPage();
@@ -79,10 +67,6 @@ async function openReview(admin: Page, email: string, cardType: string) {
   const dialog = admin.getByTestId('review-dialog');
   await expect(dialog.getByTestId('clawbacks')).toBeVisible();
   return dialog;
-}
-
-async function expectNoFindings(page: Page, where: string) {
-  expect(await axeFindings(page), where).toEqual([]);
 }
 
 describe('the books on screen (issue 39)', () => {
@@ -106,7 +90,7 @@ describe('the books on screen (issue 39)', () => {
     await expect(page.getByTestId('balance-owed')).toHaveText('$0.00');
     await expect(page.getByTestId('balance-on-the-way')).toHaveText('$0.00');
     await expect(page.getByTestId('balance-owed-back')).toHaveText('$0.00');
-    await expectNoFindings(page, 'dashboard with the Balance panel');
+    await expectNoAxeFindings(page, 'dashboard with the Balance panel');
 
     await page.getByTestId('balance-statement-link').click();
     await expect(page.getByRole('heading', { name: 'Statement' })).toBeVisible();
@@ -140,7 +124,7 @@ describe('the books on screen (issue 39)', () => {
     await form.getByTestId('clawback-submit').click();
     await expect(form.getByText('At most $91.00', { exact: true })).toBeVisible();
     await expect(form.getByRole('alert').first()).toBeVisible();
-    await expectNoFindings(admin, 'clawback form refused over the amount');
+    await expectNoAxeFindings(admin, 'clawback form refused over the amount');
     await form.getByLabel('Reason').selectOption('other');
     await form.getByLabel('Why (the seller reads it)').fill('');
     await form.getByTestId('clawback-submit').click();
@@ -154,7 +138,7 @@ describe('the books on screen (issue 39)', () => {
     await expect(clawback.getByTestId('clawback-amount')).toHaveText('$20.00');
     await expect(clawback.getByTestId('clawback-reason')).toHaveText('Card already redeemed');
     await expect(clawback.getByTestId('clawback-status')).toHaveText('Owed back');
-    await expectNoFindings(admin, 'review dialog with a clawback');
+    await expectNoAxeFindings(admin, 'review dialog with a clawback');
     await admin.keyboard.press('Escape');
 
     await page.goto('/');
@@ -193,7 +177,7 @@ describe('the books on screen (issue 39)', () => {
     );
     await expect(taken.getByTestId('statement-amount')).toHaveText('-$20.00');
     await expect(taken.getByTestId('statement-balance')).toHaveText('-$20.00');
-    await expectNoFindings(page, 'statement with a clawback and its netting');
+    await expectNoAxeFindings(page, 'statement with a clawback and its netting');
 
     // 4. The Books tab: the trial balance balances; a statement file is matched.
     await admin.getByRole('tab', { name: 'Books' }).click();
@@ -226,7 +210,7 @@ describe('the books on screen (issue 39)', () => {
       `NOT-OURS-${reference}`,
     );
     await expect(result.getByTestId('reconciliation-unmatched-payments')).toBeVisible();
-    await expectNoFindings(admin, 'Books tab with a reconciliation');
+    await expectNoAxeFindings(admin, 'Books tab with a reconciliation');
 
     // The matched line confirmed the payment: the card says so.
     const mine = (await (await page.request.get('/api/transactions')).json()) as {
@@ -262,32 +246,30 @@ describe('the books on screen (issue 39)', () => {
         await expect(seller.getByTestId('balance-owed-back')).toHaveText('$15.50');
         await expect(seller.getByTestId('balance-owed')).toHaveText('$87.00');
         await expectNoSidewaysScroll(seller);
-        await expectNoFindings(seller, `dashboard (${theme}, ${size})`);
+        await expectNoAxeFindings(seller, `dashboard (${theme}, ${size})`);
         await seller.getByTestId('balance-panel').scrollIntoViewIfNeeded();
         await screenshot(seller, `books-balance-${theme}-${size}`, false);
         await seller.goto('/statement');
         await expect(seller.getByTestId('statement-row')).toHaveCount(4);
         await expectNoSidewaysScroll(seller);
-        await expectNoFindings(seller, `statement (${theme}, ${size})`);
+        await expectNoAxeFindings(seller, `statement (${theme}, ${size})`);
         await screenshot(seller, `books-statement-${theme}-${size}`);
 
-        const context = await browser.newContext({ baseURL: baseURL(), viewport });
-        await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-        await signInAsStaff(context);
+        const context = await themedStaffContext(browser, { theme, viewport });
         const admin = await staffPageIn(context);
         const dialog = await openReview(admin, email, 'Amazon');
         await expect(dialog.getByTestId('clawback-row')).toHaveCount(1);
         await dialog.getByTestId('clawback-open').click();
         await expect(dialog.getByTestId('clawback-form')).toBeVisible();
         await dialog.getByTestId('clawback-row').getByTestId('write-off-open').click();
-        await expectNoFindings(admin, `clawback form (${theme}, ${size})`);
+        await expectNoAxeFindings(admin, `clawback form (${theme}, ${size})`);
         await dialog.getByTestId('clawbacks').scrollIntoViewIfNeeded();
         await screenshot(admin, `books-clawback-${theme}-${size}`, false);
         await admin.keyboard.press('Escape');
         await admin.getByRole('tab', { name: 'Books' }).click();
         await expect(admin.getByTestId('trial-balanced')).toBeVisible();
         await expectNoSidewaysScroll(admin);
-        await expectNoFindings(admin, `Books tab (${theme}, ${size})`);
+        await expectNoAxeFindings(admin, `Books tab (${theme}, ${size})`);
         await screenshot(admin, `books-tab-${theme}-${size}`);
         await context.close();
       }

@@ -3,16 +3,15 @@ import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
-  baseURL,
   expectNoSidewaysScroll,
+  PHONE,
   screenshot,
-  signInAsStaff,
   staffPage,
   test,
+  themedStaffContext,
 } from './fixtures';
 
 /** Issue 43 item 15: a page per customer in the staff portal. */
-const PHONE = { width: 375, height: 812 };
 const CUSTOMER_PATH = /^\/admin\/users\/[0-9a-f-]{36}$/;
 const SECTIONS = [
   'Cards',
@@ -179,9 +178,7 @@ describe('the customer page', () => {
         ['desktop', { width: 1280, height: 800 }],
         ['phone', PHONE],
       ] as const) {
-        const context = await browser.newContext({ baseURL: baseURL(), viewport });
-        await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-        await signInAsStaff(context);
+        const context = await themedStaffContext(browser, { theme, viewport });
         const view = await context.newPage();
         await view.goto(href!);
         await expectEverySection(view);

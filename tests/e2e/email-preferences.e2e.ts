@@ -4,6 +4,7 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  PHONE,
   reviewCardByApi,
   screenshot,
   staffContext,
@@ -11,8 +12,6 @@ import {
   uniqueEmail,
   waitForMail,
 } from './fixtures';
-
-const PHONE = { width: 375, height: 812 };
 
 describe('email preferences (issue 22)', () => {
   test('a status email’s unsubscribe link works signed out, and Profile shows it', async ({

@@ -4,39 +4,26 @@ import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
-  baseURL,
-  CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
-  reviewCardByApi,
+  newCustomerPage,
+  PHONE,
+  reviewAsStaff,
   screenshot,
-  staffContext,
   staffPage,
+  type Theme,
   test,
-  uniqueEmail,
 } from './fixtures';
 
-type Theme = 'light' | 'dark';
-const PHONE = { width: 375, height: 812 };
 const CARD_IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.jpg');
 
-/** A new customer's signed-in page, in a theme and a viewport. */
-async function customerPage(
+/** A new customer's signed-in page, in a theme (light unless given) and a viewport. */
+const customerPage = (
   browser: Browser,
   {
     theme = 'light',
-    viewport = { width: 1280, height: 800 },
+    viewport,
   }: { theme?: Theme; viewport?: { width: number; height: number } } = {},
-) {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport });
-  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-  const page = await context.newPage();
-  const email = uniqueEmail('fair');
-  const response = await page.request.post('/api/signup', {
-    data: { email, password: CUSTOMER_PASSWORD, firstName: 'Fran', lastName: 'Fair' },
-  });
-  if (!response.ok()) throw new Error(await response.text());
-  return { page, email };
-}
+) => newCustomerPage(browser, 'fair', { firstName: 'Fran', lastName: 'Fair' }, { theme, viewport });
 
 /** Staff open the card of `email` in the review dialog. */
 async function openReview(admin: Page, email: string) {
@@ -121,13 +108,12 @@ describe('fair dealing (decision 073)', () => {
   test('a customer appeals a rejection and staff overturn it', async ({ browser }) => {
     const { page, email } = await customerPage(browser, { theme: 'dark', viewport: PHONE });
     const card = await submitCardByApi(page.request, 'Target');
-    const staff = await staffContext(browser);
-    const rejected = await reviewCardByApi(staff.request, card.id, {
-      status: 'rejected',
-      rejectionReason: 'code_invalid',
-    });
-    expect(rejected.status()).toBe(200);
-    await staff.close();
+    expect(
+      await reviewAsStaff(browser, card.id, {
+        status: 'rejected',
+        rejectionReason: 'code_invalid',
+      }),
+    ).toBe(200);
 
     await page.goto(`/history?card=${card.id}`);
     const details = page.getByTestId('transaction-details');

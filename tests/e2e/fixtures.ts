@@ -105,6 +105,79 @@ export const uniqueEmail = (prefix = 'e2e') =>
 
 export const CUSTOMER_PASSWORD = 'e2e password 123';
 
+export type Theme = 'light' | 'dark';
+export const THEMES = ['light', 'dark'] as const;
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 812 };
+
+/**
+ * A new browser context of the app at `base` (the shared server unless given), `viewport` wide
+ * (a desktop unless given), with the app's theme set to `theme` before any page loads (left to
+ * the app when not given).
+ */
+export async function newAppContext(
+  browser: Browser,
+  {
+    theme,
+    viewport = DESKTOP,
+    base = baseURL(),
+  }: { theme?: Theme; viewport?: { width: number; height: number }; base?: string } = {},
+) {
+  const context = await browser.newContext({ baseURL: base, viewport });
+  if (theme) await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  return context;
+}
+
+/** A staff member's browser context, as newAppContext makes it, signed in with the shared session. */
+export async function themedStaffContext(
+  browser: Browser,
+  options: Parameters<typeof newAppContext>[1] = {},
+) {
+  const context = await newAppContext(browser, options);
+  await signInAsStaff(context);
+  return context;
+}
+
+/** Signs `account` up through the API (password CUSTOMER_PASSWORD); throws if refused. */
+export async function signUpByApi(
+  request: APIRequestContext,
+  account: { email: string; firstName: string; lastName: string },
+) {
+  const response = await request.post('/api/signup', {
+    data: { ...account, password: CUSTOMER_PASSWORD },
+  });
+  if (!response.ok()) throw new Error(await response.text());
+}
+
+/**
+ * A new customer (`name`, with an email of `prefix`) signed up through the API in a page of a
+ * context of their own, made as newAppContext makes it: `{ page, email }`.
+ */
+export async function newCustomerPage(
+  browser: Browser,
+  prefix: string,
+  name: { firstName: string; lastName: string },
+  options: Parameters<typeof newAppContext>[1] = {},
+) {
+  const page = await (await newAppContext(browser, options)).newPage();
+  const email = uniqueEmail(prefix);
+  await signUpByApi(page.request, { email, ...name });
+  return { page, email };
+}
+
+/**
+ * Staff change a card through the API (reviewCardByApi) in a context of their own: its status
+ * code; throws if refused.
+ */
+export async function reviewAsStaff(browser: Browser, id: string, data: object) {
+  const staff = await staffContext(browser);
+  const response = await reviewCardByApi(staff.request, id, data);
+  const body = await response.text();
+  await staff.close();
+  if (!response.ok()) throw new Error(body);
+  return response.status();
+}
+
 export interface Customer {
   email: string;
   firstName: string;

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { INSTANT_POLICY_OFF } from '../lib/instant-policy';
 import { noiseImage } from '../lib/noise-image';
 import { addPaypalByApi, submitCardByApi, submitCleanCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
@@ -47,16 +48,6 @@ async function lookAtThemesAndPhone(page: Page, name: string, what: string, read
   await page.evaluate(() => localStorage.removeItem('theme'));
   await page.setViewportSize({ width: 1280, height: 800 });
 }
-
-const OFF = {
-  enabled: false,
-  minLevel: 2,
-  minCompletedCards: 10,
-  maxCardValue: '200.00',
-  maxDailyTotal: '500.00',
-  brands: [],
-  sampleRate: 0.1,
-};
 
 describe('instant screens (issue 41)', () => {
   test('staff edit a brand’s tiers, the server’s message shows in place, and the quote changes', async ({
@@ -284,7 +275,7 @@ describe('instant screens (issue 41)', () => {
     try {
       const on = await staff.request.put('/api/admin/instant-decisions', {
         data: {
-          ...OFF,
+          ...INSTANT_POLICY_OFF,
           enabled: true,
           minLevel: 0,
           minCompletedCards: 0,
@@ -357,7 +348,9 @@ describe('instant screens (issue 41)', () => {
       await expectNoAxeFindings(staff, 'the queue with its filters on a phone, dark');
     } finally {
       // Other browser tests expect every card to wait for a person.
-      const off = await staff.request.put('/api/admin/instant-decisions', { data: OFF });
+      const off = await staff.request.put('/api/admin/instant-decisions', {
+        data: INSTANT_POLICY_OFF,
+      });
       expect(off.status()).toBe(200);
       await staff.context().close();
     }

@@ -1,5 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { INSTANT_POLICY_OFF } from '../lib/instant-policy';
 import { noiseImage } from '../lib/noise-image';
 import { addPaypalByApi, submitCleanCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
@@ -13,16 +14,6 @@ const uniquePhoto = () => noiseImage(seed++);
 
 const submit = async (request: APIRequestContext, cardType: string, paymentMethodId: string) =>
   submitCleanCardByApi(request, cardType, paymentMethodId, await uniquePhoto());
-
-const OFF = {
-  enabled: false,
-  minLevel: 2,
-  minCompletedCards: 10,
-  maxCardValue: '200.00',
-  maxDailyTotal: '500.00',
-  brands: [],
-  sampleRate: 0.1,
-};
 
 describe('instant decisions', () => {
   test('the owner sets the policy, and a seller’s eligible card is approved at once', async ({
@@ -79,7 +70,9 @@ describe('instant decisions', () => {
       expect(card.instantDecision.rules).toContain('brand_listed');
     } finally {
       // Other browser tests expect every card to wait for a person.
-      const off = await staff.request.put('/api/admin/instant-decisions', { data: OFF });
+      const off = await staff.request.put('/api/admin/instant-decisions', {
+        data: INSTANT_POLICY_OFF,
+      });
       expect(off.status()).toBe(200);
       await staff.context().close();
     }

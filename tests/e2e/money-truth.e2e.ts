@@ -1,24 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { pdfText } from '../pdf-text';
 import { submitCardByApi } from './api-helpers';
-import {
-  CUSTOMER_PASSWORD,
-  reviewCardByApi,
-  screenshot,
-  staffContext,
-  staffPage,
-  test,
-} from './fixtures';
+import { CUSTOMER_PASSWORD, reviewAsStaff, screenshot, staffPage, test } from './fixtures';
 
 /** What the customer is told about their money is true (issue 24, decision 060). */
-
-async function review(browser: Browser, id: string, data: object) {
-  const staff = await staffContext(browser);
-  const response = await reviewCardByApi(staff.request, id, data);
-  if (!response.ok()) throw new Error(await response.text());
-  await staff.close();
-}
 
 const historyRow = (page: Page, cardType: string) =>
   page.getByTestId('history-row').filter({ hasText: cardType });
@@ -30,7 +16,10 @@ describe('money on the customer’s screens', () => {
   }) => {
     const { page } = customer;
     const card = await submitCardByApi(page.request, 'Nike');
-    await review(browser, card.id, { status: 'rejected', rejectionReason: 'image_unreadable' });
+    await reviewAsStaff(browser, card.id, {
+      status: 'rejected',
+      rejectionReason: 'image_unreadable',
+    });
 
     await page.goto('/history');
     const row = historyRow(page, 'Nike');
@@ -64,7 +53,7 @@ describe('money on the customer’s screens', () => {
   }) => {
     const { page, account } = customer;
     const card = await submitCardByApi(page.request);
-    await review(browser, card.id, { status: 'completed' });
+    await reviewAsStaff(browser, card.id, { status: 'completed' });
 
     await page.goto('/history');
     const row = historyRow(page, 'Amazon');
@@ -128,11 +117,14 @@ describe('money on the customer’s screens', () => {
     const { page } = customer;
     await submitCardByApi(page.request, 'Target');
     const approved = await submitCardByApi(page.request, 'Steam');
-    await review(browser, approved.id, { status: 'processing' });
+    await reviewAsStaff(browser, approved.id, { status: 'processing' });
     const rejected = await submitCardByApi(page.request, 'Nike');
-    await review(browser, rejected.id, { status: 'rejected', rejectionReason: 'balance_differs' });
+    await reviewAsStaff(browser, rejected.id, {
+      status: 'rejected',
+      rejectionReason: 'balance_differs',
+    });
     const paid = await submitCardByApi(page.request);
-    await review(browser, paid.id, {
+    await reviewAsStaff(browser, paid.id, {
       status: 'completed',
       paymentStatus: 'sent',
       paymentAmount: '91.00',
@@ -181,7 +173,7 @@ describe('links that land where they point', () => {
   }) => {
     const { page, account } = customer;
     const card = await submitCardByApi(page.request, 'Target');
-    await review(browser, card.id, { status: 'processing' });
+    await reviewAsStaff(browser, card.id, { status: 'processing' });
     const { items } = await (await page.request.get('/api/notifications')).json();
     const link: string = items[0].link;
     expect(link).toBe(`/history?card=${card.id}`);

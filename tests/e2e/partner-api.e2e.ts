@@ -10,13 +10,13 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  PHONE,
   screenshot,
   staffContext,
   test,
   uniqueEmail,
 } from './fixtures';
 
-const PHONE = { width: 375, height: 812 };
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures');
 
 interface Received {

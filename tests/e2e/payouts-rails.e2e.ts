@@ -12,11 +12,15 @@ import { ACH, ACH_ENV, achReturnFile, BANK, nacha } from '../lib/ach';
 import { type EvmNode, startEvmNode, TOKEN } from '../lib/evm-chain';
 import { pdfText } from '../pdf-text';
 import { uploadPhotoByApi } from './api-helpers';
-import { axeFindings } from './axe';
+import { expectNoAxeFindings } from './axe';
 import {
-  CUSTOMER_PASSWORD,
+  DESKTOP,
   expectNoSidewaysScroll,
+  newAppContext,
+  newCustomerPage,
+  PHONE,
   screenshot,
+  type Theme,
   test,
   uniqueEmail,
 } from './fixtures';
@@ -31,8 +35,6 @@ import { startMailSink, sunkMail } from './mail-sink';
  * bank cards in an ACH batch, downloads its NACHA file (parsed back with node-nacha), uploads a
  * return file and settles the batch.
  */
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 const EXPLORER = 'https://testnet.bscscan.com/tx/';
 const CONFIRMATIONS = 3;
 const FINANCE_PASSWORD = 'a long finance passphrase';
@@ -116,16 +118,13 @@ afterAll(async () => {
   if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
 });
 
-type Theme = 'light' | 'dark';
-
 async function contextFor(
   browser: Browser,
   cookie: string | null,
   theme: Theme = 'light',
   viewport = DESKTOP,
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: env.server.base, viewport });
-  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  const context = await newAppContext(browser, { theme, viewport, base: env.server.base });
   if (cookie) {
     const [name, value] = cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: env.server.base }]);
@@ -144,13 +143,13 @@ async function financePage(browser: Browser, theme: Theme = 'light', viewport = 
 
 /** A new seller in a browser of their own. */
 async function sellerPage(browser: Browser, theme: Theme = 'light', viewport = DESKTOP) {
-  const page = await (await contextFor(browser, null, theme, viewport)).newPage();
-  const email = uniqueEmail('rails');
-  const response = await page.request.post('/api/signup', {
-    data: { email, password: CUSTOMER_PASSWORD, firstName: 'Sam', lastName: 'Seller' },
-  });
-  if (!response.ok()) throw new Error(await response.text());
-  return { page, email };
+  const base = env.server.base;
+  return newCustomerPage(
+    browser,
+    'rails',
+    { firstName: 'Sam', lastName: 'Seller' },
+    { theme, viewport, base },
+  );
 }
 
 /** A seller's $100 Amazon card paid to `method`, approved by the owner. */
@@ -187,10 +186,6 @@ async function openCard(seller: Page, id: string) {
   return dialog;
 }
 
-async function expectNoFindings(page: Page, where: string) {
-  expect(await axeFindings(page), where).toEqual([]);
-}
-
 describe('payouts on rails, in the browser (issue 40)', () => {
   test('finance turns the USDT rail on; an approved card is paid on chain, and its seller sees it queued, sent with its hash, then confirmed, live', async ({
     browser,
@@ -213,14 +208,14 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     await expect(usdt.getByTestId('wallet-gas')).toHaveText(/^\d[\d,]*(\.\d+)? BNB$/);
     const toggle = usdt.getByTestId('auto-payout-switch');
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
-    await expectNoFindings(finance, 'the rails panel');
+    await expectNoAxeFindings(finance, 'the rails panel');
     await screenshot(finance, 'payouts-rails-off');
 
     // Turned on, after a confirmation.
     await toggle.click();
     const confirm = finance.getByRole('alertdialog');
     await expect(confirm).toContainText('Turn on automatic payout for USDT (BEP-20)?');
-    await expectNoFindings(finance, 'the automatic payout confirmation');
+    await expectNoAxeFindings(finance, 'the automatic payout confirmation');
     await confirm.getByRole('button', { name: 'Turn on' }).click();
     await expect(toggle).toHaveAttribute('aria-checked', 'true');
     await expect(finance.getByTestId('toast')).toContainText('Automatic payout is on for USDT');
@@ -250,7 +245,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
       `The queued payouts need ${card.expectedPayout} USDT`,
     );
     await expect(row.getByRole('button', { name: /^Cancel the payout/ })).toBeVisible();
-    await expectNoFindings(finance, 'the payouts list with a payout waiting');
+    await expectNoAxeFindings(finance, 'the payouts list with a payout waiting');
     await screenshot(finance, 'payouts-list-waiting');
 
     // Funded: the worker pays it (its next try is due 30 s after the shortfall).
@@ -292,7 +287,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     );
     await expect(steps.filter({ hasText: 'Payment sent' })).toContainText(transfer!.hash);
     await expect(steps.filter({ hasText: 'Payment confirmed' })).toHaveCount(1);
-    await expectNoFindings(seller, 'the seller’s card, payout confirmed');
+    await expectNoAxeFindings(seller, 'the seller’s card, payout confirmed');
     await screenshot(seller, 'payouts-seller-confirmed');
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('confirmed');
     expect(await env.chain.transfersTo(wallet)).toHaveLength(1);
@@ -338,7 +333,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     await expect(result.getByTestId('pay-by-rail-refused')).toContainText(
       'Not paid by a rail: This payment method is paid by hand',
     );
-    await expectNoFindings(finance, 'the Pay by rail result');
+    await expectNoAxeFindings(finance, 'the Pay by rail result');
     await screenshot(finance, 'payouts-pay-by-rail');
 
     // On a phone the batch button's long label wraps inside the page, not past its edge.
@@ -401,7 +396,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
       .filter({ hasText: 'ACH' });
     await expect(failedRow).toHaveAttribute('data-status', 'failed');
     await expect(failedRow.getByRole('button', { name: /^Retry the payout/ })).toBeVisible();
-    await expectNoFindings(finance, 'the ACH batch and the return');
+    await expectNoAxeFindings(finance, 'the ACH batch and the return');
     await screenshot(finance, 'payouts-ach-returned');
 
     const failed = badCard.getByTestId('payout-progress');
@@ -413,7 +408,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
       'href',
       '/payment-methods',
     );
-    await expectNoFindings(returned, 'the seller’s card, payout failed');
+    await expectNoAxeFindings(returned, 'the seller’s card, payout failed');
     await screenshot(returned, 'payouts-seller-failed');
 
     // Settled: the other payout is confirmed, the batch says so.
@@ -487,7 +482,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
           const progress = dialog.getByTestId('payout-progress');
           await expect(progress).toHaveAttribute('data-status', states[i]!);
           await expectNoSidewaysScroll(page);
-          await expectNoFindings(page, `the seller's card, ${states[i]} (${theme}, ${size})`);
+          await expectNoAxeFindings(page, `the seller's card, ${states[i]} (${theme}, ${size})`);
           await screenshot(page, `payouts-seller-${states[i]}-${theme}-${size}`, false);
         }
         // The History list itself (a phone's cards, a desktop's table) with the payout line.
@@ -502,7 +497,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
         await expect(listed.getByTestId('payout-progress')).toContainText(
           'R01: insufficient funds',
         );
-        await expectNoFindings(
+        await expectNoAxeFindings(
           sellers[2]!.page,
           `History with a failed payout (${theme}, ${size})`,
         );
@@ -510,7 +505,7 @@ describe('payouts on rails, in the browser (issue 40)', () => {
         const finance = await financePage(browser, theme, viewport);
         await expect(finance.getByTestId('disbursement-row').first()).toBeVisible();
         await expectNoSidewaysScroll(finance);
-        await expectNoFindings(finance, `the Payouts tab (${theme}, ${size})`);
+        await expectNoAxeFindings(finance, `the Payouts tab (${theme}, ${size})`);
         await finance.getByTestId('payout-rails').scrollIntoViewIfNeeded();
         await screenshot(finance, `payouts-tab-${theme}-${size}`);
         await finance.getByTestId('disbursements').scrollIntoViewIfNeeded();

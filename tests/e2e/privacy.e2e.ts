@@ -6,13 +6,12 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  PHONE,
   screenshot,
   test,
   uniqueEmail,
   waitForMail,
 } from './fixtures';
-
-const PHONE = { width: 375, height: 812 };
 
 describe('privacy: export and delete (issue 22)', () => {
   test('a customer exports their data from Profile and downloads the ZIP', async ({ customer }) => {

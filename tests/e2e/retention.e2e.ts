@@ -1,8 +1,7 @@
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
-import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtures';
+import { expectNoSidewaysScroll, PHONE, screenshot, staffContext, test } from './fixtures';
 
-const PHONE = { width: 375, height: 812 };
 const DETAIL = /\/api\/admin\/transactions\/[0-9a-f-]{36}$/;
 
 /**

@@ -1,20 +1,26 @@
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
-import { reviewCardByApi, screenshot, staffContext, staffPage, test } from './fixtures';
+import {
+  reviewAsStaff,
+  reviewCardByApi,
+  screenshot,
+  staffContext,
+  staffPage,
+  test,
+} from './fixtures';
 
 /** Smaller things a seller (and staff) meet (issue 43, item 20, in part). */
 describe('smaller things', () => {
   test('a double click on "Send appeal" sends one appeal', async ({ browser, customer }) => {
     const page = customer.page;
     const card = await submitCardByApi(page.request, 'Target');
-    const staff = await staffContext(browser);
-    const rejected = await reviewCardByApi(staff.request, card.id, {
-      status: 'rejected',
-      rejectionReason: 'code_invalid',
-    });
-    expect(rejected.status()).toBe(200);
-    await staff.close();
+    expect(
+      await reviewAsStaff(browser, card.id, {
+        status: 'rejected',
+        rejectionReason: 'code_invalid',
+      }),
+    ).toBe(200);
 
     let appeals = 0;
     page.on('request', (request) => {

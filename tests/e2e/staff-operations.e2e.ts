@@ -4,14 +4,11 @@ import { describe, expect } from 'vitest';
 import { parseCsv } from '../parse-csv';
 import { submitCardByApi } from './api-helpers';
 import {
-  baseURL,
-  CUSTOMER_PASSWORD,
-  reviewCardByApi,
+  newCustomerPage,
+  reviewAsStaff,
   screenshot,
-  staffContext,
   staffPage,
   test,
-  uniqueEmail,
   waitForMail,
 } from './fixtures';
 import { findCutOff } from './layout';
@@ -19,12 +16,8 @@ import { findCutOff } from './layout';
 /** Issue 11: rejection reasons, payouts and ratings, as staff and customers use them. */
 
 /** Staff approve a card for payment through the API, as the Review dialog would. */
-async function approve(browser: Browser, id: string, status = 'processing') {
-  const staff = await staffContext(browser);
-  const response = await reviewCardByApi(staff.request, id, { status });
-  if (!response.ok()) throw new Error(await response.text());
-  await staff.close();
-}
+const approve = (browser: Browser, id: string, status = 'processing') =>
+  reviewAsStaff(browser, id, { status });
 
 describe('staff operations', () => {
   test('staff export payouts and mark them sent; the customer sees Payment Sent and rates the sale', async ({
@@ -192,25 +185,19 @@ describe('staff operations', () => {
 
   test('payouts, a rejection and a rating on a phone, light and dark', async ({ browser }) => {
     for (const theme of ['light', 'dark'] as const) {
-      const context = await browser.newContext({
-        baseURL: baseURL(),
-        viewport: { width: 375, height: 740 },
-      });
-      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-      const page = await context.newPage();
-      const email = uniqueEmail('phone');
-      await page.request.post('/api/signup', {
-        data: { email, password: CUSTOMER_PASSWORD, firstName: 'Sky', lastName: 'Vale' },
-      });
+      const { page, email } = await newCustomerPage(
+        browser,
+        'phone',
+        { firstName: 'Sky', lastName: 'Vale' },
+        { theme, viewport: { width: 375, height: 740 } },
+      );
       const paid = await submitCardByApi(page.request, 'Target');
       await approve(browser, paid.id, 'completed');
       const rejected = await submitCardByApi(page.request, 'Nike');
-      const staff = await staffContext(browser);
-      await reviewCardByApi(staff.request, rejected.id, {
+      await reviewAsStaff(browser, rejected.id, {
         status: 'rejected',
         rejectionReason: 'already_redeemed',
       });
-      await staff.close();
 
       const admin = await staffPage(browser, { width: 375, height: 740 });
       await admin.evaluate((t) => localStorage.setItem('theme', t), theme);
@@ -245,7 +232,7 @@ describe('staff operations', () => {
       expect(await stars.getByRole('radio', { name: '5 stars' }).isChecked()).toBe(true);
       expect(await findCutOff(page)).toEqual([]);
       await screenshot(page, `history-rating-${theme}-phone`, false);
-      await context.close();
+      await page.context().close();
     }
   });
 });

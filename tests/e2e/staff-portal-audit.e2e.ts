@@ -4,27 +4,26 @@ import { codeAt } from '../../src/server/modules/auth/two-factor';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
-  baseURL,
+  DESKTOP,
   expectNoSidewaysScroll,
   linkIn,
+  newAppContext,
+  PHONE,
   screenshot,
-  signInAsStaff,
   staffPage,
+  THEMES,
+  type Theme,
   test,
+  themedStaffContext,
   uniqueEmail,
   waitForMail,
 } from './fixtures';
 
 /** The staff portal's items of the outside audit (issue 43, items 10, 13, 14 and 16). */
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 800 };
 const PASSWORD = 'a long staff password';
-const THEMES = ['light', 'dark'] as const;
 
-async function newPage(browser: Browser, viewport = DESKTOP, theme: 'light' | 'dark' = 'light') {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport });
-  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-  return context.newPage();
+async function newPage(browser: Browser, viewport = DESKTOP, theme: Theme = 'light') {
+  return (await newAppContext(browser, { viewport, theme })).newPage();
 }
 
 /** An owner invites `role`; answers the invitation's link. */
@@ -184,9 +183,7 @@ describe('the staff portal (issue 43)', () => {
         ['tablet', { width: 800, height: 900 }],
         ['phone', PHONE],
       ] as const) {
-        const context = await browser.newContext({ baseURL: baseURL(), viewport });
-        await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-        await signInAsStaff(context);
+        const context = await themedStaffContext(browser, { theme, viewport });
         const page = await context.newPage();
         await page.goto('/admin');
         await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();

@@ -5,16 +5,19 @@ import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
 import {
   baseURL,
+  DESKTOP,
   expectNoSidewaysScroll,
   linkIn,
+  newAppContext,
+  PHONE,
   screenshot,
   staffPage,
   test,
+  themedStaffContext,
   uniqueEmail,
   waitForMail,
 } from './fixtures';
 
-const PHONE = { width: 375, height: 812 };
 const PASSWORD = 'a long staff password';
 
 async function openStaffTab(page: Page) {
@@ -37,9 +40,8 @@ async function firstSignIn(page: Page, email: string) {
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
 }
 
-async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport });
-  return context.newPage();
+async function newPage(browser: Browser, viewport = DESKTOP) {
+  return (await newAppContext(browser, { viewport })).newPage();
 }
 
 describe('staff roles and invitations', () => {
@@ -163,10 +165,7 @@ describe('staff roles and invitations', () => {
         ['desktop', { width: 1280, height: 800 }],
         ['phone', PHONE],
       ] as const) {
-        const context = await browser.newContext({ baseURL: baseURL(), viewport });
-        await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-        const { signInAsStaff } = await import('./fixtures');
-        await signInAsStaff(context);
+        const context = await themedStaffContext(browser, { theme, viewport });
         const page = await context.newPage();
         await page.goto('/admin');
         await openStaffTab(page);

@@ -12,8 +12,11 @@ import {
   baseURL,
   CUSTOMER_PASSWORD,
   expectNoSidewaysScroll,
+  newCustomerPage,
+  PHONE,
   screenshot,
   staffContext,
+  type Theme,
   test,
   uniqueEmail,
 } from './fixtures';
@@ -25,28 +28,19 @@ import {
  * and on a 375 px phone, and axe finds nothing on it.
  */
 
-type Theme = 'light' | 'dark';
-const PHONE = { width: 375, height: 812 };
 const FRONT = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.jpg');
 const BACK = path.join(import.meta.dirname, '..', 'fixtures', 'card-back.png');
 
-async function customerPage(
+const customerPage = (
   browser: Browser,
   options: { theme?: Theme; viewport?: { width: number; height: number } } = {},
-) {
-  const context = await browser.newContext({
-    baseURL: baseURL(),
-    viewport: options.viewport ?? { width: 1280, height: 800 },
-  });
-  await context.addInitScript((t) => localStorage.setItem('theme', t), options.theme ?? 'light');
-  const page = await context.newPage();
-  const email = uniqueEmail('verify');
-  const response = await page.request.post('/api/signup', {
-    data: { email, password: CUSTOMER_PASSWORD, firstName: 'Riley', lastName: 'Stone' },
-  });
-  if (!response.ok()) throw new Error(await response.text());
-  return { page, email };
-}
+) =>
+  newCustomerPage(
+    browser,
+    'verify',
+    { firstName: 'Riley', lastName: 'Stone' },
+    { ...options, theme: options.theme ?? 'light' },
+  );
 
 async function expectNoAxeFindings(page: Page) {
   expect(await axeFindings(page)).toEqual([]);

@@ -140,6 +140,9 @@ export const NUMERIC_STRINGS = [
   '',
 ];
 
+/** Words JavaScript gives a meaning of its own, sent where a string is expected. */
+const JS_NAMES = ['null', 'undefined', 'true', '[object Object]', '__proto__', 'constructor'];
+
 export const INJECTION_STRINGS = [
   "' OR '1'='1",
   "'; DROP TABLE users; --",
@@ -171,12 +174,7 @@ export const INJECTION_STRINGS = [
   '/objects/cards/%2e%2e/%2e%2e/x.jpg',
   '/objects/chat/../cards/x.jpg',
   '/etc/passwd',
-  'null',
-  'undefined',
-  'true',
-  '[object Object]',
-  '__proto__',
-  'constructor',
+  ...JS_NAMES,
   'prototype',
   'toString',
   'hasOwnProperty',
@@ -658,12 +656,7 @@ export function badId(rng: Rng, realIds: string[]): string {
         '1',
         '1e309',
         'NaN',
-        'null',
-        'undefined',
-        'true',
-        '[object Object]',
-        '__proto__',
-        'constructor',
+        ...JS_NAMES,
         '*',
         '.',
         '..',
