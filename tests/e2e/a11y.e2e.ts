@@ -390,8 +390,7 @@ describe('accessibility', () => {
     });
   }
 
-  test('a card can be uploaded with the keyboard alone', async ({ customer }) => {
-    const { page } = customer;
+  test('a card can be uploaded with the keyboard alone', async ({ customer: { page } }) => {
     const choosers = catchFileChoosers(page);
     await page.request.post('/api/payment-methods', {
       data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
@@ -435,8 +434,7 @@ describe('accessibility', () => {
     );
   });
 
-  test('a chat file can be attached with the keyboard alone', async ({ customer }) => {
-    const { page } = customer;
+  test('a chat file can be attached with the keyboard alone', async ({ customer: { page } }) => {
     const choosers = catchFileChoosers(page);
     await page.goto('/chat');
     const attach = page.getByRole('button', { name: 'Attach a file' });

@@ -143,10 +143,9 @@ describe('accounts people can trust', () => {
   });
 
   test('a customer sees a notification appear when staff mark the card paid, and the email arrives', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     const card = await submitCardByApi(page.request);
     await page.goto('/');
     const bell = page.getByTestId('notification-bell');
@@ -181,8 +180,10 @@ describe('accounts people can trust', () => {
     expect(mail.text).toContain(`${baseURL()}/history?card=${card.id}`);
   });
 
-  test('Profile edits the name and ends another session', async ({ customer, browser }) => {
-    const { page, account } = customer;
+  test('Profile edits the name and ends another session', async ({
+    customer: { page, account },
+    browser,
+  }) => {
     const laptop = await browser.newContext({
       baseURL: baseURL(),
       userAgent:
@@ -216,9 +217,8 @@ describe('accounts people can trust', () => {
   });
 
   test('a customer confirms the email address from the link, and the banner goes', async ({
-    customer,
+    customer: { page, account },
   }) => {
-    const { page, account } = customer;
     await expect(page.getByTestId('verify-email-banner')).toContainText(account.email);
     const mail = await waitForMail(account.email, /Confirm your email address/);
     await page.goto(linkIn(mail));
@@ -229,9 +229,8 @@ describe('accounts people can trust', () => {
   });
 
   test('a customer moves the account to a new email from Profile, and the old address is told', async ({
-    customer,
+    customer: { page, account },
   }) => {
-    const { page, account } = customer;
     const moved = uniqueEmail('moved');
     await page.goto('/profile?tab=security');
     const card = page.getByTestId('change-email-card');

@@ -34,10 +34,9 @@ async function expectEverySection(page: Page) {
 
 describe('the customer page', () => {
   test('staff open a customer from the users tab and from a review, see each section and leave a note', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     const card = await submitCardByApi(page.request);
     const question = `Is my Amazon card ok? (${account.email})`;
     await page.request.post('/api/chat/messages', { data: { message: question } });
@@ -150,10 +149,9 @@ describe('the customer page', () => {
   });
 
   test('looks right in light and dark, at 1280 and 375 px, axe clean', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     await submitCardByApi(page.request);
     await submitCardByApi(page.request, 'Steam');
     await page.request.post('/api/chat/messages', { data: { message: 'Hello there' } });

@@ -106,9 +106,8 @@ describe('routes', () => {
   });
 
   test('signed in, unknown paths show the 404 page and /dashboard goes to /', async ({
-    customer,
+    customer: { page },
   }) => {
-    const { page } = customer;
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
     await expect(page.getByTestId('shell-brand')).toBeVisible();
@@ -124,9 +123,8 @@ describe('routes', () => {
   });
 
   test('the sidebar highlights the current route and the profile shows the account', async ({
-    customer,
+    customer: { page, account },
   }) => {
-    const { page, account } = customer;
     await page.getByTestId('nav-profile').click();
     await expect(page.getByTestId('nav-profile')).toHaveAttribute('aria-current', 'page');
     await expect(page.getByTestId('nav-dashboard')).not.toHaveAttribute('aria-current', 'page');
@@ -149,8 +147,10 @@ describe('routes', () => {
 });
 
 describe('shell state', () => {
-  test('the theme and the sidebar state survive a reload', async ({ customer, context }) => {
-    const { page } = customer;
+  test('the theme and the sidebar state survive a reload', async ({
+    customer: { page },
+    context,
+  }) => {
     await expect(page.locator('html')).not.toHaveClass(/dark/);
     await page.getByTestId('theme-toggle').click();
     await expect(page.locator('html')).toHaveClass(/dark/);
@@ -175,8 +175,7 @@ describe('shell state', () => {
     await expect.poll(width).toBe(256); // 16rem
   });
 
-  test('under 768px the sidebar opens as a side sheet', async ({ customer }) => {
-    const { page } = customer;
+  test('under 768px the sidebar opens as a side sheet', async ({ customer: { page } }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await expect(page.getByTestId('sidebar')).toHaveCount(0);
     await page.getByTestId('sidebar-trigger').click();

@@ -51,10 +51,9 @@ async function lookAtThemesAndPhone(page: Page, name: string, what: string, read
 
 describe('instant screens (issue 41)', () => {
   test('staff edit a brand’s tiers, the server’s message shows in place, and the quote changes', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     await addPaypalByApi(page.request);
     await page.goto('/upload');
     await page.getByLabel('Gift Card Brand').selectOption('Ulta');
@@ -138,10 +137,9 @@ describe('instant screens (issue 41)', () => {
   });
 
   test('a seller sets a rate alert, sees it listed, is told when the rate rises, and deletes it', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page } = customer;
     await page.goto('/profile');
     const alerts = page.getByTestId('rate-alerts');
     await expect(alerts.getByTestId('no-rate-alerts')).toBeVisible();
@@ -182,7 +180,7 @@ describe('instant screens (issue 41)', () => {
       await expect(notice).toHaveCount(1);
       await screenshot(page, 'rate-alert-notice', false);
       // And by email, with the link to sell and the one-click unsubscribe.
-      const mail = await waitForMail(customer.account.email, /Ulta/, 20_000);
+      const mail = await waitForMail(account.email, /Ulta/, 20_000);
       expect(mail.text).toContain('Ulta (e-code) now pays up to 91%');
       expect(mail.text).toMatch(/https?:\/\/\S+\/upload\?brand=Ulta/);
       expect(mail.text).toMatch(/\/api\/unsubscribe\?token=/);

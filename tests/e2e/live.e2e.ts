@@ -34,10 +34,9 @@ const streamOpen = (page: Page) =>
 
 describe('live updates', () => {
   test('a staff decision reaches the customer’s open History through the event stream', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     const card = await submitCardByApi(page.request);
     await withoutPolling(page);
     const listFetches: { ifNoneMatch?: string }[] = [];

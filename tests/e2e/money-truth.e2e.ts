@@ -11,10 +11,9 @@ const historyRow = (page: Page, cardType: string) =>
 
 describe('money on the customer’s screens', () => {
   test('a rejected card shows "No payout" and no expected payout', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     const card = await submitCardByApi(page.request, 'Nike');
     await reviewAsStaff(browser, card.id, {
       status: 'rejected',
@@ -48,10 +47,9 @@ describe('money on the customer’s screens', () => {
   });
 
   test('a completed but unpaid card has no Receipt; after staff mark it paid it has one with the reference', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     const card = await submitCardByApi(page.request);
     await reviewAsStaff(browser, card.id, { status: 'completed' });
 
@@ -111,10 +109,9 @@ describe('money on the customer’s screens', () => {
   });
 
   test('screens of every money status, light and dark, desktop and phone', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     await submitCardByApi(page.request, 'Target');
     const approved = await submitCardByApi(page.request, 'Steam');
     await reviewAsStaff(browser, approved.id, { status: 'processing' });
@@ -168,10 +165,9 @@ describe('money on the customer’s screens', () => {
 
 describe('links that land where they point', () => {
   test('a notification’s link opened signed out asks to sign in, then opens that card', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     const card = await submitCardByApi(page.request, 'Target');
     await reviewAsStaff(browser, card.id, { status: 'processing' });
     const { items } = await (await page.request.get('/api/notifications')).json();

@@ -14,8 +14,9 @@ import {
 } from './fixtures';
 
 describe('privacy: export and delete (issue 22)', () => {
-  test('a customer exports their data from Profile and downloads the ZIP', async ({ customer }) => {
-    const { page, account } = customer;
+  test('a customer exports their data from Profile and downloads the ZIP', async ({
+    customer: { page, account },
+  }) => {
     await submitCardByApi(page.request);
     await page.goto('/profile?tab=privacy');
     await expect(page.getByRole('tab', { name: 'Privacy' })).toHaveAttribute(

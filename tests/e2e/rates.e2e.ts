@@ -4,10 +4,9 @@ import { expectNoSidewaysScroll, screenshot, staffContext, test } from './fixtur
 
 describe('staff-managed rates', () => {
   test('staff change Amazon’s rate and a customer’s upload form quotes it at once', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     await addPaypalByApi(page.request);
     await page.goto('/upload');
     await page.getByLabel('Gift Card Brand').selectOption('Amazon');

@@ -65,9 +65,8 @@ const htmlFailure = {
 
 describe('rough edges a new user met', () => {
   test('an empty upload names every required field and a low value its minimum at once', async ({
-    customer,
+    customer: { page },
   }) => {
-    const { page } = customer;
     await page.request.post('/api/payment-methods', {
       data: { type: 'paypal', accountName: 'Riley Stone', identifier: 'riley@example.com' },
     });
@@ -181,10 +180,9 @@ describe('rough edges a new user met', () => {
   });
 
   test('a chat reply does not raise the bell while the customer reads the chat, elsewhere it does', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     const me = await (await page.request.get('/api/auth/user')).json();
     await page.request.post('/api/chat/messages', { data: { message: 'Is my chat being read?' } });
     await page.goto('/chat');
@@ -274,10 +272,9 @@ describe('rough edges a new user met', () => {
   });
 
   test('focus: History returns it to the trigger, one Escape closes Review after a failed save, the file input shows a ring', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page } = customer;
     await submitCardByApi(page.request);
     await page.goto('/history');
     const trigger = page.getByRole('button', { name: 'View details of Amazon' }).first();
@@ -303,15 +300,14 @@ describe('rough edges a new user met', () => {
     await admin.route('**/api/admin/transactions/*', (route) =>
       route.request().method() === 'PATCH' ? route.fulfill(emptyFailure) : route.continue(),
     );
-    const dialog = await openReview(admin, customer.account.email);
+    const dialog = await openReview(admin, account.email);
     await dialog.getByTestId('save-review').click();
     await expect(admin.getByTestId('toast')).toContainText('Failed to update transaction');
     await admin.keyboard.press('Escape');
     await expect(admin.getByTestId('review-dialog')).toHaveCount(0);
   });
 
-  test('Ctrl+B does not toggle the sidebar while typing', async ({ customer }) => {
-    const { page } = customer;
+  test('Ctrl+B does not toggle the sidebar while typing', async ({ customer: { page } }) => {
     await page.goto('/support');
     const sidebar = page.getByTestId('sidebar');
     await expect(sidebar).toHaveAttribute('data-state', 'expanded');
@@ -324,20 +320,18 @@ describe('rough edges a new user met', () => {
   });
 
   test('a new account is welcomed, not welcomed back; Review says E-Gift', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page } = customer;
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Riley');
     await submitCardByApi(page.request, 'Amazon', 'egift');
     const admin = await staffPage(browser);
-    const dialog = await openReview(admin, customer.account.email);
+    const dialog = await openReview(admin, account.email);
     await expect(dialog).toContainText('E-Gift');
     expect(await dialog.textContent()).not.toContain('egift');
   });
 
-  test('every rejected file is reported, not only the last', async ({ customer }) => {
-    const { page } = customer;
+  test('every rejected file is reported, not only the last', async ({ customer: { page } }) => {
     await page.goto('/upload');
     await page.getByTestId('card-images-input').setInputFiles([
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
@@ -352,8 +346,7 @@ describe('rough edges a new user met', () => {
     await expect(page.getByTestId('picked-file')).toHaveCount(1);
   });
 
-  test('a payment method can be edited and made the default', async ({ customer }) => {
-    const { page } = customer;
+  test('a payment method can be edited and made the default', async ({ customer: { page } }) => {
     for (const name of ['First Wallet', 'Second Wallet']) {
       await page.request.post('/api/payment-methods', {
         data: { type: 'paypal', accountName: name, identifier: 'riley@example.com' },

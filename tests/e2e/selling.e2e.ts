@@ -28,9 +28,8 @@ async function fillAmazonCard(page: Page, value = '100') {
 
 describe('selling a card', () => {
   test('the whole journey: PayPal, an Amazon card of $100 with two photos, then dashboard and history', async ({
-    customer,
+    customer: { page, account },
   }) => {
-    const { page, account } = customer;
     await page.goto('/upload');
     await expect(page.getByTestId('no-payment-method-banner')).toBeVisible();
     await expect(page.getByLabel('Payment Method')).toContainText('No payment methods available');
@@ -121,8 +120,9 @@ describe('selling a card', () => {
     await expect(page.getByTestId('history-row')).toHaveCount(0);
   });
 
-  test('the form explains what is missing before anything is sent', async ({ customer }) => {
-    const { page, account } = customer;
+  test('the form explains what is missing before anything is sent', async ({
+    customer: { page, account },
+  }) => {
     await addPayPal(page, account.email);
     await page.goto('/upload');
     await page.getByTestId('submit-card').click();
@@ -161,9 +161,8 @@ describe('selling a card', () => {
   });
 
   test('payment methods: the form follows the type, and delete asks first', async ({
-    customer,
+    customer: { page },
   }) => {
-    const { page } = customer;
     await page.goto('/profile');
     await page.getByRole('tab', { name: 'Payment Methods' }).click();
     await page.getByTestId('toggle-payment-form').click();
@@ -201,10 +200,9 @@ describe('selling a card', () => {
   });
 
   test('a session that ends while a page polls shows Unauthorized and goes to sign-in', async ({
-    customer,
+    customer: { page },
     context,
   }) => {
-    const { page } = customer;
     await expect(page.getByTestId('stat-total')).toHaveText('0');
     await context.clearCookies();
     await expect(page.getByTestId('toast')).toContainText(
@@ -216,8 +214,9 @@ describe('selling a card', () => {
 });
 
 describe('selling screenshots at 375px', () => {
-  test('upload, dashboard, history and payment methods on a phone', async ({ customer }) => {
-    const { page, account } = customer;
+  test('upload, dashboard, history and payment methods on a phone', async ({
+    customer: { page, account },
+  }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await addPayPal(page, account.email);
     await expectNoSidewaysScroll(page);

@@ -21,10 +21,9 @@ const approve = (browser: Browser, id: string, status = 'processing') =>
 
 describe('staff operations', () => {
   test('staff export payouts and mark them sent; the customer sees Payment Sent and rates the sale', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     const card = await submitCardByApi(page.request);
     await approve(browser, card.id);
     // A second card to pay, left for later: the group is then partly chosen.
@@ -133,10 +132,9 @@ describe('staff operations', () => {
   });
 
   test('a rejection needs a reason, and the customer reads it everywhere', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     await submitCardByApi(page.request, 'Steam');
     const admin = await staffPage(browser);
     await admin.getByLabel('Search card type, email or ID').fill(account.email);

@@ -16,10 +16,9 @@ async function staffAdmin(browser: Browser, tab: string): Promise<Page> {
 
 describe('support', () => {
   test('a customer and staff chat with an image, then staff clear the chats', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     await page.goto('/chat');
     await expect(page.getByText('How can we help?')).toBeVisible();
 
@@ -89,10 +88,9 @@ describe('support', () => {
   });
 
   test('a customer files a ticket, staff resolve it, the customer sees it resolved', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     await page.goto('/support');
     // Signed in, the ticket is the account's: its email, not to be typed over.
     expect(await page.getByLabel('Email').inputValue()).toBe(account.email);
@@ -141,10 +139,9 @@ describe('support', () => {
   });
 
   test('staff answer a ticket in its thread; the customer reads the reply and answers it', async ({
-    customer,
+    customer: { page, account },
     browser,
   }) => {
-    const { page, account } = customer;
     const filed = await page.request.post('/api/support-tickets', {
       data: {
         email: account.email,
@@ -233,10 +230,9 @@ describe('support', () => {
   });
 
   test('staff see unread customer messages and who needs a reply', async ({
-    customer,
+    customer: { page },
     browser,
   }) => {
-    const { page } = customer;
     for (const message of ['Hello?', 'Is anyone there?']) {
       const sent = await page.request.post('/api/chat/messages', { data: { message } });
       expect(sent.status()).toBe(201);
@@ -280,8 +276,10 @@ describe('support', () => {
     await admin.context().close();
   });
 
-  test('ticket threads on a phone, light and dark', async ({ customer, browser }) => {
-    const { page, account } = customer;
+  test('ticket threads on a phone, light and dark', async ({
+    customer: { page, account },
+    browser,
+  }) => {
     const ticket = await (
       await page.request.post('/api/support-tickets', {
         data: {
@@ -336,8 +334,7 @@ describe('support', () => {
     await admin.context().close();
   });
 
-  test('chat and support on a phone', async ({ customer }) => {
-    const { page } = customer;
+  test('chat and support on a phone', async ({ customer: { page } }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto('/chat');
     await page.getByLabel('Message', { exact: true }).fill('Hello from my phone');
