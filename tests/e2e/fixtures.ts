@@ -10,6 +10,7 @@ import {
 } from 'playwright-core';
 import { test as base, expect, inject } from 'vitest';
 import { codeAt } from '../../src/server/modules/auth/two-factor';
+import { submitCardByApi } from './api-helpers';
 import { type SunkMail, sunkMail } from './mail-sink';
 import './matchers';
 
@@ -36,6 +37,15 @@ export async function staffPage(
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   return page;
+}
+
+/**
+ * A card the customer of `page` submits through the API (submitCardByApi), then the admin page of
+ * a new staff context (staffPage), loaded with it pending.
+ */
+export async function staffPageAfterCard(browser: Browser, page: Page): Promise<Page> {
+  await submitCardByApi(page.request);
+  return staffPage(browser);
 }
 
 /** A new browser context signed in as staff. */

@@ -3,7 +3,15 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
-import { baseURL, CUSTOMER_PASSWORD, staffContext, test, uniqueEmail } from './fixtures';
+import {
+  baseURL,
+  CUSTOMER_PASSWORD,
+  staffContext,
+  staffPage,
+  staffPageAfterCard,
+  test,
+  uniqueEmail,
+} from './fixtures';
 import { findCutOff, isShownWhole } from './layout';
 
 /** One test per defect a new user met (issue 13); each failed before its fix. */
@@ -11,13 +19,6 @@ import { findCutOff, isShownWhole } from './layout';
 const CARD_IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'card-front.jpg');
 // A real TRC-20 address (34 characters): the server checks its base58check checksum.
 const WALLET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-
-async function staffPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
-  const page = await (await staffContext(browser, { viewport })).newPage();
-  await page.goto('/admin');
-  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-  return page;
-}
 
 /** A customer signed in through the API in a context of its own. */
 async function customerPage(
@@ -369,8 +370,7 @@ describe('rough edges a new user met', () => {
     customer,
     browser,
   }) => {
-    await submitCardByApi(customer.page.request);
-    const admin = await staffPage(browser);
+    const admin = await staffPageAfterCard(browser, customer.page);
     const dialog = await openReview(admin, customer.account.email);
     const amount = dialog.getByLabel('Payment Amount');
     expect(await amount.inputValue()).toBe('');

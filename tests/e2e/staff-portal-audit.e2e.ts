@@ -11,6 +11,7 @@ import {
   PHONE,
   screenshot,
   staffPage,
+  staffPageAfterCard,
   THEMES,
   type Theme,
   test,
@@ -142,8 +143,7 @@ describe('the staff portal (issue 43)', () => {
     browser,
     customer,
   }) => {
-    await submitCardByApi(customer.page.request);
-    const owner = await staffPage(browser);
+    const owner = await staffPageAfterCard(browser, customer.page);
     const { email, link } = await invite(owner, 'support');
     const token = new URL(link).searchParams.get('token');
     expect(

@@ -12,6 +12,7 @@ import {
   PHONE,
   screenshot,
   staffPage,
+  staffPageAfterCard,
   test,
   themedStaffContext,
   uniqueEmail,
@@ -124,8 +125,7 @@ describe('staff roles and invitations', () => {
     browser,
     customer,
   }) => {
-    await submitCardByApi(customer.page.request);
-    const owner = await staffPage(browser);
+    const owner = await staffPageAfterCard(browser, customer.page);
     const email = uniqueEmail('finance');
     const invited = await owner.request.post('/api/admin/staff/invitations', {
       data: { email, role: 'finance' },

@@ -9,6 +9,7 @@ import {
   screenshot,
   staffCredentials,
   staffPage,
+  staffPageAfterCard,
   test,
   uniqueEmail,
 } from './fixtures';
@@ -27,8 +28,7 @@ describe('the staff portal', () => {
     customer,
     browser,
   }) => {
-    await submitCardByApi(customer.page.request);
-    const admin = await staffPage(browser);
+    const admin = await staffPageAfterCard(browser, customer.page);
     await expect(admin.getByTestId('admin-pending')).toHaveText(/^\d+$/);
     await screenshot(admin, 'admin-uploads-light-desktop');
 
