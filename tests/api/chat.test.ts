@@ -1,17 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, chatMessages } from '../../src/server/db/schema';
 import { setUpAppWithStaff } from './builders';
-import {
-  as,
-  createTestApp,
-  fixture,
-  multipart,
-  type SignedIn,
-  signInStaff,
-  signUp,
-  type TestApp,
-} from './helpers';
+import { as, fixture, multipart, type SignedIn, signUp } from './helpers';
 
 const { t, staff } = setUpAppWithStaff({}, 'support.agent@example.com');
 
@@ -201,13 +192,7 @@ describe('staff replies', () => {
 });
 
 describe('staff conversation list', () => {
-  let fresh: TestApp;
-  let agent: SignedIn;
-  beforeAll(async () => {
-    fresh = await createTestApp();
-    agent = await signInStaff(fresh);
-  });
-  afterAll(() => fresh.close());
+  const { t: fresh, staff: agent } = setUpAppWithStaff();
   const list = (query = '') =>
     as(fresh.app, agent, { method: 'GET', url: `/api/admin/conversations${query}` });
   const say = (who: SignedIn, message: string) =>

@@ -1,27 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
 import { BRANDS, brandRate, seedMinimum } from '../../src/shared/brands';
-import {
-  as,
-  createTestApp,
-  type SignedIn,
-  signInAs,
-  signInStaff,
-  signUp,
-  submitCard,
-  type TestApp,
-} from './helpers';
+import { setUpAppWithStaff } from './builders';
+import { as, type SignedIn, signInAs, signUp, submitCard } from './helpers';
 
-let t: TestApp;
-let staff: SignedIn;
+const { t, staff } = setUpAppWithStaff();
 let customer: SignedIn;
 beforeAll(async () => {
-  t = await createTestApp();
-  staff = await signInStaff(t);
   customer = await signUp(t.app);
 });
-afterAll(() => t.close());
 
 const publicRates = () => t.app.inject({ method: 'GET', url: '/api/rates' });
 const setTerms = (brand: string, body: object, who: SignedIn = staff) =>
