@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { submitCardByApi } from './api-helpers';
 import { expectNoAxeFindings } from './axe';
-import { screenshot, staffPage, test } from './fixtures';
+import { type Customer, screenshot, staffPage, test } from './fixtures';
 
 /** The queue narrowed to one customer's cards, with the focus off every field. */
 async function queueOf(page: Page, email: string, count: number) {
@@ -29,16 +29,24 @@ async function highlight(page: Page, brand: string) {
   await expect(current).toContainText(brand);
 }
 
+/**
+ * The customer's Amazon and Target cards (submitCardByApi), then the admin page of a new staff
+ * context with the queue narrowed to those two (queueOf), and its rows.
+ */
+async function twoCardsQueued(browser: Browser, customer: { page: Page; account: Customer }) {
+  await submitCardByApi(customer.page.request);
+  await submitCardByApi(customer.page.request, 'Target');
+  const staff = await staffPage(browser);
+  await queueOf(staff, customer.account.email, 2);
+  return { staff, rows: staff.getByTestId('upload-row') };
+}
+
 describe('keyboard review (issue 21, item 4)', () => {
   test('staff approve a card with the keyboard alone, and reject with R', async ({
     browser,
     customer,
   }) => {
-    await submitCardByApi(customer.page.request);
-    await submitCardByApi(customer.page.request, 'Target');
-    const staff = await staffPage(browser);
-    await queueOf(staff, customer.account.email, 2);
-    const rows = staff.getByTestId('upload-row');
+    const { staff, rows } = await twoCardsQueued(browser, customer);
 
     // Typing in a field fires nothing.
     const searchBox = staff.getByLabel('Search card type, email or ID');
@@ -122,11 +130,7 @@ describe('keyboard review (issue 21, item 4)', () => {
     browser,
     customer,
   }) => {
-    await submitCardByApi(customer.page.request);
-    await submitCardByApi(customer.page.request, 'Target');
-    const staff = await staffPage(browser);
-    await queueOf(staff, customer.account.email, 2);
-    const rows = staff.getByTestId('upload-row');
+    const { staff, rows } = await twoCardsQueued(browser, customer);
     const dialog = staff.getByTestId('review-dialog');
     const brandOf = async (index: number) =>
       (await rows.nth(index).textContent())!.includes('Target') ? 'Target' : 'Amazon';
