@@ -1,41 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendDueNotificationEmails } from '../../src/server/common/notify';
 import { auditLog, transactions } from '../../src/server/db/schema';
-import {
-  as,
-  createTestApp,
-  reviewCard,
-  type SignedIn,
-  signInStaff,
-  signUp,
-  submitCard,
-  type TestApp,
-  uniqueEmail,
-} from './helpers';
-import { type MailServer, startMailServer } from './mail-server';
+import { setUpAppWithStaff } from './builders';
+import { as, reviewCard, type SignedIn, signUp, submitCard, uniqueEmail } from './helpers';
+import { setUpMailServer } from './mail-server';
 
-let t: TestApp;
-let mail: MailServer;
-let staff: SignedIn;
 const DELAY_MS = 60_000;
-
-beforeAll(async () => {
-  mail = await startMailServer();
-  t = await createTestApp({
-    appUrl: 'http://cardbridge.test',
-    mail: {
-      smtpUrl: mail.url,
-      from: 'Cardbridge <no-reply@cardbridge.test>',
-      notificationDelayMs: DELAY_MS,
-    },
-  });
-  staff = await signInStaff(t);
-});
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+const mail = setUpMailServer({ notificationDelayMs: DELAY_MS });
+const { t, staff } = setUpAppWithStaff(() => mail.appConfig());
 
 const get = (who: SignedIn, url: string) => as(t.app, who, { method: 'GET', url });
 const patch = (id: string, payload: object) => reviewCard(t.app, staff, id, payload);

@@ -10,33 +10,29 @@ import { S3Storage } from '../../src/server/storage/s3-storage';
 import { type S3TestServer, startS3Server } from '../storage/s3-server';
 import {
   as,
-  createTestApp,
   fixture,
   multipart,
   type SignedIn,
-  signInStaff,
+  setUpStaff,
+  setUpTestApp,
   signUp,
-  type TestApp,
   uploadCardImage,
 } from './helpers';
 
 /** The app with S3_* set: files go to a real S3-protocol server, none to DATA_DIR/objects. */
 let s3: S3TestServer;
-let t: TestApp;
-let alice: SignedIn;
-let bob: SignedIn;
-let staff: SignedIn;
 beforeAll(async () => {
   s3 = await startS3Server();
-  t = await createTestApp({ s3: s3.config });
+});
+afterAll(() => s3.stop());
+const t = setUpTestApp(() => ({ s3: s3.config }));
+let alice: SignedIn;
+let bob: SignedIn;
+beforeAll(async () => {
   alice = await signUp(t.app, { firstName: 'Alice' });
   bob = await signUp(t.app, { firstName: 'Bob' });
-  staff = await signInStaff(t);
 });
-afterAll(async () => {
-  await t.close();
-  await s3.stop();
-});
+const staff = setUpStaff(t);
 
 const keyOf = (objectPath: string) => objectPath.replace('/objects/', '');
 async function bucketKeys() {
@@ -150,15 +146,11 @@ describe('uploads with S3 storage', () => {
 
 describe('readiness with S3 storage', () => {
   let own: S3TestServer;
-  let app: TestApp;
   beforeAll(async () => {
     own = await startS3Server();
-    app = await createTestApp({ s3: own.config });
   });
-  afterAll(async () => {
-    await app.close();
-    await own.stop();
-  });
+  afterAll(() => own.stop());
+  const app = setUpTestApp(() => ({ s3: own.config }));
 
   it('is ready while the bucket answers and names the storage once it does not', async () => {
     const ready = await app.app.inject({ method: 'GET', url: '/readyz' });
