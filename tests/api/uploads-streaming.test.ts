@@ -3,21 +3,12 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '../../src/server/db/schema';
 import { deleteOrphanUploads, deleteUnrecordedFiles } from '../../src/server/modules/files/uploads';
 import { MAX_UPLOAD_BYTES } from '../../src/shared/card-rules';
-import {
-  as,
-  createTestApp,
-  fixture,
-  multipart,
-  type SignedIn,
-  signUp,
-  type TestApp,
-} from './helpers';
+import { as, fixture, multipart, type SignedIn, setUpTestApp, signUp } from './helpers';
 
-let t: TestApp;
 let customer: SignedIn;
 let port: number;
 const sockets: net.Socket[] = [];
@@ -40,16 +31,16 @@ const bodyCutOff = (requestId: string) =>
   logLines.some(
     (line) => line.includes('request body too slow: cut off') && line.includes(`"${requestId}"`),
   );
+const t = setUpTestApp(
+  // The idle limit far above the 0.3 s between the trickling senders' bytes, and the
+  // whole-request limit far above the 2 s an upload waits for a turn (decision 087), so that the
+  // slow senders below are never idle and still hold their turns, however busy the machine (at
+  // 8 s, a CI run beside two other lanes once failed the turns test: a slow sender given back
+  // its turn before the fifth upload had waited its 2 s).
+  { requestIdleSeconds: 3, requestBodySeconds: 15, logLevel: 'info' },
+  { logStream: { write: (line) => logLines.push(line) } },
+);
 beforeAll(async () => {
-  t = await createTestApp(
-    // The idle limit far above the 0.3 s between the trickling senders' bytes, and the
-    // whole-request limit far above the 2 s an upload waits for a turn (decision 087), so that the
-    // slow senders below are never idle and still hold their turns, however busy the machine (at
-    // 8 s, a CI run beside two other lanes once failed the turns test: a slow sender given back
-    // its turn before the fifth upload had waited its 2 s).
-    { requestIdleSeconds: 3, requestBodySeconds: 15, logLevel: 'info' },
-    { logStream: { write: (line) => logLines.push(line) } },
-  );
   customer = await signUp(t.app);
   t.app.server.on('connection', (socket: net.Socket) => {
     sockets.push(socket);
@@ -57,7 +48,6 @@ beforeAll(async () => {
   });
   port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
 });
-afterAll(() => t.close());
 
 const BOUNDARY = 'cardbridge-test-boundary';
 const partHead = Buffer.from(
