@@ -386,13 +386,21 @@ async function measure(target: Target, options: { staffSearching?: boolean } = {
   }
   await runMix(target, cookies, 3); // warm-up: caches, JIT, connections
   const memoryBefore = target.pid ? rssMb(target.pid) : 0;
+  const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
   const result = await runMix(target, cookies, SECONDS);
+  // The server's CPU per answer of the mix: steadier than req/s on a shared host, where the
+  // load generators and the neighbours take their share of the cores.
+  const answers = Object.values(result.statuses).reduce((a, b) => a + b, 0);
+  const cpuPerAnswerUs = target.pid
+    ? (1e6 * (cpuSeconds(target.pid) - cpuBefore)) / Math.max(answers, 1)
+    : null;
   const writes = stopWrites?.();
   const searches = await stopSearches?.();
   return {
     ...result,
     writes,
     searches,
+    cpuPerAnswerUs,
     memoryMb: target.pid ? [memoryBefore, rssMb(target.pid)] : null,
   };
 }
@@ -457,6 +465,9 @@ async function mixMode() {
           ...result,
           note: [
             `${fmt((100 * result.notModified) / Math.max(1, total))}% 304`,
+            result.cpuPerAnswerUs === null
+              ? ''
+              : `server CPU ${fmt(result.cpuPerAnswerUs)} µs an answer`,
             `writes: ${w.chat} chat, ${w.staff} staff, ${w.failed} failed`,
             result.searches
               ? `${result.searches.searches} staff searches, median ${fmt(result.searches.medianMs, 1)} ms`
