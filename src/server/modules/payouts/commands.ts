@@ -1004,9 +1004,8 @@ export const EVM_WAIT_MS = 30 * 1000;
 /**
  * A send's lease on a signed transfer (`chain_sent_at`): no other pass, here or on another
  * instance, starts a send of it within this time, so that no two sends of the same bytes reach the
- * node together (a node sees a send as it starts). Short, one worker tick: a send again is also
- * what gets mined a transfer that ganache keeps in its pool without mining (ganache#4522), and a
- * long lease left each such transfer, and every nonce behind it, waiting for it.
+ * node together (a node sees a send as it starts). One worker tick, so that a transfer the node
+ * lost goes again at the next pass: every later nonce waits for it (decision 123).
  */
 export const SEND_LEASE_MS = 5 * 1000;
 
@@ -1202,7 +1201,10 @@ async function sendAgain(
   if (leased.length > 0) await broadcast(chain, raw);
 }
 
-/** Pays one due queued USDT payout: 'paid', 'waiting' (held, short or down) or 'none'. */
+/**
+ * Pays one due queued USDT payout: 'paid', 'waiting' (short of funds, down, or the node still
+ * lacking an earlier transfer) or 'none'.
+ */
 async function payOne(
   context: CommandContext,
   chain: EvmChain,
