@@ -1263,6 +1263,10 @@ async function payOne(
       address: chain.wallet,
       blockTag: 'pending',
     });
+    // In nonce order: a transfer is signed only once the node has every one signed before it. A
+    // node holds one that arrives before its predecessor until the gap fills, and ganache may
+    // then never mine it (ganache#4522). The one it lacks is sent again by the watcher.
+    if (highest !== null && pending <= Number(highest)) return { state: 'behind' as const };
     const mined = await chain.client.getTransactionCount({
       address: chain.wallet,
       blockTag: 'latest',
@@ -1287,10 +1291,6 @@ async function payOne(
         .where(eq(disbursements.id, row.id));
       return { state: 'short' as const };
     }
-    // In nonce order: a transfer is signed only once the node has every one signed before it. A
-    // node holds one that arrives before its predecessor until the gap fills, and ganache may
-    // then never mine it (ganache#4522). The one it lacks is sent again by the watcher.
-    if (highest !== null && pending <= Number(highest)) return { state: 'behind' as const };
     const nonce = Math.max(highest === null ? 0 : Number(highest) + 1, pending);
     const { raw, hash } = await chain.sign(nonce, method.identifier as Hex, units, gasPrice);
     const amount = await submitDisbursement(context, tx, row, hash, {
