@@ -12,6 +12,10 @@ export function serverArgs(): string[] {
   if (exec !== 'exec' || command !== 'node' || args.at(-1) !== 'dist/server/main.js') {
     throw new Error(`npm start should be "exec node [flags] dist/server/main.js", not "${start}"`);
   }
+  // A profile of the server under a benchmark: SERVER_PROFILE_DIR=/tmp/p writes a .cpuprofile
+  // there when the server stops (node's --cpu-prof).
+  const profileDir = process.env.SERVER_PROFILE_DIR;
+  if (profileDir) args.splice(-1, 0, '--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   return args;
 }
 
