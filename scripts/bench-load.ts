@@ -11,6 +11,7 @@
  *                                      and CPU, polled from GENERATORS (2) processes that report
  *                                      their own CPU; customers sign in over HTTP, or with
  *                                      SOAK_SIGN_IN=database through session rows written directly
+ *   npm run bench:load -- --against DIR   this build against the one at DIR, in turns (below)
  *
  * Each Cardbridge run seeds CUSTOMERS customers x CARDS cards (one real bcrypt hash at cost 12
  * shared by all: the sign-in cost is the same) and 6 chat messages each, starts the built server
@@ -266,7 +267,13 @@ async function runMix(target: Target, cookies: string[], seconds: number): Promi
 
 // ---------------------------------------------------------------------------------- targets
 
-async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
+/** Another checkout (built, its node_modules present) to start and seed with its own code. */
+interface Checkout {
+  dir: string;
+  seed: typeof seedCardbridge;
+}
+
+async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string, checkout?: Checkout) {
   let databaseUrl: string | undefined;
   let drop = async () => {};
   if (kind === 'postgres') {
@@ -276,19 +283,22 @@ async function startCardbridge(kind: 'pglite' | 'postgres', dataDir: string) {
   }
   console.log(`  seeding ${CUSTOMERS} customers x ${CARDS} cards on ${kind}...`);
   const where = databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'db') };
-  const seeded = await seedCardbridge(where, {
+  const seeded = await (checkout?.seed ?? seedCardbridge)(where, {
     customers: CUSTOMERS,
     cards: CARDS,
     password: PASSWORD,
     staff: STAFF,
   });
-  const server = await startBuiltServer({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? '',
-    SESSION_SECRET,
-    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-  });
+  const server = await startBuiltServer(
+    {
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      SESSION_SECRET,
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    },
+    { checkout: checkout?.dir },
+  );
   const { base } = server;
   const target: Target = {
     name: kind === 'pglite' ? 'Cardbridge on PGlite' : 'Cardbridge on PostgreSQL',
@@ -496,6 +506,87 @@ async function mixMode() {
 }
 
 /**
+ * `--against DIR`: this checkout's build and the build of the checkout at DIR (seeded with its own
+ * code), each on its own PGlite with the same customers, cards and writes, measured in turns:
+ * ROUNDS rounds of the mix for BENCH_SECONDS each, in the order A B B A A B…, so that the host's
+ * noise, which moves one build's req/s by ±17% between runs minutes apart, falls on both alike.
+ * Prints each turn and the medians of the rounds' ratios, other over this. The server started
+ * first (this checkout's) answered about 20% slower in every such run here, whichever build it
+ * was: run it both ways (A --against B, then B --against A) and take the geometric mean.
+ */
+async function compareMode(otherDir: string) {
+  const rounds = env('ROUNDS', 8);
+  const seconds = env('BENCH_SECONDS', 8);
+  const other: Checkout = {
+    dir: path.resolve(otherDir),
+    seed: (await import(path.resolve(otherDir, 'scripts/lib/seed.ts'))).seedCardbridge,
+  };
+  console.log(machine());
+  const raw = await measureRawCeiling(10, CONNECTIONS);
+  console.log(rawCeilingLine(raw));
+  const builds = [
+    { name: 'this checkout', checkout: undefined },
+    { name: other.dir, checkout: other },
+  ];
+  const dataDirs = builds.map(() => mkdtempSync(path.join(tmpdir(), 'cb-bench-compare-')));
+  const started: { app: Awaited<ReturnType<typeof startCardbridge>>; cookies: string[] }[] = [];
+  try {
+    for (const [i, build] of builds.entries()) {
+      console.log(`${build.name}:`);
+      const app = await startCardbridge('pglite', dataDirs[i]!, build.checkout);
+      started.push({ app, cookies: await signIn(app.target, SIGNED_IN) });
+    }
+    const stops = await Promise.all(
+      started.map(async ({ app, cookies }) =>
+        startWrites(app.target, cookies, app.target.writes!.cardIds, await staffCookie(app.target)),
+      ),
+    );
+    for (const { app, cookies } of started) await runMix(app.target, cookies, 3);
+    const turns: { rps: number; cpuUs: number }[][] = [[], []];
+    console.log(
+      `\n| round | build | req/s | server CPU an answer | answers |\n|---|---|---|---|---|`,
+    );
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const b of order) {
+        const { app, cookies } = started[b]!;
+        const cpuBefore = cpuSeconds(app.target.pid!);
+        const result = await runMix(app.target, cookies, seconds);
+        const answers = Object.values(result.statuses).reduce((a, c) => a + c, 0);
+        const cpuUs = (1e6 * (cpuSeconds(app.target.pid!) - cpuBefore)) / Math.max(answers, 1);
+        turns[b]!.push({ rps: result.rps, cpuUs });
+        console.log(
+          `| ${round + 1} | ${builds[b]!.name} | ${fmt(result.rps)} | ${fmt(cpuUs)} µs | ${Object.entries(
+            result.statuses,
+          )
+            .map(([s, n]) => `${n} × ${s}`)
+            .join(', ')} |`,
+        );
+      }
+    }
+    for (const stop of stops) stop();
+    const median = (values: number[]) => values.sort((a, c) => a - c)[values.length >> 1]!;
+    const ratio = (pick: (t: { rps: number; cpuUs: number }) => number) =>
+      median(turns[1]!.map((t, r) => pick(t) / pick(turns[0]![r]!)));
+    console.log(
+      `\nMedians: this checkout ${fmt(median(turns[0]!.map((t) => t.rps)))} req/s, ${fmt(median(turns[0]!.map((t) => t.cpuUs)))} µs an answer; ${other.dir} ${fmt(median(turns[1]!.map((t) => t.rps)))} req/s, ${fmt(median(turns[1]!.map((t) => t.cpuUs)))} µs an answer`,
+    );
+    console.log(
+      `The rounds' ratios, ${other.dir} over this checkout (medians of ${rounds}): req/s ${fmt(
+        ratio((t) => t.rps),
+        3,
+      )}, CPU an answer ${fmt(
+        ratio((t) => t.cpuUs),
+        3,
+      )}`,
+    );
+  } finally {
+    for (const { app } of started) await app.stop();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Customers polling at the spec's intervals (1,000: 833 req/s) for SOAK_SECONDS, on PGlite, or
  * on PostgreSQL with DATABASE_URL set. The polling is spread over GENERATORS processes
  * (scripts/lib/poller.mjs), each reporting the CPU it used: a generator busy more than 85% of its
@@ -691,5 +782,6 @@ function printBreakdown(answers: { at: number; ms: number; kind: string; path: s
   }
 }
 
-await (soak ? soakMode() : mixMode());
+const againstArg = process.argv.indexOf('--against');
+await (againstArg > 0 ? compareMode(process.argv[againstArg + 1]!) : soak ? soakMode() : mixMode());
 process.exit(0);

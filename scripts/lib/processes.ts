@@ -64,16 +64,18 @@ export interface BuiltServer {
 
 /**
  * Starts the built server (dist/server/main.js) exactly as `npm start` runs it, on 127.0.0.1 and
- * a free port, with `env` over this process's environment. It answers once the server does (a
- * signed-out /api/auth/user: 401), and fails with what the server printed if it exits first. The
+ * a free port, with `env` over this process's environment; another checkout's with `checkout` (a
+ * benchmark's comparison of two builds). It answers once the server does (a signed-out
+ * /api/auth/user: 401), and fails with what the server printed if it exits first. The
  * benchmarks, the cluster test and the browser tests all start it here.
  */
 export async function startBuiltServer(
   env: Record<string, string | undefined>,
-  { port }: { port?: number } = {},
+  { port, checkout }: { port?: number; checkout?: string } = {},
 ): Promise<BuiltServer> {
   const listenPort = port ?? (await freePort());
-  const child = spawn(process.execPath, serverArgs(), {
+  const child = spawn(process.execPath, serverArgs(checkout), {
+    cwd: checkout,
     env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(listenPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * The arguments `npm start` gives node (package.json's start script: `exec node [flags]
- * dist/server/main.js`). The benchmarks and the cluster tests start the built server with exactly
- * these, so they measure the server as it runs in production.
+ * dist/server/main.js`), in this checkout or in `checkout`. The benchmarks and the cluster tests
+ * start the built server with exactly these, so they measure the server as it runs in production.
  */
-export function serverArgs(): string[] {
-  const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+export function serverArgs(checkout = '.'): string[] {
+  const start: string = JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8'))
+    .scripts.start;
   // `exec` makes the shell npm starts become node, so a SIGTERM to npm reaches the server.
   const [exec, command, ...args] = start.trim().split(/\s+/);
   if (exec !== 'exec' || command !== 'node' || args.at(-1) !== 'dist/server/main.js') {
