@@ -316,14 +316,14 @@ describe('payouts on rails, in the browser (issue 40)', () => {
     // Finance ticks the three cards and pays them by rail: the bank ones are queued on ACH, the
     // PayPal one is refused in words.
     const finance = await financePage(browser);
-    for (const email of [paidEmail, returnedEmail]) {
-      for (const checkbox of await finance
-        .getByTestId('payout-row')
-        .filter({ hasText: email })
-        .getByRole('checkbox')
-        .all()) {
-        await checkbox.check();
-      }
+    for (const [email, cards] of [
+      [paidEmail, 1],
+      [returnedEmail, 2],
+    ] as const) {
+      const rows = finance.getByTestId('payout-row').filter({ hasText: email });
+      // The list may still be loading (CI runs this beside two API lanes): `all()` does not wait.
+      await expect(rows).toHaveCount(cards);
+      for (const checkbox of await rows.getByRole('checkbox').all()) await checkbox.check();
     }
     await finance.getByTestId('pay-by-rail').click();
     await finance.getByRole('alertdialog').getByRole('button', { name: 'Queue payouts' }).click();

@@ -190,7 +190,7 @@ describe('the staff portal (issue 43)', () => {
         // Every tab is on screen: none hidden past the edge of a strip with no sign it scrolls.
         const tabs = page.getByTestId('portal-tabs').getByRole('tab');
         // The spec's nine and the Books tab (issue 39) for the owner signed in here.
-        expect(await tabs.count()).toBe(10);
+        await expect(tabs).toHaveCount(10);
         for (const tab of await tabs.all()) {
           const box = (await tab.boundingBox())!;
           expect(box.x, (await tab.textContent()) ?? '').toBeGreaterThanOrEqual(0);
