@@ -18,6 +18,11 @@ export class Allowance {
     private readonly stallMs?: number,
   ) {}
 
+  /** What is free to take now. */
+  get available(): number {
+    return this.free;
+  }
+
   /** Resolves true once `amount` is taken, or false when the waiters stopped waiting (above). */
   take(amount: number): Promise<boolean> {
     if (this.waiting.length === 0 && amount <= this.free) {

@@ -55,6 +55,8 @@ class RefusedUpload extends Error {
  * as they hold their turns.
  */
 const streaming = new Allowance(4, 2000);
+/** The turns free now (a test waits for slow senders to hold all four). */
+export const freeUploadTurns = () => streaming.available;
 
 /** How long the parser may hold the body back before naming a file. */
 const PARSER_STALL_MS = 1000;
