@@ -565,20 +565,18 @@ async function compareMode(otherDir: string) {
       }
     }
     for (const stop of stops) stop();
+    type Turn = { rps: number; cpuUs: number };
     const median = (values: number[]) => values.sort((a, c) => a - c)[values.length >> 1]!;
-    const ratio = (pick: (t: { rps: number; cpuUs: number }) => number) =>
-      median(turns[1]!.map((t, r) => pick(t) / pick(turns[0]![r]!)));
+    const medianOf = (b: number, pick: (t: Turn) => number) => fmt(median(turns[b]!.map(pick)));
+    const ratio = (pick: (t: Turn) => number) =>
+      fmt(median(turns[1]!.map((t, r) => pick(t) / pick(turns[0]![r]!))), 3);
+    const rps = (t: Turn) => t.rps;
+    const cpu = (t: Turn) => t.cpuUs;
     console.log(
-      `\nMedians: this checkout ${fmt(median(turns[0]!.map((t) => t.rps)))} req/s, ${fmt(median(turns[0]!.map((t) => t.cpuUs)))} µs an answer; ${other.dir} ${fmt(median(turns[1]!.map((t) => t.rps)))} req/s, ${fmt(median(turns[1]!.map((t) => t.cpuUs)))} µs an answer`,
+      `\nMedians: this checkout ${medianOf(0, rps)} req/s, ${medianOf(0, cpu)} µs an answer; ${other.dir} ${medianOf(1, rps)} req/s, ${medianOf(1, cpu)} µs an answer`,
     );
     console.log(
-      `The rounds' ratios, ${other.dir} over this checkout (medians of ${rounds}): req/s ${fmt(
-        ratio((t) => t.rps),
-        3,
-      )}, CPU an answer ${fmt(
-        ratio((t) => t.cpuUs),
-        3,
-      )}`,
+      `The rounds' ratios, ${other.dir} over this checkout (medians of ${rounds}): req/s ${ratio(rps)}, CPU an answer ${ratio(cpu)}`,
     );
   } finally {
     for (const { app } of started) await app.stop();
