@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from './db/client';
-import { listTransactions, transactionStats } from './modules/cards';
+import { listTransactions, queuePlacesOf, transactionStats } from './modules/cards';
 import { conversation } from './modules/chat';
 
 /** A customer id no one has: the warm-up's reads find nothing. */
@@ -17,13 +17,16 @@ const NO_HOLDS = { newMethodHours: 0, newAccountHours: 0, now: 0 };
 export async function warmUp(app: FastifyInstance, database: Database): Promise<number> {
   const started = performance.now();
   await database.connectAll();
+  const places = queuePlacesOf(app);
   await Promise.all([
     app.sessionReads.load(''),
     transactionStats(database.db, NO_ONE),
-    listTransactions(database.db, NO_ONE, NO_HOLDS),
+    listTransactions(database.db, places, NO_ONE, NO_HOLDS),
     // Another no one: the list and the recent page of one customer are read together, whole.
-    listTransactions(database.db, NO_ONE.replace(/0$/, '1'), NO_HOLDS, true),
+    listTransactions(database.db, places, NO_ONE.replace(/0$/, '1'), NO_HOLDS, true),
     conversation(database.db, NO_ONE),
+    // The queue's places, which the first list with a pending card needs (queue-places.ts).
+    places.current(),
   ]);
   return performance.now() - started;
 }

@@ -109,6 +109,42 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
+  it('a withdrawal through one moves the place of a card behind on the other (decision 155)', async () => {
+    const ahead = await newCustomer(a.base);
+    const behind = await newCustomer(a.base);
+    const aheadCard = await submitCard(a.base, ahead);
+    const behindCard = await submitCard(a.base, behind);
+    // The seller behind is served by B: their list is kept there, with their place in it.
+    const first = await call(b.base, behind, 'GET', '/api/transactions');
+    const etag = first.headers.get('etag')!;
+    const place = (await first.json())[0].queue.position as number;
+    const kept = await fetch(`${b.base}/api/transactions`, {
+      headers: { cookie: behind, 'if-none-match': etag },
+    });
+    expect(kept.status).toBe(304);
+    const events = await openEvents(b.base, behind);
+    try {
+      const withdrawn = await call(
+        a.base,
+        ahead,
+        'POST',
+        `/api/transactions/${aheadCard.id}/withdraw`,
+      );
+      expect(withdrawn.status).toBe(200);
+      // B read the queue again and told the seller behind, who changed nothing themselves.
+      await events.waitFor('transactions');
+      const poll = await fetch(`${b.base}/api/transactions`, {
+        headers: { cookie: behind, 'if-none-match': etag },
+      });
+      expect(poll.status).toBe(200);
+      expect((await poll.json())[0].queue.position).toBe(place - 1);
+    } finally {
+      events.close();
+      // Out of the queue again, for the tests after this one that read its head.
+      await call(a.base, behind, 'POST', `/api/transactions/${behindCard.id}/withdraw`);
+    }
+  });
+
   it('a role change and a deactivation through one reach the other’s sessions', async () => {
     const member = {
       email: `cluster.member.${Date.now().toString(36)}@example.com`,

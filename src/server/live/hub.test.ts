@@ -3,6 +3,19 @@ import { STAFF } from '../common/command';
 import { LiveHub } from './hub';
 import { payloads } from './pg-bridge';
 
+/** What customer u1's one subscriber (session s1) is told: the topics, or 'closed'. */
+function subscribed(hub: LiveHub): string[][] {
+  const got: string[][] = [];
+  hub.subscribe({
+    scope: 'u1',
+    sid: 's1',
+    accountKey: 'user:u1',
+    send: (topics) => got.push(topics),
+    close: () => got.push(['closed']),
+  });
+  return got;
+}
+
 describe('LiveHub stamps', () => {
   it('change with their topic in their scope only', () => {
     const hub = new LiveHub();
@@ -38,18 +51,59 @@ describe('LiveHub stamps', () => {
 
   it('tells subscribers of a scope which of their topics changed', () => {
     const hub = new LiveHub();
-    const got: string[][] = [];
-    hub.subscribe({
-      scope: 'u1',
-      sid: 's1',
-      accountKey: 'user:u1',
-      send: (topics) => got.push(topics),
-      close: () => got.push(['closed']),
-    });
+    const got = subscribed(hub);
     hub.changed(['u1', STAFF], ['transactions', 'queue']);
     hub.changed(['u2'], ['chat']);
     hub.sessionsEnded(['s1']);
     expect(got).toEqual([['transactions'], ['closed']]);
+  });
+});
+
+describe('changes an instance works out for itself (decision 155)', () => {
+  it('are applied and told to subscribers here, never published to other instances', () => {
+    const hub = new LiveHub();
+    const published: unknown[] = [];
+    hub.publish = (message) => published.push(message);
+    const got = subscribed(hub);
+    const before = hub.stamp('u1', 'transactions');
+    hub.changedHere(['u1'], ['transactions']);
+    expect(hub.stamp('u1', 'transactions')).toBeGreaterThan(before);
+    expect(got).toEqual([['transactions']]);
+    expect(published).toEqual([]);
+    hub.changed(['u1'], ['stats']);
+    expect(published).toHaveLength(1);
+  });
+
+  it('are watched: a watcher runs after each change applied, its own or another instance’s', () => {
+    const hub = new LiveHub();
+    const seen: number[] = [];
+    hub.watch(() => seen.push(hub.stamp(STAFF, 'queue')));
+    hub.changed([STAFF], ['queue']);
+    hub.receive({ changed: { scopes: [STAFF], topics: ['queue'] } });
+    hub.setCoherent(false);
+    expect(seen).toHaveLength(3);
+    expect(seen[1]).toBeGreaterThan(seen[0]!);
+    expect(seen[2]).toBeGreaterThan(seen[1]!);
+  });
+
+  it('hold a topic’s answers while they are worked out, and let go when the work ends, even failed', async () => {
+    const hub = new LiveHub();
+    let finish!: () => void;
+    const work = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    hub.settle('transactions', work);
+    expect(hub.settled('transactions')).toBe(work);
+    expect(hub.settled('stats')).toBeUndefined();
+    finish();
+    await work;
+    await Promise.resolve();
+    expect(hub.settled('transactions')).toBeUndefined();
+    const failed = Promise.reject(new Error('the read failed'));
+    hub.settle('transactions', failed);
+    await failed.catch(() => {});
+    await Promise.resolve();
+    expect(hub.settled('transactions')).toBeUndefined();
   });
 });
 

@@ -59,6 +59,10 @@ export class LiveHub {
    */
   private coherentNow = true;
   publish: ((message: LiveMessage) => void) | null = null;
+  /** Called after each change this instance applies, its own or another's (see `watch`). */
+  private readonly watchers = new Set<() => void>();
+  /** Work in flight that will change a topic for some scopes: its cached answers wait for it. */
+  private readonly settling = new Map<LiveTopic, Promise<void>>();
 
   /** `responseBodyBytes` bounds the bodies kept (ETags and stamps are kept for every answer). */
   constructor(responseBodyBytes = 8 * 1024 * 1024) {
@@ -95,6 +99,36 @@ export class LiveHub {
     this.send({ accounts: [key] });
   }
 
+  /**
+   * A change this instance derived for itself, as every instance does from the same change (the
+   * queue's places, modules/cards/queue-places.ts): applied here, told to no other instance.
+   */
+  changedHere(scopes: string[], topics: LiveTopic[]) {
+    this.apply({ changed: { scopes, topics } });
+  }
+
+  /** `watcher` runs after every change applied here, and when the link to other instances drops or returns. */
+  watch(watcher: () => void) {
+    this.watchers.add(watcher);
+  }
+
+  /**
+   * `work` will change `topic` for some scopes (changedHere): until it ends, answers of the topic
+   * wait for it rather than come from memory (the live plugin).
+   */
+  settle(topic: LiveTopic, work: Promise<void>) {
+    this.settling.set(topic, work);
+    const done = () => {
+      if (this.settling.get(topic) === work) this.settling.delete(topic);
+    };
+    work.then(done, done);
+  }
+
+  /** The work `topic`'s answers wait for, if any. */
+  settled(topic: LiveTopic): Promise<void> | undefined {
+    return this.settling.get(topic);
+  }
+
   /** Applies a message from another instance. */
   receive(message: LiveMessage) {
     this.apply(message);
@@ -112,6 +146,7 @@ export class LiveHub {
     this.sessions.clear();
     this.responses.clear();
     if (coherent) for (const set of this.subscribers.values()) for (const s of set) s.send([]);
+    for (const watcher of this.watchers) watcher();
   }
 
   subscribe(subscriber: Subscriber): () => void {
@@ -158,6 +193,7 @@ export class LiveHub {
         for (const s of [...set]) if (ended.has(s.sid)) s.close();
     }
     for (const key of message.accounts ?? []) this.sessions.forgetAccount(key);
+    for (const watcher of this.watchers) watcher();
   }
 
   private bump(key: string) {

@@ -65,7 +65,14 @@ export function registerLiveCache(app: FastifyInstance, hub: LiveHub) {
   // Callback hooks (decision 090): a hit sends the answer and does not call `done`, which ends
   // the chain there (Fastify's way for callback hooks).
   app.addHook('preHandler', (request, reply, done) => {
-    if (!answeredFromMemory(hub, request, reply)) done();
+    // A change of the topic that this instance is still working out (hub.settle) comes first.
+    const topic = request.routeOptions.config.live?.topic;
+    const settling = topic && hub.settled(topic);
+    const answer = () => {
+      if (!answeredFromMemory(hub, request, reply)) done();
+    };
+    if (settling) settling.then(answer, answer);
+    else answer();
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

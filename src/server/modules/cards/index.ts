@@ -39,6 +39,7 @@ export {
   removedImagesOf,
   transactionAudit,
 } from './queue';
+export { queuePlacesOf } from './queue-places';
 export { updateTransactionAsStaff } from './review';
 export { recordScamCheckRefusal, submitCard } from './submit';
 export { cardTimeline } from './timeline';

@@ -25,6 +25,7 @@ import {
   rejectionLabelOf,
 } from './columns';
 import { type HoldRules, holdOf, isoText } from './payout-holds';
+import { expectedDecisionAtOf, type QueuePlaces } from './queue-places';
 
 /**
  * A pending card's place among every pending card, oldest first as staff work (issue 41), read
@@ -36,40 +37,7 @@ const queuePosition = sql<number | null>`case when ${transactions.status} = 'pen
        and (ahead.created_at, ahead.id) < (${transactions.createdAt}, ${transactions.id})
   )::int end`;
 
-/**
- * When a pending card can expect a decision: now plus its position times the minutes one staff
- * decision took over the last 24 hours (1,440 ÷ their number); with none, the 120-minute review
- * target per card ahead. Instant decisions are not staff throughput. "Now" is the minute, so the
- * same data reads as the same bytes within it (an answer's ETag names its data, live.test.ts).
- */
-const expectedDecisionAtOf = (position: SQL) =>
-  sql`case when ${transactions.status} = 'pending' then date_trunc('minute', now()) + (${position}) * (
-    select case when count(*) > 0 then 1440.0 / count(*) else 120 end from ${transactions} as decided
-     where decided.first_decision_at > date_trunc('minute', now()) - interval '24 hours'
-       and decided.decided_by is distinct from 'auto'
-  ) * interval '1 minute' end`;
 const expectedDecisionAt = sql<Date | null>`${expectedDecisionAtOf(queuePosition)}`;
-
-/**
- * Every pending card's place, numbered in one pass over the (status, created_at, id) index per
- * statement, for the polled answers that read many customers' cards at once (issue 45): counting
- * the cards ahead of each pending card, twice (its position and its expected decision), cost the
- * database a scan of the queue per card, about 12 ms a card with 20,000 cards pending.
- */
-const queueOf = (db: Db) =>
-  db.$with('queue').as(
-    db
-      .select({
-        cardId: sql<string>`${transactions.id}`.as('card_id'),
-        position:
-          sql<number>`(row_number() over (order by ${transactions.createdAt}, ${transactions.id}))::int`.as(
-            'position',
-          ),
-      })
-      .from(transactions)
-      .where(eq(transactions.status, 'pending')),
-  );
-const queuePositionIn = sql<number | null>`"queue"."position"`;
 
 /** What a customer's transaction answers carry (transactionSchema), and nothing else. */
 const columns = {
@@ -239,6 +207,9 @@ const {
   validationStatus: _staffOnly,
   payeeChangedAt: _holdStart,
   accountCreatedAt: _otherHoldStart,
+  // From the places each instance holds (queue-places.ts), not counted per card.
+  queuePosition: _counted,
+  expectedDecisionAt: _countedToo,
   ...shown
 } = columns;
 const holdEnd = (start: AnyColumn, hours: string) =>
@@ -250,8 +221,6 @@ const answerColumns = {
   ...shown,
   createdAt: momentText(transactions.createdAt, 'created_at_text'),
   updatedAt: momentText(transactions.updatedAt, 'updated_at_text'),
-  queuePosition: queuePositionIn.as('queue_position'),
-  expectedDecisionAt: nullableText(expectedDecisionAtOf(queuePositionIn), 'expected_decision_at'),
   paidAt: nullableText(transactions.paidAt, 'paid_at_text'),
   // When each payout hold ends (decision 072), by the database, for the hours the loader is
   // given: no Date per card for them either.
@@ -308,23 +277,18 @@ const newestFirst = [desc(transactions.createdAt), desc(transactions.id)];
  */
 const cardsLoader = (db: Db) =>
   prepared(db, 'customer-cards', (db) => {
-    const queue = queueOf(db);
-    const inQueue = eq(sql`"queue"."card_id"`, transactions.id);
     const all = mappedOnce(
       withJoins(
         db
-          .with(queue)
           .select({ ...answerColumns, userId: transactions.userId })
           .from(transactions)
           .$dynamic(),
       )
-        .leftJoin(queue, inQueue)
         .where(byUserIds)
         .orderBy(...newestFirst)
         .prepare('transactions-list-many'),
     );
     const latest = withJoins(db.select(answerColumns).from(transactions).$dynamic())
-      .leftJoin(queue, inQueue)
       .where(eq(transactions.userId, sql`ids.user_id`))
       .orderBy(...newestFirst)
       .limit(RECENT_TRANSACTIONS_LIMIT)
@@ -334,7 +298,6 @@ const cardsLoader = (db: Db) =>
     ) as { [K in keyof typeof answerColumns]: (typeof latest)[K] };
     const recent = mappedOnce(
       db
-        .with(queue)
         .select({ userId: sql<string>`ids.user_id`.as('user_id'), ...fields })
         .from(sql`unnest(${sql.placeholder('userIds')}::uuid[]) as ids(user_id)`)
         .crossJoinLateral(latest)
@@ -342,8 +305,9 @@ const cardsLoader = (db: Db) =>
     );
     /** Customers whose whole list is asked for, until the batch that reads them starts. */
     const whole = new Set<string>();
-    /** The payout holds' hours, the app's configuration (one app to a database). */
+    /** The payout holds' hours and the queue's places, the app's (one app to a database). */
     const hours = { methodHours: 0, accountHours: 0 };
+    let places: QueuePlaces | undefined;
     const loader = new BatchLoader(
       async (userIds: string[]) => {
         const wholeIds = new Set(userIds.filter((id) => whole.delete(id)));
@@ -352,16 +316,18 @@ const cardsLoader = (db: Db) =>
           wholeIds.size > 0 ? all.execute({ userIds: [...wholeIds], ...hours }) : [],
           recentIds.length > 0 ? recent.execute({ userIds: recentIds, ...hours }) : [],
         ]);
+        const rows = await placed([...wholeRows, ...recentRows], places!);
         const found = new Map<string, CustomerCards>();
-        for (const [id, rows] of groupBy([...wholeRows, ...recentRows], (row) => row.userId))
-          found.set(id, new CustomerCards(rows));
+        for (const [id, cards] of groupBy(rows, (row) => row.userId))
+          found.set(id, new CustomerCards(cards));
         return found;
       },
       () => new CustomerCards([]),
     );
     return {
-      load(userId: string, wholeList: boolean, holds: HoldRules) {
+      load(userId: string, wholeList: boolean, holds: HoldRules, queue: QueuePlaces) {
         if (wholeList) whole.add(userId);
+        places = queue;
         hours.methodHours = holds.newMethodHours;
         hours.accountHours = holds.newAccountHours;
         return loader.load(userId);
@@ -369,19 +335,50 @@ const cardsLoader = (db: Db) =>
     };
   });
 
+/**
+ * The rows with each pending card's place in the queue (queue-places.ts). A pending card the held
+ * places do not have yet (submitted on another instance, whose news has not arrived) has them
+ * read again, once; a card still missing then left pending since, and says no place.
+ */
+async function placed<R extends { id: string; status: string }>(
+  rows: R[],
+  queue: QueuePlaces,
+): Promise<(R & Pick<Row, 'queuePosition' | 'expectedDecisionAt'>)[]> {
+  const pending = rows.filter((row) => row.status === 'pending');
+  let places = pending.length > 0 ? await queue.current() : undefined;
+  if (places && pending.some((row) => !places!.has(row.id))) {
+    await queue.refresh();
+    places = await queue.current();
+  }
+  return rows.map((row) => {
+    const place = row.status === 'pending' ? places!.get(row.id) : undefined;
+    return Object.assign(row, {
+      queuePosition: place?.position ?? null,
+      expectedDecisionAt: place?.expectedDecisionAt ?? null,
+    });
+  });
+}
+
 /** The customer's cards, newest first (all of them, or the most recent few). */
 export function customerCards(
   db: Db,
+  places: QueuePlaces,
   userId: string,
   holds: HoldRules,
   recent = false,
 ): Promise<CustomerCards> {
-  return cardsLoader(db).load(userId, !recent, holds);
+  return cardsLoader(db).load(userId, !recent, holds, places);
 }
 
 /** The customer's transactions as the API answers them (all of them, or the most recent few). */
-export async function listTransactions(db: Db, userId: string, holds: HoldRules, recent = false) {
-  const cards = await customerCards(db, userId, holds, recent);
+export async function listTransactions(
+  db: Db,
+  places: QueuePlaces,
+  userId: string,
+  holds: HoldRules,
+  recent = false,
+) {
+  const cards = await customerCards(db, places, userId, holds, recent);
   return cards.body(holds, recent ? RECENT_TRANSACTIONS_LIMIT : undefined);
 }
 

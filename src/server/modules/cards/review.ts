@@ -285,25 +285,9 @@ export async function decideCard(
       staff && (changes.status?.to === 'rejected' || 'rejectionReason' in changes)
         ? await suspendOnFraudRejections(context, tx, staff, current.userId, rejection)
         : [];
-    // The sellers of the pending cards behind this one moved up the queue (issue 41).
-    const behind =
-      current.status === 'pending' && 'status' in changes ? await sellersBehind(tx, current) : [];
     return {
       value: Object.keys(changes),
-      changed: [
-        change([current.userId, STAFF], CARD_TOPICS),
-        ...suspended,
-        ...(behind.length > 0 ? [change(behind, ['transactions'])] : []),
-      ],
+      changed: [change([current.userId, STAFF], CARD_TOPICS), ...suspended],
     };
   }
-}
-
-/** The customers with a pending card submitted after this one (their place in the queue). */
-async function sellersBehind(tx: Db, card: Card): Promise<string[]> {
-  const { rows } = await tx.execute<{ user_id: string }>(sql`
-    select distinct user_id from transactions
-     where status = 'pending' and (created_at, id) > (${card.createdAt}, ${card.id})
-       and user_id <> ${card.userId}`);
-  return rows.map((r) => r.user_id);
 }

@@ -26,6 +26,7 @@ import { rateCard } from './feedback';
 import { answerOffer } from './offers';
 import { holdRulesOf } from './payout-holds';
 import { findTransaction, listTransactions, toTransaction, transactionStats } from './queries';
+import { queuePlacesOf } from './queue-places';
 import { renderReceipt } from './receipt';
 import { recordScamCheckRefusal, submitCard } from './submit';
 import { cardTimeline } from './timeline';
@@ -91,7 +92,13 @@ export default async function cardRoutes(app: FastifyInstance) {
       async (request, reply) =>
         sendJson(
           reply,
-          await listTransactions(app.db, accountOf(request).id, holdRulesOf(app), recent),
+          await listTransactions(
+            app.db,
+            queuePlacesOf(app),
+            accountOf(request).id,
+            holdRulesOf(app),
+            recent,
+          ),
         ),
     );
   }
