@@ -107,7 +107,10 @@ export class LiveHub {
     this.apply({ changed: { scopes, topics } });
   }
 
-  /** `watcher` runs after every change applied here, and when the link to other instances drops or returns. */
+  /**
+   * `watcher` runs after every change applied here, and when the link to other instances drops or
+   * returns.
+   */
   watch(watcher: () => void) {
     this.watchers.add(watcher);
   }
