@@ -40,6 +40,7 @@ import {
 import { measureRawCeiling, rawCeilingLine } from './lib/raw-ceiling';
 import { seedCardbridge, signInSeeded } from './lib/seed';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
+import { median } from './lib/stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 20);
@@ -566,7 +567,6 @@ async function compareMode(otherDir: string) {
     }
     for (const stop of stops) stop();
     type Turn = { rps: number; cpuUs: number };
-    const median = (values: number[]) => values.sort((a, c) => a - c)[values.length >> 1]!;
     const medianOf = (b: number, pick: (t: Turn) => number) => fmt(median(turns[b]!.map(pick)));
     const ratio = (pick: (t: Turn) => number) =>
       fmt(median(turns[1]!.map((t, r) => pick(t) / pick(turns[0]![r]!))), 3);

@@ -44,6 +44,7 @@ import {
   startPolling,
 } from './lib/polls';
 import { startBuiltServer } from './lib/processes';
+import { median } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ROWS = 500;
@@ -55,7 +56,6 @@ const POLLERS = Number(process.env.BENCH_POLLERS ?? 300);
 const SESSION_SECRET = randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** Runs `work(i)` for i < count, `width` at a time. */

@@ -36,6 +36,7 @@ import { createPostgresDatabase } from './lib/postgres';
 import { cpuSeconds, startBuiltServer } from './lib/processes';
 import { measureRawCeiling } from './lib/raw-ceiling';
 import { signInStaffOverHttp } from './lib/staff-sign-in';
+import { median } from './lib/stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const APPROVALS = env('APPROVALS', 1000);
@@ -47,10 +48,6 @@ const APPROVING = env('APPROVING', 50);
 const STAFF = { email: 'bench-finance@example.com', password: 'bench finance password' };
 const POLLERS = env('POLLERS', 300);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -17,6 +17,7 @@ import { createPostgresDatabase } from './lib/postgres';
 import { cpuSeconds, startBuiltServer } from './lib/processes';
 import { measureRawCeiling, rawCeilingLine } from './lib/raw-ceiling';
 import { seedCardbridge, signInSeeded } from './lib/seed';
+import { median, percentile } from './lib/stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const CUSTOMERS = env('BENCH_CUSTOMERS', 1000);
@@ -28,9 +29,6 @@ const DATA_KEY = randomBytes(32).toString('hex');
 const POLLS = ['/api/stats', '/api/transactions/recent', '/api/transactions', '/api/chat/messages'];
 
 const byValue = (a: number, b: number) => a - b;
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-const median = (values: number[]) => [...values].sort(byValue)[Math.floor(values.length / 2)]!;
 
 /** What PostgreSQL counted on the sessions table and for the session statements so far. */
 async function sessionStats(databaseUrl: string) {

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createPostgresDatabase } from './lib/postgres';
 import { cpuSeconds, rssMb, startBuiltServer } from './lib/processes';
 import { seedCardbridge, signInSeeded } from './lib/seed';
+import { median, percentile } from './lib/stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const STREAMS = env('STREAMS', 10_000);
@@ -24,10 +25,6 @@ const RUNS = env('RUNS', 5);
 const SECRET = randomBytes(32).toString('hex');
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
 
 /** Sends a message to a listener and waits for its answer of `type`. */

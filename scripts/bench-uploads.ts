@@ -28,8 +28,8 @@ import { openDatabase } from '../src/server/db/client';
 import { freePort } from './lib/free-port';
 import { rssMb, startBuiltServer, stopProcess, waitUntilAnswering } from './lib/processes';
 import { serverFlags } from './lib/server-command';
+import { median } from './lib/stats';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_PEAK_MB = 100;

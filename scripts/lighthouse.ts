@@ -5,6 +5,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { startBuiltServer } from './lib/processes';
+import { median } from './lib/stats';
 
 const RUNS = 3;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -106,9 +107,6 @@ async function assertRenders(debuggingPort: number, url: string, heading: RegExp
     await browser.disconnect();
   }
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Runs that Chromium's trace spoiled (NO_NAVSTART and the like) are run again. */
 const MAX_ATTEMPTS = RUNS * 3;

@@ -34,6 +34,7 @@ import { noiseImage } from '../../tests/lib/noise-image';
 import { cpuSeconds, startBuiltServer } from './processes';
 import { measureRawCeiling, rawCeilingLine } from './raw-ceiling';
 import { signInStaffOverHttp } from './staff-sign-in';
+import { median } from './stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 /** Cards submitted, one per seller (a seller's cards queued together would be one payout). */
@@ -70,12 +71,6 @@ const POLICY = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seconds = (from: number, to: number) => (to - from) / 1000;
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
-/** The median of an even count is the mean of the two middle values. */
-export function median(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 const load = () =>
   os
     .loadavg()
