@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
+import { findTransaction } from '../../src/server/modules/cards/queries';
 import { setUpAppWithStaff } from './builders';
 import { as, reviewCard, type SignedIn, signUp, submitCard } from './helpers';
 import { openEvents } from './live-helpers';
@@ -131,6 +132,32 @@ describe('a place in the queue, moved by any way in or out of it', () => {
       position: secondPlace,
     });
     expect((await placeOf(second!)).position).toBe(secondPlace - 1);
+  });
+
+  it('holds when withdrawals and decisions arrive all at once: every kept list ends at its counted place', async () => {
+    const who = await sellers(12);
+    const cards = await oneCardEach(who);
+    const kept = await Promise.all(who.map((seller) => placeOf(seller)));
+    const withdrawn = [0, 3, 6];
+    const processed = [1, 4, 7];
+    const answers = await Promise.all([
+      ...withdrawn.map((i) =>
+        as(t.app, who[i], { method: 'POST', url: `/api/transactions/${cards[i]}/withdraw` }),
+      ),
+      ...processed.map((i) => reviewCard(t.app, staff, cards[i]!, { status: 'processing' })),
+    ]);
+    for (const answer of answers) expect(answer.statusCode).toBe(200);
+    for (const [i, seller] of who.entries()) {
+      if (withdrawn.includes(i) || processed.includes(i)) continue;
+      // Every card left has the first card, withdrawn, ahead of it: every kept list moved.
+      const now = await placeOf(seller, kept[i]!.etag);
+      expect(now.status).toBe(200);
+      // The place the database counts for the card alone (findTransaction, the old path).
+      expect(now.position).toBe((await findTransaction(t.database.db, cards[i]!))!.queuePosition);
+      expect(now.position).toBe(
+        kept[i]!.position! - [...withdrawn, ...processed].filter((j) => j < i).length,
+      );
+    }
   });
 
   it('tells the open page of a seller behind, who changed nothing', async () => {

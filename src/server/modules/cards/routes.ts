@@ -53,6 +53,8 @@ const onOwnCard = <S extends object>(schema: S) => ({
 export default async function cardRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   /** The customer's card as the API answers it, read after the command that changed it. */
+  /** Every pending card's place, held by this instance (decision 155). */
+  const places = queuePlacesOf(app);
   const ownCard = async (id: string, userId: string) =>
     toTransaction((await findTransaction(app.db, id, userId))!, holdRulesOf(app));
 
@@ -92,13 +94,7 @@ export default async function cardRoutes(app: FastifyInstance) {
       async (request, reply) =>
         sendJson(
           reply,
-          await listTransactions(
-            app.db,
-            queuePlacesOf(app),
-            accountOf(request).id,
-            holdRulesOf(app),
-            recent,
-          ),
+          await listTransactions(app.db, places, accountOf(request).id, holdRulesOf(app), recent),
         ),
     );
   }
